@@ -1,0 +1,5 @@
+//! `koehandel-bot` (scaffold).
+
+fn main() -> anyhow::Result<()> {
+    anyhow::bail!("koehandel-bot is not built yet")
+}

@@ -1,0 +1,5 @@
+//! koehandel over the wire: the contest's codec, our bot client and our reference server.
+//!
+//! (Scaffold: filled in by the koehandel issue.)
+
+pub mod tournament;

@@ -1,0 +1,5 @@
+//! `maumau-server` (scaffold).
+
+fn main() -> anyhow::Result<()> {
+    anyhow::bail!("maumau-server is not built yet")
+}

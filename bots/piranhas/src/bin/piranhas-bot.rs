@@ -1,0 +1,5 @@
+//! `piranhas-bot` (scaffold).
+
+fn main() -> anyhow::Result<()> {
+    anyhow::bail!("piranhas-bot is not built yet")
+}

@@ -1,0 +1,5 @@
+//! `piranhas-server` (scaffold).
+
+fn main() -> anyhow::Result<()> {
+    anyhow::bail!("piranhas-server is not built yet")
+}

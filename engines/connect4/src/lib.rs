@@ -1,0 +1,1 @@
+//! kibitz-connect4 engine (scaffold: filled in by its issue).

@@ -1,0 +1,1 @@
+//! kibitz-koehandel engine (scaffold: filled in by its issue).

@@ -1,0 +1,1 @@
+//! kibitz-madn engine (scaffold: filled in by its issue).

@@ -1,0 +1,1 @@
+//! kibitz-maumau engine (scaffold: filled in by its issue).

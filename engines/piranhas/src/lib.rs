@@ -1,0 +1,1 @@
+//! kibitz-piranhas engine (scaffold: filled in by its issue).

@@ -1,0 +1,64 @@
+//! `kibitz`: the front door to every engine, bot and reference server in the workspace.
+//!
+//! The CLI holds no game logic: each subcommand module parses flags and calls into the
+//! engine and bot crates.
+
+mod bench;
+mod connect4;
+mod koehandel;
+mod maumau;
+mod piranhas;
+mod tournament;
+mod wuerfel;
+
+use clap::{Parser, Subcommand};
+
+/// Game engines, search and contest bots for five programming contests.
+#[derive(Parser, Debug)]
+#[command(name = "kibitz", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play every contest locally over its real protocol against our reference servers.
+    Tournament(tournament::Args),
+    /// Connect Four: solver, opening book, benchmarks.
+    #[command(subcommand)]
+    Connect4(connect4::Cmd),
+    /// Piranhas (Software-Challenge 2019): perft, bench, matches.
+    #[command(subcommand)]
+    Piranhas(piranhas::Cmd),
+    /// Mau-Mau (Free-Hack 2017): matches between players.
+    #[command(subcommand)]
+    Maumau(maumau::Cmd),
+    /// Koehandel (Kuhhandel / You're Bluffing): matches between players.
+    #[command(subcommand)]
+    Koehandel(koehandel::Cmd),
+    /// Würfelglück (BwInf 2021): rank dice by simulated Mensch-ärgere-dich-nicht games.
+    Wuerfel(wuerfel::Args),
+    /// Deterministic bench signature of every engine (node counts and nodes/s).
+    Bench(bench::Args),
+}
+
+fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Tournament(args) => tournament::run(args),
+        Command::Connect4(cmd) => connect4::run(cmd),
+        Command::Piranhas(cmd) => piranhas::run(cmd),
+        Command::Maumau(cmd) => maumau::run(cmd),
+        Command::Koehandel(cmd) => koehandel::run(cmd),
+        Command::Wuerfel(args) => wuerfel::run(args),
+        Command::Bench(args) => bench::run(args),
+    }
+}
