@@ -1,3 +1,13 @@
-//! kibitz-search: game-agnostic search (alpha-beta, ISMCTS), time control and match statistics.
+//! kibitz-search: game-agnostic search shared by every engine.
+//!
+//! - [`alphabeta`]: iterative-deepening negamax with PVS, a transposition table ([`tt`]),
+//!   killer/history ordering, quiescence, LMR and null move, for the perfect-information games
+//!   (Connect Four, Piranhas).
+//! - [`time`]: soft budget, hard deadline and stop flag; the only clock engines read.
+//! - [`stats`]: Elo with error bars, confidence intervals and SPRT for match runs and tuning.
+#![warn(missing_docs)]
 
+pub mod alphabeta;
 pub mod stats;
+pub mod time;
+pub mod tt;

@@ -1,4 +1,13 @@
-//! Match statistics: standings rows, Elo with error bars, SPRT.
+//! Match statistics: standings rows, Elo with a 95 % error bar, win rates and means with
+//! confidence intervals, and a sequential probability ratio test (SPRT).
+//!
+//! The SPRT uses the normal approximation of the generalised SPRT on the per-game score
+//! (the formula fishtest and most engine testers use for W/D/L results): with per-game mean
+//! `x̄`, per-game variance `σ²` and `N` games, `LLR = N (s1 − s0)(2x̄ − s0 − s1) / (2σ²)`, where
+//! `s0`, `s1` are the expected scores of the two logistic Elo hypotheses.
+
+/// z-value of a two-sided 95 % interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// One row of a contest's standings table, as printed by `kibitz tournament`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -17,4 +26,227 @@ pub struct Standing {
     pub points: f64,
     /// Free-form extra column (e.g. average score, penalties).
     pub note: String,
+}
+
+/// An Elo difference estimated from a match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// Elo difference of the first player over the second.
+    pub elo: f64,
+    /// Half-width of the 95 % interval, in Elo.
+    pub error95: f64,
+    /// Mean score per game (win 1, draw ½, loss 0).
+    pub score: f64,
+    /// Likelihood of superiority: the probability that the first player is the stronger.
+    pub los: f64,
+}
+
+/// Elo of a score fraction (logistic model); ±∞ at 0 and 1 are clamped to ±1200.
+pub fn elo_from_score(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-1200.0, 1200.0)
+}
+
+/// Expected score of a player `elo` points stronger (logistic model).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo difference with its 95 % error bar from wins, draws and losses of the first player.
+pub fn elo_from_wdl(w: u32, d: u32, l: u32) -> EloEstimate {
+    let n = (w + d + l) as f64;
+    if n == 0.0 {
+        return EloEstimate {
+            elo: 0.0,
+            error95: f64::INFINITY,
+            score: 0.5,
+            los: 0.5,
+        };
+    }
+    let s = (w as f64 + 0.5 * d as f64) / n;
+    let var = per_game_variance(w, d, l, s);
+    let half = Z95 * (var / n).sqrt();
+    let error95 = (elo_from_score(s + half) - elo_from_score(s - half)) / 2.0;
+    let decisive = (w + l) as f64;
+    let los = if decisive == 0.0 {
+        0.5
+    } else {
+        0.5 * (1.0 + erf((w as f64 - l as f64) / (2.0 * decisive).sqrt()))
+    };
+    EloEstimate {
+        elo: elo_from_score(s),
+        error95,
+        score: s,
+        los,
+    }
+}
+
+/// A rate with the half-width of its 95 % interval (normal approximation).
+pub fn win_rate_ci(successes: u32, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, f64::INFINITY);
+    }
+    let p = successes as f64 / n as f64;
+    (p, Z95 * (p * (1.0 - p) / n as f64).sqrt())
+}
+
+/// A sample mean with the half-width of its 95 % interval.
+pub fn mean_ci(samples: &[f64]) -> (f64, f64) {
+    let n = samples.len() as f64;
+    if samples.is_empty() {
+        return (0.0, f64::INFINITY);
+    }
+    let mean = samples.iter().sum::<f64>() / n;
+    if samples.len() == 1 {
+        return (mean, f64::INFINITY);
+    }
+    let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, Z95 * (var / n).sqrt())
+}
+
+fn per_game_variance(w: u32, d: u32, l: u32, s: f64) -> f64 {
+    let n = (w + d + l) as f64;
+    (w as f64 * (1.0 - s).powi(2) + d as f64 * (0.5 - s).powi(2) + l as f64 * s * s) / n
+}
+
+/// A sequential probability ratio test of H0 "Elo = elo0" against H1 "Elo = elo1".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo under the null hypothesis.
+    pub elo0: f64,
+    /// Elo under the alternative hypothesis.
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds (false positive).
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds (false negative).
+    pub beta: f64,
+}
+
+/// Where a running SPRT stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtStatus {
+    /// Not enough evidence yet: play on.
+    Continue,
+    /// The change is not an improvement of `elo1` (H0 accepted).
+    AcceptH0,
+    /// The change is an improvement (H1 accepted).
+    AcceptH1,
+}
+
+impl Default for Sprt {
+    fn default() -> Self {
+        Self {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        }
+    }
+}
+
+impl Sprt {
+    /// Log-likelihood ratio of H1 over H0 after the given results.
+    pub fn llr(&self, w: u32, d: u32, l: u32) -> f64 {
+        let n = (w + d + l) as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let s = (w as f64 + 0.5 * d as f64) / n;
+        // A degenerate sample (all results equal) gets the variance of one opposite result.
+        let var = per_game_variance(w, d, l, s).max(0.25 / (n + 1.0));
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    /// The (lower, upper) LLR bounds: below lower accept H0, above upper accept H1.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The test's decision after the given results.
+    pub fn status(&self, w: u32, d: u32, l: u32) -> SprtStatus {
+        let llr = self.llr(w, d, l);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtStatus::AcceptH1
+        } else if llr <= lower {
+            SprtStatus::AcceptH0
+        } else {
+            SprtStatus::Continue
+        }
+    }
+}
+
+/// The error function (Abramowitz–Stegun 7.1.26, absolute error below 1.5e-7).
+pub fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x >= 0.0 {
+        y
+    } else {
+        -y
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn even_match_is_zero_elo_with_symmetric_error() {
+        let e = elo_from_wdl(100, 50, 100);
+        assert!(e.elo.abs() < 1e-9);
+        assert!((e.los - 0.5).abs() < 1e-9);
+        // s = 0.5, var = (100·0.25 + 100·0.25)/250 = 0.2, half-width 1.96·sqrt(0.2/250) ≈ 0.0554
+        let half = Z95 * (0.2f64 / 250.0).sqrt();
+        let expected = (elo_from_score(0.5 + half) - elo_from_score(0.5 - half)) / 2.0;
+        assert!((e.error95 - expected).abs() < 1e-9);
+        assert!(e.error95 > 30.0 && e.error95 < 50.0);
+    }
+
+    #[test]
+    fn elo_and_score_are_inverse() {
+        for elo in [-400.0, -35.5, 0.0, 12.0, 200.0] {
+            assert!((elo_from_score(score_from_elo(elo)) - elo).abs() < 1e-6);
+        }
+        // 75 % score is the classical +190.85 Elo.
+        assert!((elo_from_score(0.75) - 190.848).abs() < 0.01);
+    }
+
+    #[test]
+    fn sprt_bounds_and_decisions() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let (lo, hi) = sprt.bounds();
+        assert!((hi - (19.0f64).ln()).abs() < 1e-12 && (lo + (19.0f64).ln()).abs() < 1e-12);
+        assert_eq!(sprt.status(0, 0, 0), SprtStatus::Continue);
+        assert_eq!(sprt.status(3000, 2000, 1000), SprtStatus::AcceptH1);
+        assert_eq!(sprt.status(1000, 2000, 3000), SprtStatus::AcceptH0);
+        // Exactly between the hypotheses the LLR is zero.
+        let mid = score_from_elo(0.0) + score_from_elo(10.0);
+        let n = 10_000u32;
+        let w = ((mid / 2.0) * n as f64).round() as u32;
+        assert!(sprt.llr(w, 0, n - w).abs() < 0.5);
+    }
+
+    #[test]
+    fn intervals() {
+        let (p, h) = win_rate_ci(50, 100);
+        assert!((p - 0.5).abs() < 1e-12 && (h - Z95 * 0.05).abs() < 1e-12);
+        let (m, h) = mean_ci(&[1.0, 2.0, 3.0, 4.0]);
+        assert!((m - 2.5).abs() < 1e-12);
+        assert!((h - Z95 * (1.666_666_666_7f64 / 4.0).sqrt()).abs() < 1e-6);
+        assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6 && (erf(-0.5) + 0.520_499_88).abs() < 1e-6);
+    }
 }

@@ -1,0 +1,460 @@
+//! Iterative-deepening negamax alpha-beta with PVS, a transposition table, killer and history
+//! move ordering, and optional quiescence search, late-move reductions and null-move pruning.
+//!
+//! A game plugs in through [`Game`]. The search is copy-make (positions are small bitboard
+//! structs), reads the clock only every [`SearchConfig::check_every`] nodes, and keeps its
+//! transposition table, killers and history between calls so that a bot thinking move after
+//! move (or on the opponent's time) reuses its work.
+
+use crate::time::TimeControl;
+use crate::tt::{Bound, TranspositionTable};
+use std::fmt::Debug;
+use std::time::Duration;
+
+/// A score in centi-units of the game's evaluation, from the side to move's view.
+pub type Score = i32;
+/// Larger than any score.
+pub const INF: Score = 32_000;
+/// The score of a win on the spot; a win in `n` plies scores `WIN - n`.
+pub const WIN: Score = 31_000;
+/// Size of the history table; [`Game::move_key`] must be below it.
+pub const HISTORY_SIZE: usize = 1 << 14;
+/// Deepest ply the search will reach (including quiescence).
+pub const MAX_PLY: usize = 128;
+
+/// How a finished game ended, from the view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost.
+    Loss,
+    /// Nobody won.
+    Draw,
+}
+
+/// A two-player zero-sum game with perfect information, as the search sees it.
+pub trait Game: Clone {
+    /// A move; `Default` is used as "no move" in tables.
+    type Move: Copy + Eq + Default + Debug + Send + Sync + 'static;
+    /// A hash of the position (Zobrist or similar), equal for equal positions.
+    fn hash(&self) -> u64;
+    /// Appends every legal move to `out` (the caller clears it).
+    ///
+    /// If the game is not over but there is no legal move, the search scores the position as a
+    /// loss for the side to move; games where that is wrong must report it through
+    /// [`Game::outcome`].
+    fn moves(&self, out: &mut Vec<Self::Move>);
+    /// The position after `m` (copy-make).
+    fn play(&self, m: Self::Move) -> Self;
+    /// `Some` iff the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Static evaluation from the side to move's view, with `|score| < WIN - 1000`.
+    fn evaluate(&self) -> Score;
+    /// A small index for `m` (below [`HISTORY_SIZE`]), e.g. from-square × direction.
+    fn move_key(&self, m: Self::Move) -> usize;
+    /// Static ordering bonus for `m` (threats, captures); history is added to it.
+    fn order_hint(&self, _m: Self::Move) -> i32 {
+        0
+    }
+    /// Whether `m` is searched in quiescence (captures and the like).
+    fn is_noisy(&self, _m: Self::Move) -> bool {
+        false
+    }
+    /// The position after passing, where passing is a sound null-move test.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+}
+
+/// Search switches and sizes; every field is a tunable.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Deepest iteration.
+    pub max_depth: u32,
+    /// Node budget (0 = none); exact, so results with it are reproducible.
+    pub max_nodes: u64,
+    /// Search noisy moves at the horizon.
+    pub quiescence: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Null-move pruning (only where [`Game::null_move`] allows it).
+    pub null_move: bool,
+    /// Nodes between two reads of the clock.
+    pub check_every: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        Self {
+            hash_mb: 64,
+            max_depth: 64,
+            max_nodes: 0,
+            quiescence: true,
+            lmr: true,
+            null_move: true,
+            check_every: 1024,
+        }
+    }
+}
+
+/// The result of a search (or of one completed iteration).
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The best move found; `None` only when the root has no legal move.
+    pub best: Option<M>,
+    /// Its score from the root side's view.
+    pub score: Score,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Nodes visited by the whole search so far.
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<M>,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// An alpha-beta searcher; keep it between moves to reuse its tables.
+pub struct Searcher<G: Game> {
+    config: SearchConfig,
+    tt: TranspositionTable<G::Move>,
+    killers: Vec<[G::Move; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<G::Move>>,
+    buffers: Vec<Vec<G::Move>>,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with a freshly allocated transposition table.
+    pub fn new(config: SearchConfig) -> Self {
+        Self {
+            tt: TranspositionTable::new(config.hash_mb),
+            killers: vec![[G::Move::default(); 2]; MAX_PLY + 1],
+            history: vec![0; HISTORY_SIZE],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            buffers: vec![Vec::new(); MAX_PLY + 1],
+            nodes: 0,
+            aborted: false,
+            config,
+        }
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Forgets everything learnt (TT, killers, history).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.fill([G::Move::default(); 2]);
+        self.history.fill(0);
+    }
+
+    /// Nodes visited by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Iterative deepening from `root` until the soft budget, the depth or node limit, or a
+    /// proven result; `on_iteration` sees every completed iteration.
+    pub fn search(
+        &mut self,
+        root: &G,
+        tc: &TimeControl,
+        mut on_iteration: impl FnMut(&SearchResult<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.tt.new_search();
+        self.nodes = 0;
+        self.aborted = false;
+        for h in &mut self.history {
+            *h /= 8;
+        }
+        let mut moves = Vec::new();
+        root.moves(&mut moves);
+        let mut result = SearchResult {
+            best: moves.first().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: moves.first().copied().into_iter().collect(),
+            elapsed: tc.elapsed(),
+        };
+        if moves.len() <= 1 || root.outcome().is_some() {
+            return result;
+        }
+        let max_depth = self.config.max_depth.clamp(1, MAX_PLY as u32 - 1);
+        for depth in 1..=max_depth {
+            if depth > 1 && tc.soft_expired() {
+                break;
+            }
+            let score = self.negamax(root, depth, 0, -INF, INF, tc);
+            if self.aborted {
+                break;
+            }
+            result = SearchResult {
+                best: self.pv[0].first().copied().or(result.best),
+                score,
+                depth,
+                nodes: self.nodes,
+                pv: self.pv[0].clone(),
+                elapsed: tc.elapsed(),
+            };
+            on_iteration(&result);
+            // A proven win or loss within the horizon will not change with more depth.
+            if score.abs() >= WIN - 1000 && (WIN - score.abs()) as u32 <= depth {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.elapsed = tc.elapsed();
+        result
+    }
+
+    fn tick(&mut self, tc: &TimeControl) -> bool {
+        self.nodes += 1;
+        if self.config.max_nodes > 0 && self.nodes >= self.config.max_nodes {
+            self.aborted = true;
+        } else if self.nodes % self.config.check_every.max(1) == 0 && tc.hard_expired() {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+        tc: &TimeControl,
+    ) -> Score {
+        self.pv[ply].clear();
+        if self.tick(tc) {
+            return 0;
+        }
+        // 1. Game over?
+        if let Some(outcome) = pos.outcome() {
+            return outcome_score(outcome, ply);
+        }
+        // 2. Horizon.
+        if depth == 0 || ply >= MAX_PLY - 1 {
+            return if self.config.quiescence {
+                self.quiescence(pos, ply, alpha, beta, tc)
+            } else {
+                pos.evaluate()
+            };
+        }
+        let pv_node = beta - alpha > 1;
+        // 3. Probe the transposition table.
+        let hash = pos.hash();
+        let mut tt_move = G::Move::default();
+        if let Some(hit) = self.tt.probe(hash, ply as u32) {
+            tt_move = hit.mv;
+            if !pv_node && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+        // 4. Null move: if passing still fails high, so will a real move.
+        if self.config.null_move && !pv_node && depth >= 3 && beta.abs() < WIN - 1000 {
+            if let Some(passed) = pos.null_move() {
+                if pos.evaluate() >= beta {
+                    let r = 2 + depth / 6;
+                    let score = -self.negamax(
+                        &passed,
+                        depth.saturating_sub(1 + r),
+                        ply + 1,
+                        -beta,
+                        -beta + 1,
+                        tc,
+                    );
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return score.min(WIN - 1001);
+                    }
+                }
+            }
+        }
+        // 5. Generate and order moves.
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        pos.moves(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return outcome_score(Outcome::Loss, ply);
+        }
+        let mut keys: Vec<i64> = moves
+            .iter()
+            .map(|&m| self.order_key(pos, m, tt_move, ply))
+            .collect();
+        // 6. Search each move: the first with the full window, the rest with a null window
+        //    (reduced when late and quiet), re-searched when they beat alpha.
+        let original_alpha = alpha;
+        let mut best_score = -INF;
+        let mut best_move = moves[0];
+        for i in 0..moves.len() {
+            pick_best(&mut moves, &mut keys, i);
+            let m = moves[i];
+            let child = pos.play(m);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, tc);
+            } else {
+                let quiet = !pos.is_noisy(m) && !self.killers[ply].contains(&m);
+                let r = if self.config.lmr && depth >= 3 && i >= 3 && quiet {
+                    (1 + u32::from(i >= 8)).min(depth - 2)
+                } else {
+                    0
+                };
+                score = -self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha, tc);
+                if score > alpha && r > 0 && !self.aborted {
+                    score = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, tc);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, tc);
+                }
+            }
+            if self.aborted {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                if alpha >= beta {
+                    // 7. Remember the refutation.
+                    if !pos.is_noisy(m) {
+                        let k = &mut self.killers[ply];
+                        if k[0] != m {
+                            k[1] = k[0];
+                            k[0] = m;
+                        }
+                        let bonus = (depth * depth) as i32;
+                        let h = &mut self.history[pos.move_key(m) % HISTORY_SIZE];
+                        *h += bonus - *h * bonus / 4096;
+                        for &q in &moves[..i] {
+                            let h = &mut self.history[pos.move_key(q) % HISTORY_SIZE];
+                            *h -= bonus + *h * bonus / 4096;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        // 8. Store.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(hash, ply as u32, best_move, best_score, depth, bound);
+        best_score
+    }
+
+    fn quiescence(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+        tc: &TimeControl,
+    ) -> Score {
+        self.pv[ply].clear();
+        if ply > 0 && self.tick(tc) {
+            return 0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return outcome_score(outcome, ply);
+        }
+        let stand_pat = pos.evaluate();
+        if stand_pat >= beta || ply >= MAX_PLY - 1 {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        pos.moves(&mut moves);
+        moves.retain(|&m| pos.is_noisy(m));
+        let mut keys: Vec<i64> = moves.iter().map(|&m| pos.order_hint(m) as i64).collect();
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            pick_best(&mut moves, &mut keys, i);
+            let score = -self.quiescence(&pos.play(moves[i]), ply + 1, -beta, -alpha, tc);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        best
+    }
+
+    fn order_key(&self, pos: &G, m: G::Move, tt_move: G::Move, ply: usize) -> i64 {
+        if m == tt_move && tt_move != G::Move::default() {
+            return i64::MAX;
+        }
+        let mut key =
+            pos.order_hint(m) as i64 + self.history[pos.move_key(m) % HISTORY_SIZE] as i64;
+        if self.killers[ply][0] == m {
+            key += 1 << 40;
+        } else if self.killers[ply][1] == m {
+            key += 1 << 39;
+        }
+        key
+    }
+}
+
+/// Swaps the best-keyed move of `moves[i..]` into place `i` (lazy selection sort: most
+/// cutoffs come from the first move or two).
+fn pick_best<M>(moves: &mut [M], keys: &mut [i64], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if keys[j] > keys[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    keys.swap(i, best);
+}
+
+fn outcome_score(outcome: Outcome, ply: usize) -> Score {
+    match outcome {
+        Outcome::Win => WIN - ply as Score,
+        Outcome::Loss => -(WIN - ply as Score),
+        Outcome::Draw => 0,
+    }
+}
