@@ -185,10 +185,15 @@ impl<G: Game> Searcher<G> {
             pv: moves.first().copied().into_iter().collect(),
             elapsed: tc.elapsed(),
         };
-        if moves.len() <= 1 || root.outcome().is_some() {
+        if moves.is_empty() || root.outcome().is_some() {
             return result;
         }
-        let max_depth = self.config.max_depth.clamp(1, MAX_PLY as u32 - 1);
+        // A forced move needs no deliberation: one iteration gives its score.
+        let max_depth = if moves.len() == 1 {
+            1
+        } else {
+            self.config.max_depth.clamp(1, MAX_PLY as u32 - 1)
+        };
         for depth in 1..=max_depth {
             if depth > 1 && tc.soft_expired() {
                 break;
