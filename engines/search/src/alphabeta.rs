@@ -223,9 +223,9 @@ impl<G: Game> Searcher<G> {
 
     fn tick(&mut self, tc: &TimeControl) -> bool {
         self.nodes += 1;
-        if self.config.max_nodes > 0 && self.nodes >= self.config.max_nodes {
-            self.aborted = true;
-        } else if self.nodes % self.config.check_every.max(1) == 0 && tc.hard_expired() {
+        let out_of_nodes = self.config.max_nodes > 0 && self.nodes >= self.config.max_nodes;
+        let poll = self.nodes.is_multiple_of(self.config.check_every.max(1));
+        if out_of_nodes || (poll && tc.hard_expired()) {
             self.aborted = true;
         }
         self.aborted
