@@ -17,7 +17,7 @@ struct Ttt {
 
 impl Ttt {
     fn lost(&self) -> bool {
-        LINES.iter().any(|&l| self.you & l == l)
+        LINES.iter().any(|&line| (self.you & line) ^ line == 0)
     }
 }
 
