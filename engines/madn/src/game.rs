@@ -1,0 +1,330 @@
+//! One game of Mensch ärgere dich nicht between two dice, exactly as spec §3–§5 decides.
+//!
+//! Each side is a bitboard of its pieces by *progress* relative to its own start square:
+//!
+//! ```text
+//!  bit:  0 (A) 1 2 ... 39 | 40 41 42 43      + a count of pieces waiting on B
+//!        shared track     | own goal a b c d
+//! ```
+//!
+//! The two start squares are 20 apart, so a track square `t` of one side is square `(t + 20) % 40`
+//! of the other for either side. The whole move decision of §5 is a handful of mask operations:
+//! the pieces that can move `r` are `own & !(own >> r) & (ALL >> r)`, and the front-most is the
+//! highest set bit.
+
+use crate::dice::Die;
+use crate::rng::Rng;
+
+/// Every square a piece can stand on (progress 0..=43).
+const ALL: u64 = (1 << 44) - 1;
+/// The shared track (progress 0..=39).
+const TRACK: u64 = (1 << 40) - 1;
+/// The four goal squares.
+const GOAL: u64 = 0xf << 40;
+/// Safety cap on rolls per game (spec §5).
+pub const ROLL_CAP: u64 = 2_000_000;
+
+/// Which reading of the rules (spec §6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Variant {
+    /// Track pieces are front-most; goal pieces move only when no track piece can.
+    #[default]
+    Default,
+    /// Goal pieces count as front-most.
+    GoalFirst,
+    /// First published version: pieces in the goal never move.
+    FrozenGoal,
+}
+
+impl Variant {
+    /// The name used in reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Default => "default",
+            Variant::GoalFirst => "goal-first",
+            Variant::FrozenGoal => "frozen-goal",
+        }
+    }
+}
+
+/// One player's pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side {
+    /// Pieces on the board by relative progress (bits 0..=43).
+    pub board: u64,
+    /// Pieces waiting on B.
+    pub home: u8,
+}
+
+/// The position: both sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Side 0 and side 1 (side 0 starts at track square 0, side 1 at 20).
+    pub sides: [Side; 2],
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// That side (0 or 1) has all four pieces in the goal.
+    Win(usize),
+    /// No roll of either die can change the position any more.
+    Draw,
+    /// Stopped by the roll cap (counted as a draw, reported separately).
+    Capped,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        let side = Side { board: 1, home: 3 };
+        Self {
+            sides: [side, side],
+        }
+    }
+}
+
+impl Position {
+    /// Progress of every piece of `side` (−1 = on B), front-most first.
+    pub fn progress(&self, side: usize) -> [i8; 4] {
+        let s = self.sides[side];
+        let mut out = [-1i8; 4];
+        let mut bits = s.board;
+        for slot in out.iter_mut().take(4 - s.home as usize) {
+            let p = 63 - bits.leading_zeros();
+            *slot = p as i8;
+            bits &= !(1 << p);
+        }
+        out
+    }
+
+    /// `side` rolls `r`; moves the piece §5 picks. Returns whether anything changed.
+    #[inline(always)]
+    pub fn apply(&mut self, side: usize, r: u32, variant: Variant) -> bool {
+        if r == 0 || r > 43 {
+            return false;
+        }
+        let me = self.sides[side];
+        let on_a = me.board & 1 != 0;
+        let blocked = |p: u32| (me.board >> p) & 1 != 0;
+        let from = if me.home > 0 && r == 6 && !on_a {
+            // 1a. Bring a piece in from B.
+            self.sides[side].board |= 1;
+            self.sides[side].home -= 1;
+            self.capture(side, 0);
+            return true;
+        } else if me.home > 0 && on_a && !blocked(r) {
+            // 1b/2. Clear the start square while pieces wait on B.
+            0
+        } else {
+            // 3. Front-most piece that can move r.
+            let can = me.board & !(me.board >> r) & (ALL >> r);
+            let candidates = match variant {
+                Variant::Default => {
+                    let track = can & TRACK;
+                    if track != 0 {
+                        track
+                    } else {
+                        can & GOAL
+                    }
+                }
+                Variant::GoalFirst => can,
+                Variant::FrozenGoal => can & TRACK,
+            };
+            if candidates == 0 {
+                return false;
+            }
+            63 - candidates.leading_zeros()
+        };
+        let to = from + r;
+        self.sides[side].board ^= (1 << from) | (1 << to);
+        if to < 40 {
+            self.capture(side, to);
+        }
+        true
+    }
+
+    /// Sends an opponent piece on `side`'s track square `to` back to B.
+    #[inline(always)]
+    fn capture(&mut self, side: usize, to: u32) {
+        let q = if to >= 20 { to - 20 } else { to + 20 };
+        let opp = &mut self.sides[side ^ 1];
+        let hit = (opp.board >> q) & 1;
+        opp.board &= !(hit << q);
+        opp.home += hit as u8;
+    }
+
+    /// Whether `side` has all four pieces in the goal.
+    #[inline(always)]
+    pub fn won(&self, side: usize) -> bool {
+        self.sides[side].board & GOAL == GOAL
+    }
+
+    /// Exact deadlock test (spec §5.4): no face of either die changes anything.
+    pub fn deadlocked(&self, faces: [&[u32]; 2], variant: Variant) -> bool {
+        (0..2).all(|side| {
+            faces[side].iter().all(|&r| {
+                let mut copy = *self;
+                !copy.apply(side, r, variant)
+            })
+        })
+    }
+}
+
+/// A die prepared for the hot loop: its faces and its distinct faces.
+#[derive(Clone, Debug)]
+pub struct FastDie {
+    faces: Vec<u32>,
+    distinct: Vec<u32>,
+    n: u32,
+}
+
+impl FastDie {
+    /// Prepares `die`.
+    pub fn new(die: &Die) -> Self {
+        Self {
+            faces: die.faces().to_vec(),
+            distinct: die.distinct_faces(),
+            n: die.faces().len() as u32,
+        }
+    }
+
+    /// One fair roll.
+    #[inline(always)]
+    pub fn roll(&self, rng: &mut Rng) -> u32 {
+        self.faces[rng.below(self.n) as usize]
+    }
+}
+
+/// Plays one game; `first` (0 or 1) rolls first. `on_roll(side, roll, &position)` sees every
+/// roll (pass `|_, _, _| {}` for speed; it is inlined away).
+#[inline(always)]
+pub fn play(
+    dice: [&FastDie; 2],
+    first: usize,
+    variant: Variant,
+    rng: &mut Rng,
+    mut on_roll: impl FnMut(usize, u32, &Position),
+) -> GameResult {
+    let mut pos = Position::default();
+    let mut side = first;
+    // The deadlock test depends only on the position, so one test per unchanged position suffices.
+    let mut tested = false;
+    for _ in 0..ROLL_CAP {
+        let r = dice[side].roll(rng);
+        let changed = pos.apply(side, r, variant);
+        on_roll(side, r, &pos);
+        if changed {
+            if pos.won(side) {
+                return GameResult::Win(side);
+            }
+            tested = false;
+        } else if !tested {
+            if pos.deadlocked([&dice[0].distinct, &dice[1].distinct], variant) {
+                return GameResult::Draw;
+            }
+            tested = true;
+        }
+        if r != 6 {
+            side ^= 1;
+        }
+    }
+    GameResult::Capped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(a: &[u32], a_home: u8, b: &[u32], b_home: u8) -> Position {
+        let board = |ps: &[u32]| ps.iter().fold(0u64, |m, &p| m | 1 << p);
+        Position {
+            sides: [
+                Side {
+                    board: board(a),
+                    home: a_home,
+                },
+                Side {
+                    board: board(b),
+                    home: b_home,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn six_brings_a_piece_in_and_captures_on_a() {
+        // Side 1's piece stands on side 0's A square (its progress 20).
+        let mut p = pos(&[5], 3, &[20], 3);
+        assert!(p.apply(0, 6, Variant::Default));
+        assert_eq!(p, pos(&[0, 5], 2, &[], 4));
+    }
+
+    #[test]
+    fn start_square_must_be_cleared_while_pieces_wait() {
+        // Piece on A and a piece further on: A moves, not the front-most.
+        let mut p = pos(&[0, 30], 2, &[], 4);
+        assert!(p.apply(0, 3, Variant::Default));
+        assert_eq!(p, pos(&[3, 30], 2, &[], 4));
+        // A 6 with A occupied and the A piece blocked by its own piece on 6: front-most moves.
+        let mut p = pos(&[0, 6, 30], 1, &[], 4);
+        assert!(p.apply(0, 6, Variant::Default));
+        assert_eq!(p, pos(&[0, 6, 36], 1, &[], 4));
+    }
+
+    #[test]
+    fn front_most_jumps_and_enters_goal_exactly() {
+        // Front-most at 39 enters a with a 1; with a 5 it would pass d, so the next one moves.
+        let mut p = pos(&[39, 10], 2, &[], 4);
+        assert!(p.apply(0, 5, Variant::Default));
+        assert_eq!(p, pos(&[39, 15], 2, &[], 4));
+        assert!(p.apply(0, 4, Variant::Default));
+        assert_eq!(p, pos(&[43, 15], 2, &[], 4));
+        // Own piece on the target blocks; pieces in the way are jumped.
+        let mut p = pos(&[12, 10], 2, &[], 4);
+        assert!(p.apply(0, 2, Variant::Default));
+        assert_eq!(p, pos(&[14, 10], 2, &[], 4));
+    }
+
+    #[test]
+    fn goal_moves_differ_by_variant() {
+        // Pieces on 40 (a) and 20; roll 2: default moves the track piece, goal-first the goal one.
+        let start = pos(&[40, 20], 2, &[], 4);
+        let mut d = start;
+        assert!(d.apply(0, 2, Variant::Default));
+        assert_eq!(d, pos(&[40, 22], 2, &[], 4));
+        let mut g = start;
+        assert!(g.apply(0, 2, Variant::GoalFirst));
+        assert_eq!(g, pos(&[42, 20], 2, &[], 4));
+        // Only goal pieces can move: default moves them, frozen-goal cannot.
+        let only_goal = pos(&[40, 43, 42], 1, &[], 4);
+        let mut d = only_goal;
+        assert!(d.apply(0, 1, Variant::Default));
+        assert_eq!(d, pos(&[41, 43, 42], 1, &[], 4));
+        let mut f = only_goal;
+        assert!(!f.apply(0, 1, Variant::FrozenGoal));
+    }
+
+    #[test]
+    fn capture_maps_squares_between_sides() {
+        // Side 1 at its progress 5 = track 25 = side 0's progress 25.
+        let mut p = pos(&[22], 3, &[5, 0], 2);
+        assert!(p.apply(0, 3, Variant::Default));
+        assert_eq!(p, pos(&[25], 3, &[0], 3));
+    }
+
+    #[test]
+    fn zero_and_huge_faces_do_nothing_and_deadlock_is_exact() {
+        let mut p = Position::default();
+        assert!(!p.apply(0, 0, Variant::Default));
+        assert!(!p.apply(0, 44, Variant::Default));
+        // Pieces at 39, 41, 42, 43 with only faces 3 and 4: 39 cannot move (42, 43 own or beyond)...
+        let stuck = pos(&[38, 41, 42, 43], 0, &[38, 41, 42, 43], 0);
+        assert!(stuck.deadlocked([&[4, 6], &[4, 6]], Variant::Default));
+        assert!(!stuck.deadlocked([&[4, 6], &[2]], Variant::Default));
+    }
+
+    #[test]
+    fn progress_lists_front_most_first() {
+        assert_eq!(pos(&[3, 40], 2, &[], 4).progress(0), [40, 3, -1, -1]);
+    }
+}

@@ -1,0 +1,327 @@
+//! The dice tournament: every pair of dice plays games in fixed blocks, in parallel, and the
+//! dice are ranked by total win rate (spec §6–§7).
+//!
+//! Games of a pairing are grouped in blocks of [`BLOCK`]; block `k` of pair `(a, b)` draws from
+//! its own stream ([`Rng::for_block`]), and in each block die `a` starts the first half of the
+//! games and die `b` the second half. So the results depend only on the seed and the number of
+//! games, never on the thread count or on how a run was split into rounds.
+
+use crate::dice::Die;
+use crate::game::{play, FastDie, GameResult, Variant};
+use crate::rng::Rng;
+use rayon::prelude::*;
+
+/// Games per block (even).
+pub const BLOCK: u64 = 2_000;
+/// Games per pairing at which the adaptive mode gives up (spec §7.1).
+pub const ADAPTIVE_CAP: u64 = 10_000_000;
+
+/// Results of one block, or of a whole pairing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games played.
+    pub games: u64,
+    /// Wins of the lower-numbered die.
+    pub a_wins: u64,
+    /// Wins of the higher-numbered die.
+    pub b_wins: u64,
+    /// Deadlock draws.
+    pub draws: u64,
+    /// Games stopped by the roll cap (not included in `draws`).
+    pub capped: u64,
+    /// Rolls made in all these games.
+    pub rolls: u64,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.games += o.games;
+        self.a_wins += o.a_wins;
+        self.b_wins += o.b_wins;
+        self.draws += o.draws;
+        self.capped += o.capped;
+        self.rolls += o.rolls;
+    }
+}
+
+/// One row of the ranking.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankRow {
+    /// Die index (0-based, file order).
+    pub die: usize,
+    /// Games won over all pairings.
+    pub wins: u64,
+    /// Games played over all pairings.
+    pub games: u64,
+    /// Draws (including capped games) over all pairings.
+    pub draws: u64,
+    /// `wins / games`.
+    pub win_rate: f64,
+    /// 95 % confidence interval of the win rate (normal approximation).
+    pub ci95: (f64, f64),
+}
+
+/// Plays block `block` (of `size` games) of the pairing `a` < `b`.
+pub fn play_block(
+    dice: [&FastDie; 2],
+    (a, b): (usize, usize),
+    block: u64,
+    size: u64,
+    seed: u64,
+    variant: Variant,
+) -> Tally {
+    let mut rng = Rng::for_block(seed, a, b, block);
+    let mut t = Tally {
+        games: size,
+        ..Tally::default()
+    };
+    let mut rolls = 0u64;
+    for g in 0..size {
+        let first = usize::from(g >= size / 2);
+        match play(dice, first, variant, &mut rng, |_, _, _| rolls += 1) {
+            GameResult::Win(0) => t.a_wins += 1,
+            GameResult::Win(_) => t.b_wins += 1,
+            GameResult::Draw => t.draws += 1,
+            GameResult::Capped => t.capped += 1,
+        }
+    }
+    t.rolls = rolls;
+    t
+}
+
+/// A tournament in progress: the dice and, per pairing, the tallies of its blocks.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    dice: Vec<Die>,
+    fast: Vec<FastDie>,
+    variant: Variant,
+    seed: u64,
+    pairs: Vec<(usize, usize)>,
+    blocks: Vec<Vec<Tally>>,
+    games: u64,
+}
+
+impl Tournament {
+    /// A tournament of `dice` (at least two) under `variant` and `seed`; no games played yet.
+    pub fn new(dice: Vec<Die>, variant: Variant, seed: u64) -> Self {
+        let n = dice.len();
+        let pairs: Vec<_> = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect();
+        Self {
+            fast: dice.iter().map(FastDie::new).collect(),
+            blocks: vec![Vec::new(); pairs.len()],
+            dice,
+            variant,
+            seed,
+            pairs,
+            games: 0,
+        }
+    }
+
+    /// The dice, in file order.
+    pub fn dice(&self) -> &[Die] {
+        &self.dice
+    }
+
+    /// The rules variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Games played per pairing so far.
+    pub fn games_per_pair(&self) -> u64 {
+        self.games
+    }
+
+    /// Plays until every pairing has `target` games (odd numbers round up); `progress` is told
+    /// the number of games of every finished block. Runs on the current rayon pool.
+    pub fn extend_to(&mut self, target: u64, progress: &(dyn Fn(u64) + Sync)) {
+        let target = target + target % 2;
+        if target <= self.games {
+            return;
+        }
+        // A partial last block is replayed at its new size, so the result is path-independent.
+        let first_block = self.games / BLOCK;
+        let blocks = target.div_ceil(BLOCK);
+        let jobs: Vec<(usize, u64)> = (0..self.pairs.len())
+            .flat_map(|p| (first_block..blocks).map(move |k| (p, k)))
+            .collect();
+        let (seed, variant) = (self.seed, self.variant);
+        let results: Vec<Tally> = jobs
+            .par_iter()
+            .map(|&(p, k)| {
+                let (a, b) = self.pairs[p];
+                let size = BLOCK.min(target - k * BLOCK);
+                let t = play_block(
+                    [&self.fast[a], &self.fast[b]],
+                    (a, b),
+                    k,
+                    size,
+                    seed,
+                    variant,
+                );
+                progress(size);
+                t
+            })
+            .collect();
+        for (blocks, _) in self.blocks.iter_mut().zip(0..) {
+            blocks.truncate(first_block as usize);
+        }
+        for (&(p, _), t) in jobs.iter().zip(results) {
+            self.blocks[p].push(t);
+        }
+        self.games = target;
+    }
+
+    /// Per-pairing totals: `((a, b), tally)` with `a < b` (0-based).
+    pub fn pairs(&self) -> Vec<((usize, usize), Tally)> {
+        self.pairs
+            .iter()
+            .zip(&self.blocks)
+            .map(|(&pair, blocks)| {
+                let mut t = Tally::default();
+                blocks.iter().for_each(|b| t.add(b));
+                (pair, t)
+            })
+            .collect()
+    }
+
+    /// Total rolls made so far.
+    pub fn rolls(&self) -> u64 {
+        self.pairs().iter().map(|(_, t)| t.rolls).sum()
+    }
+
+    /// The row die's win fraction against the column die (`None` on the diagonal).
+    pub fn matrix(&self) -> Vec<Vec<Option<f64>>> {
+        let n = self.dice.len();
+        let mut m = vec![vec![None; n]; n];
+        for ((a, b), t) in self.pairs() {
+            let g = t.games.max(1) as f64;
+            m[a][b] = Some(t.a_wins as f64 / g);
+            m[b][a] = Some(t.b_wins as f64 / g);
+        }
+        m
+    }
+
+    /// Dice by total win rate, best first; ties go to the lower die number.
+    pub fn ranking(&self) -> Vec<RankRow> {
+        let n = self.dice.len();
+        let mut rows: Vec<RankRow> = (0..n)
+            .map(|die| RankRow {
+                die,
+                wins: 0,
+                games: 0,
+                draws: 0,
+                win_rate: 0.0,
+                ci95: (0.0, 0.0),
+            })
+            .collect();
+        for ((a, b), t) in self.pairs() {
+            for (die, wins) in [(a, t.a_wins), (b, t.b_wins)] {
+                rows[die].wins += wins;
+                rows[die].games += t.games;
+                rows[die].draws += t.draws + t.capped;
+            }
+        }
+        for r in &mut rows {
+            let g = r.games.max(1) as f64;
+            r.win_rate = r.wins as f64 / g;
+            let half = kibitz_search::stats::Z95 * (r.win_rate * (1.0 - r.win_rate) / g).sqrt();
+            r.ci95 = ((r.win_rate - half).max(0.0), (r.win_rate + half).min(1.0));
+        }
+        rows.sort_by(|x, y| y.win_rate.total_cmp(&x.win_rate).then(x.die.cmp(&y.die)));
+        rows
+    }
+
+    /// Whether every adjacent pair in the ranking differs at two-sided `confidence`.
+    pub fn settled(&self, confidence: f64) -> bool {
+        let z = kibitz_search::stats::normal_quantile(0.5 + confidence / 2.0);
+        self.ranking().windows(2).all(|w| {
+            let (x, y) = (&w[0], &w[1]);
+            let var = |r: &RankRow| r.win_rate * (1.0 - r.win_rate) / r.games.max(1) as f64;
+            let diff = x.win_rate - y.win_rate;
+            diff > 0.0 && diff > z * (var(x) + var(y)).sqrt()
+        })
+    }
+
+    /// Adaptive mode: doubles the games per pairing (from `start`) until the ranking is settled
+    /// at `confidence` or `cap` games per pairing are reached. Returns whether it settled.
+    pub fn run_until_settled(
+        &mut self,
+        start: u64,
+        confidence: f64,
+        cap: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> bool {
+        let mut target = start.max(2).min(cap);
+        loop {
+            self.extend_to(target, progress);
+            if self.settled(confidence) {
+                return true;
+            }
+            if target >= cap {
+                return false;
+            }
+            target = (target * 2).min(cap);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dice(spec: &[&[u32]]) -> Vec<Die> {
+        spec.iter().map(|f| Die::new(f.to_vec()).unwrap()).collect()
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads_or_rounds() {
+        let d = dice(&[&[1, 2, 3, 4, 5, 6], &[1, 1, 1, 6, 6, 6], &[1, 2, 3, 4]]);
+        let run = |threads: usize, steps: &[u64]| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut t = Tournament::new(d.clone(), Variant::Default, 9);
+                for &s in steps {
+                    t.extend_to(s, &|_| {});
+                }
+                t.pairs()
+            })
+        };
+        let one = run(1, &[5_001]);
+        assert_eq!(one, run(2, &[5_001]));
+        assert_eq!(one, run(2, &[1_000, 2_500, 5_001]));
+        assert!(one.iter().all(|(_, t)| t.games == 5_002));
+        assert_ne!(one, run(1, &[5_002 - 2]));
+    }
+
+    #[test]
+    fn die_without_six_never_wins_and_ranking_is_consistent() {
+        let d = dice(&[&[1, 2, 3, 4], &[1, 2, 3, 4, 5, 6]]);
+        let mut t = Tournament::new(d, Variant::Default, 1);
+        t.extend_to(400, &|_| {});
+        let ((a, b), tally) = t.pairs()[0];
+        assert_eq!((a, b, tally.a_wins, tally.b_wins), (0, 1, 0, 400));
+        let r = t.ranking();
+        assert_eq!((r[0].die, r[0].wins, r[1].wins), (1, 400, 0));
+        assert!(t.settled(0.99));
+        assert_eq!(t.matrix()[1][0], Some(1.0));
+    }
+
+    #[test]
+    fn identical_dice_never_settle_and_hit_the_cap() {
+        let d = dice(&[&[1, 2, 3, 4], &[1, 2, 3, 4]]);
+        let mut t = Tournament::new(d, Variant::Default, 1);
+        assert!(!t.run_until_settled(100, 0.99, 400, &|_| {}));
+        assert_eq!(t.games_per_pair(), 400);
+    }
+}
