@@ -10,6 +10,7 @@ mod maumau;
 mod piranhas;
 mod tournament;
 mod wuerfel;
+mod wuerfel_report;
 
 use clap::{Parser, Subcommand};
 

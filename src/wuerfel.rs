@@ -1,10 +1,180 @@
-//! `kibitz wuerfel` (scaffold).
+//! `kibitz wuerfel FILE`: rank dice by simulated Mensch-ärgere-dich-nicht games (BwInf 2021).
+
+use anyhow::{bail, Context};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+use kibitz_madn::game::{play, FastDie};
+use kibitz_madn::rng::Rng;
+use kibitz_madn::tournament::ADAPTIVE_CAP;
+use kibitz_madn::{parse_dice, GameResult, Tournament, Variant};
+use std::path::PathBuf;
+use std::time::Instant;
 
 /// Flags of `kibitz wuerfel`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Dice file: n, then per die its face count and faces.
+    pub file: PathBuf,
+    /// Games per pairing (odd rounds up); without it, play until the ranking is settled.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Confidence at which adjacent dice in the ranking must be separated (adaptive mode).
+    #[arg(long, default_value_t = 0.99, conflicts_with = "games")]
+    pub confidence: f64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Random seed; results depend only on it and the number of games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Pieces in the goal count as front-most.
+    #[arg(long, conflicts_with = "frozen_goal")]
+    pub goal_first: bool,
+    /// First published rules: pieces in the goal never move.
+    #[arg(long)]
+    pub frozen_goal: bool,
+    /// Print one JSON object instead of the text report.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the head-to-head matrix as an SVG heatmap.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// Play one game of the first pairing and print every roll.
+    #[arg(long)]
+    pub trace: bool,
+}
 
 /// Runs `kibitz wuerfel`.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("kibitz wuerfel is not built yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let dice = parse_dice(&text).with_context(|| format!("{}", args.file.display()))?;
+    if !(args.confidence > 0.0 && args.confidence < 1.0) {
+        bail!("--confidence must lie strictly between 0 and 1");
+    }
+    let variant = match (args.goal_first, args.frozen_goal) {
+        (true, _) => Variant::GoalFirst,
+        (_, true) => Variant::FrozenGoal,
+        _ => Variant::Default,
+    };
+    if args.trace {
+        trace(&dice, variant, args.seed);
+        return Ok(());
+    }
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        builder = builder.num_threads(t.max(1));
+    }
+    let pool = builder.build()?;
+    let mut t = Tournament::new(dice, variant, args.seed);
+    let pairs = t.pairs().len() as u64;
+    let bar = ProgressBar::new(args.games.unwrap_or(20_000) * pairs);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} games {per_sec} ETA {eta}")
+            .expect("valid template"),
+    );
+    if args.json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let start = Instant::now();
+    let progress = |n: u64| bar.inc(n);
+    let settled = pool.install(|| match args.games {
+        Some(n) => {
+            t.extend_to(n, &progress);
+            None
+        }
+        None => Some(
+            t.run_until_settled(20_000, args.confidence, ADAPTIVE_CAP, &|n| {
+                if bar.position() + n > bar.length().unwrap_or(0) {
+                    bar.set_length((bar.length().unwrap_or(0) * 2).max(bar.position() + n));
+                }
+                bar.inc(n)
+            }),
+        ),
+    });
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(path) = &args.svg {
+        std::fs::write(path, super::wuerfel_report::svg(&t))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", super::wuerfel_report::json(&t));
+        return Ok(());
+    }
+    print!(
+        "{}",
+        super::wuerfel_report::text(&t, &args.file.display().to_string())
+    );
+    let games = t.games_per_pair() * pairs;
+    match settled {
+        Some(true) => println!(
+            "settled at {:.0} % confidence after {} games per pairing",
+            args.confidence * 100.0,
+            t.games_per_pair()
+        ),
+        Some(false) => println!(
+            "NOT settled: the cap of {ADAPTIVE_CAP} games per pairing was reached \
+             (some adjacent dice are too close to separate at {:.0} %)",
+            args.confidence * 100.0
+        ),
+        None => {}
+    }
+    println!(
+        "{games} games ({} rolls) in {secs:.2} s: {:.0} games/s",
+        t.rolls(),
+        games as f64 / secs
+    );
+    Ok(())
+}
+
+/// `--trace`: one game of the first pairing, die 1 starting, every roll with all eight pieces.
+fn trace(dice: &[kibitz_madn::Die], variant: Variant, seed: u64) {
+    let fast = [FastDie::new(&dice[0]), FastDie::new(&dice[1])];
+    let mut rng = Rng::for_block(seed, 0, 1, 0);
+    let mut n = 0u64;
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header(vec![
+        "roll #",
+        "die",
+        "face",
+        "die 1 pieces",
+        "die 2 pieces",
+    ]);
+    let fmt = |p: [i8; 4]| {
+        p.iter()
+            .map(|&x| {
+                if x < 0 {
+                    "B".to_string()
+                } else {
+                    x.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let result = play(
+        [&fast[0], &fast[1]],
+        0,
+        variant,
+        &mut rng,
+        |side, r, pos| {
+            n += 1;
+            table.add_row(vec![
+                Cell::new(n).set_alignment(CellAlignment::Right),
+                Cell::new(side + 1),
+                Cell::new(r),
+                Cell::new(fmt(pos.progress(0))),
+                Cell::new(fmt(pos.progress(1))),
+            ]);
+        },
+    );
+    println!("{table}");
+    println!("progress per piece: B = waiting at home, 0 = own start square, 40-43 = goal a-d");
+    match result {
+        GameResult::Win(s) => println!("die {} ({}) wins after {n} rolls", s + 1, dice[s]),
+        GameResult::Draw => println!("draw (deadlock) after {n} rolls"),
+        GameResult::Capped => println!("stopped by the roll cap after {n} rolls"),
+    }
 }
