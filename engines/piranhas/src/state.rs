@@ -1,0 +1,185 @@
+//! A game position: board, turn counter and Zobrist hash; applying and validating moves.
+
+use crate::bitboard::{Bitboard, TABLES};
+use crate::board::{Board, Color, Field, Move};
+use crate::error::{ParseError, RuleError};
+use crate::zobrist::KEYS;
+use std::fmt;
+
+/// The last turn: after 60 moves (30 per colour) the round limit decides.
+pub const MAX_TURN: u8 = 60;
+
+/// A position: the board plus the turn counter (RED moves on even turns, BLUE on odd turns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    board: Board,
+    turn: u8,
+    hash: u64,
+}
+
+impl State {
+    /// The start position (turn 0, RED to move) with the Kraken on the given squares.
+    pub fn start(krakens: [(u8, u8); 2]) -> State {
+        State::from_board(Board::start(krakens), 0).expect("start board is consistent")
+    }
+
+    /// A position from a board and a turn (0..=60); the side to move follows from the turn.
+    pub fn from_board(board: Board, turn: u32) -> Result<State, ParseError> {
+        if turn > MAX_TURN as u32 {
+            return Err(ParseError::Turn(turn));
+        }
+        if !board.is_consistent() {
+            return Err(ParseError::Inconsistent);
+        }
+        let mut s = State {
+            board,
+            turn: turn as u8,
+            hash: 0,
+        };
+        s.hash = s.compute_hash();
+        Ok(s)
+    }
+
+    /// A position from the data files' 100-character board string and a turn.
+    pub fn from_letters(board: &str, turn: u32) -> Result<State, ParseError> {
+        State::from_board(Board::from_letters(board)?, turn)
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Moves made so far (0..=60).
+    #[inline]
+    pub fn turn(&self) -> u32 {
+        self.turn as u32
+    }
+
+    /// The round, turn / 2.
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.turn as u32 / 2
+    }
+
+    /// The colour to move.
+    #[inline]
+    pub fn current(&self) -> Color {
+        if self.turn & 1 == 0 {
+            Color::Red
+        } else {
+            Color::Blue
+        }
+    }
+
+    /// The Zobrist hash (board, Kraken, turn).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = KEYS.turn[self.turn as usize & 63];
+        for c in 0..2 {
+            for sq in self.board.fish[c].iter() {
+                h ^= KEYS.fish[c][sq];
+            }
+        }
+        for sq in self.board.kraken.iter() {
+            h ^= KEYS.kraken[sq];
+        }
+        h
+    }
+
+    /// The move distance of the piece on `sq` along the line of `dir`: fish of both colours
+    /// on the whole line, the moving fish included, Kraken not counted (rule M1). An empty
+    /// square has a distance too.
+    #[inline]
+    pub fn distance(&self, sq: usize, dir: crate::board::Direction) -> u32 {
+        (self.board.occupied().0 & TABLES.line[dir.line_kind()][sq]).count_ones()
+    }
+
+    /// Checks `mv` for the side to move in the official server's order (rule M2) and returns
+    /// the target square.
+    pub fn check(&self, mv: Move) -> Result<usize, RuleError> {
+        let sq = mv.square().ok_or(RuleError::OutOfRange)?;
+        let me = self.current() as usize;
+        if !self.board.fish[me].has(sq) {
+            return Err(RuleError::NotOwnFish);
+        }
+        let dir = mv.direction;
+        let d = self.distance(sq, dir);
+        if d > TABLES.steps[dir as usize][sq] as u32 {
+            return Err(RuleError::OffBoard);
+        }
+        let target = (sq as i32 + d as i32 * dir.offset()) as usize;
+        let path = TABLES.ray[dir as usize][sq] ^ TABLES.ray[dir as usize][target] ^ (1 << target);
+        if path & self.board.fish[1 - me].0 != 0 {
+            return Err(RuleError::PathBlocked);
+        }
+        if self.board.fish[me].has(target) {
+            return Err(RuleError::OwnFish);
+        }
+        if self.board.kraken.has(target) {
+            return Err(RuleError::Kraken);
+        }
+        Ok(target)
+    }
+
+    /// Whether `mv` is legal for the side to move.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check(mv).is_ok()
+    }
+
+    /// The position after `mv`, or the rule it breaks. Does not look at whether the game is
+    /// already over (the caller — server or search — decides that with [`State::result`]).
+    pub fn apply(&self, mv: Move) -> Result<State, RuleError> {
+        let target = self.check(mv)?;
+        Ok(self.make(mv.square().unwrap_or(0), target))
+    }
+
+    /// Applies a move known to be legal, given as start and target square.
+    #[inline]
+    pub(crate) fn make(&self, from: usize, to: usize) -> State {
+        let me = self.current() as usize;
+        let mut s = *self;
+        let to_bit = Bitboard::square(to);
+        s.board.fish[me] ^= Bitboard::square(from) | to_bit;
+        s.hash ^= KEYS.fish[me][from] ^ KEYS.fish[me][to];
+        if s.board.fish[1 - me].has(to) {
+            s.board.fish[1 - me] ^= to_bit;
+            s.hash ^= KEYS.fish[1 - me][to];
+        }
+        s.hash ^= KEYS.turn[s.turn as usize & 63] ^ KEYS.turn[(s.turn as usize + 1) & 63];
+        s.turn = s.turn.saturating_add(1);
+        s
+    }
+
+    /// The same board with the other side to move (a pass; used for null-move pruning).
+    #[allow(dead_code)]
+    pub(crate) fn pass(&self) -> State {
+        let mut s = *self;
+        s.hash ^= KEYS.turn[s.turn as usize & 63] ^ KEYS.turn[(s.turn as usize + 1) & 63];
+        s.turn = s.turn.saturating_add(1);
+        s
+    }
+
+    /// What (x, y) holds (both below 10).
+    pub fn field(&self, x: usize, y: usize) -> Field {
+        self.board.get(x, y)
+    }
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "turn {} (round {}), {} to move",
+            self.turn,
+            self.round(),
+            self.current()
+        )?;
+        write!(f, "{}", self.board)
+    }
+}
