@@ -100,57 +100,12 @@ impl Position {
     /// `side` rolls `r`; moves the piece §5 picks. Returns whether anything changed.
     #[inline(always)]
     pub fn apply(&mut self, side: usize, r: u32, variant: Variant) -> bool {
-        if r == 0 || r > 43 {
-            return false;
-        }
-        let me = self.sides[side];
-        let on_a = me.board & 1 != 0;
-        let blocked = |p: u32| (me.board >> p) & 1 != 0;
-        let from = if me.home > 0 && r == 6 && !on_a {
-            // 1a. Bring a piece in from B.
-            self.sides[side].board |= 1;
-            self.sides[side].home -= 1;
-            self.capture(side, 0);
-            return true;
-        } else if me.home > 0 && on_a && !blocked(r) {
-            // 1b/2. Clear the start square while pieces wait on B.
-            0
+        let [a, b] = &mut self.sides;
+        if side == 0 {
+            step(a, b, r, variant)
         } else {
-            // 3. Front-most piece that can move r.
-            let can = me.board & !(me.board >> r) & (ALL >> r);
-            let candidates = match variant {
-                Variant::Default => {
-                    let track = can & TRACK;
-                    if track != 0 {
-                        track
-                    } else {
-                        can & GOAL
-                    }
-                }
-                Variant::GoalFirst => can,
-                Variant::FrozenGoal => can & TRACK,
-            };
-            if candidates == 0 {
-                return false;
-            }
-            63 - candidates.leading_zeros()
-        };
-        let to = from + r;
-        self.sides[side].board ^= (1 << from) | (1 << to);
-        if to < 40 {
-            self.capture(side, to);
+            step(b, a, r, variant)
         }
-        true
-    }
-
-    /// Sends an opponent piece on `side`'s track square `to` back to B.
-    #[inline(always)]
-    fn capture(&mut self, side: usize, to: u32) {
-        let q = if to >= 20 { to - 20 } else { to + 20 };
-        let opp = &mut self.sides[side ^ 1];
-        let hit = (opp.board >> q) & 1;
-        opp.board &= !(hit << q);
-        opp.home += hit as u8;
     }
 
     /// Whether `side` has all four pieces in the goal.
@@ -168,6 +123,60 @@ impl Position {
             })
         })
     }
+}
+
+/// `me` rolls `r` against `opp`: moves the piece §5 picks and returns whether anything changed.
+#[inline(always)]
+fn step(me: &mut Side, opp: &mut Side, r: u32, variant: Variant) -> bool {
+    if r == 0 || r > 43 {
+        return false;
+    }
+    let board = me.board;
+    let on_a = board & 1 != 0;
+    let from = if me.home > 0 && r == 6 && !on_a {
+        // 1a. Bring a piece in from B.
+        me.board |= 1;
+        me.home -= 1;
+        capture(opp, 0);
+        return true;
+    } else if me.home > 0 && on_a && (board >> r) & 1 == 0 {
+        // 1b/2. Clear the start square while pieces wait on B.
+        0
+    } else {
+        // 3. Front-most piece that can move r.
+        let can = board & !(board >> r) & (ALL >> r);
+        let candidates = match variant {
+            Variant::Default => {
+                let track = can & TRACK;
+                if track != 0 {
+                    track
+                } else {
+                    can & GOAL
+                }
+            }
+            Variant::GoalFirst => can,
+            Variant::FrozenGoal => can & TRACK,
+        };
+        if candidates == 0 {
+            return false;
+        }
+        63 - candidates.leading_zeros()
+    };
+    let to = from + r;
+    me.board ^= (1 << from) | (1 << to);
+    if to < 40 {
+        capture(opp, to);
+    }
+    true
+}
+
+/// Sends an opponent piece on the mover's track square `to` back to B.
+#[inline(always)]
+fn capture(opp: &mut Side, to: u32) {
+    let q = if to >= 20 { to - 20 } else { to + 20 };
+    let hit = (opp.board >> q) & 1;
+    opp.board &= !(hit << q);
+    opp.home += hit as u8;
 }
 
 /// A die prepared for the hot loop: its faces and its distinct faces.
@@ -205,26 +214,36 @@ pub fn play(
     rng: &mut Rng,
     mut on_roll: impl FnMut(usize, u32, &Position),
 ) -> GameResult {
-    let mut pos = Position::default();
+    // The mover is always `me`; sides and dice swap when the turn passes, so the hot loop works
+    // on two registers instead of indexing by side.
+    let start = Position::default().sides[0];
+    let (mut me, mut opp) = (start, start);
+    let (mut die, mut other) = (dice[first], dice[first ^ 1]);
     let mut side = first;
     // The deadlock test depends only on the position, so one test per unchanged position suffices.
     let mut tested = false;
     for _ in 0..ROLL_CAP {
-        let r = dice[side].roll(rng);
-        let changed = pos.apply(side, r, variant);
-        on_roll(side, r, &pos);
+        let r = die.roll(rng);
+        let changed = step(&mut me, &mut opp, r, variant);
+        let pos = || {
+            let sides = if side == 0 { [me, opp] } else { [opp, me] };
+            Position { sides }
+        };
+        on_roll(side, r, &pos());
         if changed {
-            if pos.won(side) {
+            if me.board & GOAL == GOAL {
                 return GameResult::Win(side);
             }
             tested = false;
         } else if !tested {
-            if pos.deadlocked([&dice[0].distinct, &dice[1].distinct], variant) {
+            if pos().deadlocked([&dice[0].distinct, &dice[1].distinct], variant) {
                 return GameResult::Draw;
             }
             tested = true;
         }
         if r != 6 {
+            std::mem::swap(&mut me, &mut opp);
+            std::mem::swap(&mut die, &mut other);
             side ^= 1;
         }
     }
