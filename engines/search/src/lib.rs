@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod alphabeta;
+pub mod ismcts;
 pub mod stats;
 pub mod time;
 pub mod tt;

@@ -1,0 +1,523 @@
+//! Card tracking for one seat: everything a bot can know from the messages it receives.
+//!
+//! Feed every message of the wire, in order, as a [`Notice`] (the bots crate's codec maps JSON
+//! to notices; the in-process arena produces the very same notices from a [`Game`]). The tracker
+//! follows the public rules itself: a new top card in a broadcast means the previous mover
+//! played it, an unchanged top card means it drew; pending 7s and 8s follow from the cards;
+//! hand sizes come from the broadcasts; the talon size is `32 − hands − pile`, so it knows the
+//! moment of every reshuffle, and at that moment (talon empty) each unknown card must be in the
+//! opponent's hand (two players).
+//!
+//! Beliefs: `known[s]` are cards certainly in seat `s`'s hand; `pool` are cards whose place is
+//! unknown (an opponent's unknown cards or the talon); `weight[s][c]` is a likelihood factor
+//! lowered when seat `s` drew while `c` would have been legal (most bots play when they can).
+//! [`Knowledge::sample`] draws a full [`Game`] consistent with all of this.
+
+use crate::cards::{Card, CardSet, Suit, DECK_SIZE};
+use crate::game::{legal_set, Config, DrawTwo, Game, MAX_PLAYERS};
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// Likelihood factor for holding a card that would have been legal when the seat drew.
+pub const DRAW_EVIDENCE: f32 = 0.2;
+
+/// One message received by a seat, in game terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The broadcast at the start of every turn (`topCard`, `cardsLeft`, `turnOf`, `skipped`).
+    Broadcast {
+        /// Seat of `turnOf`.
+        seat: usize,
+        /// `topCard`.
+        top: Card,
+        /// `cardsLeft`: the mover's hand size before any draw-two.
+        cards_left: usize,
+        /// `skipped`.
+        skipped: bool,
+    },
+    /// The private message to the mover (`topcard`, `wishedColor`, `drawTwoCards`, `hand`).
+    Private {
+        /// `topcard`.
+        top: Card,
+        /// `wishedColor` (−1 → `None`).
+        wish: Option<Suit>,
+        /// `cardsLeft`, after any draw-two.
+        cards_left: usize,
+        /// The 7's effect: `drawTwoCards` + `drawedCards`, or the key missing (`Failed`).
+        draw_two: DrawTwo,
+        /// `hand`, only in the first private message (already holds drawn cards).
+        hand: Option<CardSet>,
+    },
+    /// The reply to our draw (`status` okay) or to an illegal answer (`status` error).
+    DrawReply {
+        /// `drawedCards` (−1 → `None`).
+        card: Option<Card>,
+        /// True for `status: error`.
+        penalty: bool,
+    },
+    /// `won` with the winner's seat.
+    Won {
+        /// Seat of `nameOfWinner`.
+        seat: usize,
+    },
+}
+
+/// A public event in the game's history, as this seat understood it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PublicEvent {
+    /// `seat` played `card`.
+    Played {
+        /// Seat.
+        seat: usize,
+        /// Card.
+        card: Card,
+    },
+    /// `seat` drew `n` cards (draw, penalty or 7).
+    Drew {
+        /// Seat.
+        seat: usize,
+        /// Number of cards.
+        n: usize,
+    },
+    /// `seat` lost its turn to an 8.
+    Skipped {
+        /// Seat.
+        seat: usize,
+    },
+    /// The pile under the top card was shuffled into the talon.
+    Reshuffled,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    seat: usize,
+    top: Card,
+    skipped: bool,
+    wish: Option<Suit>,
+}
+
+/// What one seat knows about the game (its observation and card tracker).
+#[derive(Clone, Debug)]
+pub struct Knowledge {
+    cfg: Config,
+    me: usize,
+    hand: CardSet,
+    top: Option<Card>,
+    wish: Option<Suit>,
+    sizes: [usize; MAX_PLAYERS],
+    pile: CardSet,
+    known: [CardSet; MAX_PLAYERS],
+    pool: CardSet,
+    weight: [[f32; DECK_SIZE]; MAX_PLAYERS],
+    skip: u8,
+    draw_two: u8,
+    played: [u16; MAX_PLAYERS],
+    pending: Option<Pending>,
+    drew_this_turn: bool,
+    history: Vec<PublicEvent>,
+    winner: Option<usize>,
+    reshuffles: u32,
+}
+
+impl Knowledge {
+    /// A fresh tracker for seat `me` at a table configured by `cfg`.
+    pub fn new(cfg: Config, me: usize) -> Knowledge {
+        let mut sizes = [0; MAX_PLAYERS];
+        sizes[..cfg.players].fill(crate::game::HAND_SIZE);
+        Knowledge {
+            cfg,
+            me,
+            hand: CardSet::EMPTY,
+            top: None,
+            wish: None,
+            sizes,
+            pile: CardSet::EMPTY,
+            known: [CardSet::EMPTY; MAX_PLAYERS],
+            pool: CardSet::FULL,
+            weight: [[1.0; DECK_SIZE]; MAX_PLAYERS],
+            skip: 0,
+            draw_two: 0,
+            played: [0; MAX_PLAYERS],
+            pending: None,
+            drew_this_turn: false,
+            history: Vec::new(),
+            winner: None,
+            reshuffles: 0,
+        }
+    }
+
+    /// Our seat.
+    pub fn me(&self) -> usize {
+        self.me
+    }
+    /// Table configuration.
+    pub fn config(&self) -> Config {
+        self.cfg
+    }
+    /// Number of seats.
+    pub fn players(&self) -> usize {
+        self.cfg.players
+    }
+    /// Our hand.
+    pub fn hand(&self) -> CardSet {
+        self.hand
+    }
+    /// Top card (once the first broadcast arrived).
+    pub fn top(&self) -> Option<Card> {
+        self.top
+    }
+    /// Wish in force, as the last private message told us.
+    pub fn wish(&self) -> Option<Suit> {
+        self.wish
+    }
+    /// A seat's hand size as tracked.
+    pub fn hand_size(&self, seat: usize) -> usize {
+        self.sizes[seat]
+    }
+    /// Cards on the pile (top included).
+    pub fn pile(&self) -> CardSet {
+        self.pile
+    }
+    /// Talon size (derived: 32 − hands − pile).
+    pub fn talon_len(&self) -> usize {
+        let held: usize = self.sizes[..self.cfg.players].iter().sum();
+        DECK_SIZE.saturating_sub(held + self.pile.len())
+    }
+    /// Cards known to be in `seat`'s hand.
+    pub fn known(&self, seat: usize) -> CardSet {
+        if seat == self.me {
+            self.hand
+        } else {
+            self.known[seat]
+        }
+    }
+    /// Cards of unknown place (an opponent's hidden cards or the talon).
+    pub fn pool(&self) -> CardSet {
+        self.pool
+    }
+    /// Likelihood factor that `seat` holds `card` (1 = no evidence).
+    pub fn weight(&self, seat: usize, card: Card) -> f32 {
+        self.weight[seat][card.index() as usize]
+    }
+    /// Cards each seat has legally played.
+    pub fn valid_moves(&self, seat: usize) -> u16 {
+        self.played[seat]
+    }
+    /// Whether a 7 is pending against `seat`.
+    pub fn pending_draw_two(&self, seat: usize) -> bool {
+        self.draw_two >> seat & 1 != 0
+    }
+    /// Whether an 8 is pending against `seat`.
+    pub fn pending_skip(&self, seat: usize) -> bool {
+        self.skip >> seat & 1 != 0
+    }
+    /// Public events so far.
+    pub fn history(&self) -> &[PublicEvent] {
+        &self.history
+    }
+    /// Number of reshuffles seen.
+    pub fn reshuffles(&self) -> u32 {
+        self.reshuffles
+    }
+    /// The winner, once `won` arrived.
+    pub fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+    /// The cards of our hand we may play now.
+    pub fn legal_plays(&self) -> CardSet {
+        match self.top {
+            Some(t) => legal_set(t, self.wish).inter(self.hand),
+            None => CardSet::EMPTY,
+        }
+    }
+    /// The next seat after `seat`.
+    pub fn next_seat(&self, seat: usize) -> usize {
+        (seat + 1) % self.cfg.players
+    }
+
+    /// Takes in one received message.
+    pub fn observe(&mut self, notice: &Notice) {
+        match *notice {
+            Notice::Broadcast {
+                seat,
+                top,
+                cards_left,
+                skipped,
+            } => self.on_broadcast(seat, top, cards_left, skipped),
+            Notice::Private {
+                top,
+                wish,
+                cards_left,
+                draw_two,
+                hand,
+            } => {
+                if let Some(h) = hand {
+                    self.hand = h;
+                    self.pool = self.pool.minus(h);
+                }
+                if let DrawTwo::Drawn([a, b]) = draw_two {
+                    for c in [a, b] {
+                        self.take_known(self.me, c);
+                    }
+                }
+                self.top = Some(top);
+                self.wish = wish;
+                if let Some(p) = self.pending.as_mut() {
+                    p.wish = wish;
+                }
+                self.sizes[self.me] = cards_left;
+            }
+            Notice::DrawReply { card, .. } => {
+                self.drew_this_turn = true;
+                if let Some(c) = card {
+                    self.ensure_talon(1);
+                    self.take_known(self.me, c);
+                    self.sizes[self.me] += 1;
+                }
+                self.history.push(PublicEvent::Drew {
+                    seat: self.me,
+                    n: card.is_some() as usize,
+                });
+            }
+            Notice::Won { seat } => {
+                self.resolve(None);
+                self.winner = Some(seat);
+            }
+        }
+        self.deduce();
+    }
+
+    /// A card we learned is in our hand (drawn): out of the pool.
+    fn take_known(&mut self, seat: usize, c: Card) {
+        self.pool.remove(c);
+        if seat == self.me {
+            self.hand.insert(c);
+        } else {
+            self.known[seat].insert(c);
+        }
+    }
+
+    fn on_broadcast(&mut self, seat: usize, top: Card, cards_left: usize, skipped: bool) {
+        if self.top.is_none() {
+            // First broadcast: the face-up card.
+            self.pile.insert(top);
+            self.pool.remove(top);
+            self.top = Some(top);
+        }
+        self.resolve(Some(top));
+        if seat < self.cfg.players {
+            if seat != self.me && cards_left != self.sizes[seat] {
+                // Re-sync (e.g. an unseen penalty for a Jack without a wish).
+                self.sizes[seat] = cards_left;
+            }
+            let bit = 1u8 << seat;
+            if skipped {
+                self.skip &= !bit;
+                self.history.push(PublicEvent::Skipped { seat });
+            } else if self.draw_two & bit != 0 {
+                self.draw_two &= !bit;
+                if self.talon_len() < 2 {
+                    self.reshuffle();
+                }
+                if self.talon_len() >= 2 {
+                    self.sizes[seat] += 2;
+                    self.history.push(PublicEvent::Drew { seat, n: 2 });
+                }
+            }
+        }
+        self.pending = Some(Pending {
+            seat,
+            top,
+            skipped,
+            wish: self.wish,
+        });
+        self.drew_this_turn = false;
+    }
+
+    /// Settles the previous turn once the next broadcast (or `won`) shows its result.
+    fn resolve(&mut self, new_top: Option<Card>) {
+        let Some(p) = self.pending.take() else {
+            return;
+        };
+        if p.skipped || p.seat >= self.cfg.players {
+            return;
+        }
+        let m = p.seat;
+        match new_top {
+            Some(t) if t != p.top => self.apply_play(m, t),
+            Some(_) if m != self.me => {
+                // The mover drew one card (voluntarily or as a penalty).
+                self.ensure_talon(1);
+                if self.talon_len() > 0 {
+                    let legal = legal_set(p.top, p.wish).inter(self.pool);
+                    for c in legal {
+                        self.weight[m][c.index() as usize] *= DRAW_EVIDENCE;
+                    }
+                    self.sizes[m] += 1;
+                    self.history.push(PublicEvent::Drew { seat: m, n: 1 });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn apply_play(&mut self, m: usize, card: Card) {
+        if m == self.me {
+            self.hand.remove(card);
+        } else {
+            self.known[m].remove(card);
+        }
+        self.pool.remove(card);
+        self.pile.insert(card);
+        self.sizes[m] = self.sizes[m].saturating_sub(1);
+        self.played[m] += 1;
+        self.top = Some(card);
+        // A wishing Jack's wish reaches us only in our next private message.
+        self.wish = None;
+        let target = self.next_seat(m);
+        if card.is_seven() {
+            self.draw_two |= 1 << target;
+        } else if card.is_eight() {
+            self.skip |= 1 << target;
+        }
+        self.history.push(PublicEvent::Played { seat: m, card });
+    }
+
+    /// Reshuffles if fewer than `n` cards are in the talon.
+    fn ensure_talon(&mut self, n: usize) {
+        if self.talon_len() < n {
+            self.reshuffle();
+        }
+    }
+
+    fn reshuffle(&mut self) {
+        self.deduce();
+        let Some(top) = self.top else { return };
+        let back = self.pile.minus(CardSet::single(top));
+        if back.is_empty() {
+            return;
+        }
+        for c in back {
+            for w in self.weight.iter_mut() {
+                w[c.index() as usize] = 1.0;
+            }
+        }
+        self.pool = self.pool.union(back);
+        self.pile = CardSet::single(top);
+        self.reshuffles += 1;
+        self.history.push(PublicEvent::Reshuffled);
+    }
+
+    /// Pins down cards when counting leaves no freedom.
+    fn deduce(&mut self) {
+        let opps: Vec<usize> = (0..self.cfg.players).filter(|&s| s != self.me).collect();
+        let unknown: usize = opps
+            .iter()
+            .map(|&s| self.sizes[s].saturating_sub(self.known[s].len()))
+            .sum();
+        if self.talon_len() == 0 && opps.len() == 1 && unknown == self.pool.len() {
+            // Talon empty: every unplaced card is in the only opponent's hand.
+            self.known[opps[0]] = self.known[opps[0]].union(self.pool);
+            self.pool = CardSet::EMPTY;
+        }
+    }
+
+    /// Checks this knowledge against the true game at our decision point: everything believed
+    /// certain must be true. Returns the first contradiction found.
+    pub fn check_against(&self, game: &Game) -> Result<(), String> {
+        let me = self.me;
+        if self.hand != game.hand(me) {
+            return Err(format!("hand {} != {}", self.hand, game.hand(me)));
+        }
+        if self.top != Some(game.top()) {
+            return Err(format!("top {:?} != {}", self.top, game.top()));
+        }
+        if self.wish != game.wish() {
+            return Err(format!("wish {:?} != {:?}", self.wish, game.wish()));
+        }
+        let pile: CardSet = game.pile().iter().copied().collect();
+        if self.pile != pile {
+            return Err(format!("pile {} != {}", self.pile, pile));
+        }
+        let talon: CardSet = game.talon().iter().copied().collect();
+        if !talon.minus(self.pool).is_empty() {
+            return Err(format!("talon {} not within pool {}", talon, self.pool));
+        }
+        for s in 0..self.cfg.players {
+            if self.sizes[s] != game.hand_size(s) {
+                return Err(format!(
+                    "seat {s} size {} != {}",
+                    self.sizes[s],
+                    game.hand_size(s)
+                ));
+            }
+            if s != me {
+                let h = game.hand(s);
+                if !self.known[s].minus(h).is_empty()
+                    || !h.minus(self.known[s].union(self.pool)).is_empty()
+                {
+                    return Err(format!(
+                        "seat {s}: hand {h}, known {}, pool {}",
+                        self.known[s], self.pool
+                    ));
+                }
+            }
+            if self.pending_draw_two(s) != game.pending_draw_two(s)
+                || self.pending_skip(s) != game.pending_skip(s)
+            {
+                return Err(format!("seat {s}: pending effects differ"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Samples a complete game consistent with this knowledge, at our decision point
+    /// (phase `Answer(me)`): opponents' hidden cards drawn from the pool by weight, the rest
+    /// shuffled into the talon.
+    pub fn sample(&self, rng: &mut impl Rng) -> Game {
+        let n = self.cfg.players;
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        hands[self.me] = self.hand;
+        let mut pool: arrayvec::ArrayVec<Card, DECK_SIZE> = self.pool.iter().collect();
+        for s in (0..n).filter(|&s| s != self.me) {
+            hands[s] = self.known[s];
+            let want = self.sizes[s]
+                .saturating_sub(self.known[s].len())
+                .min(pool.len());
+            for _ in 0..want {
+                let total: f32 = pool
+                    .iter()
+                    .map(|c| self.weight[s][c.index() as usize])
+                    .sum();
+                let mut x = rng.random::<f32>() * total;
+                let mut pick = pool.len() - 1;
+                for (i, c) in pool.iter().enumerate() {
+                    x -= self.weight[s][c.index() as usize];
+                    if x < 0.0 {
+                        pick = i;
+                        break;
+                    }
+                }
+                hands[s].insert(pool.swap_remove(pick));
+            }
+        }
+        pool.shuffle(rng);
+        let top = self.top.unwrap_or_default();
+        let mut pile: arrayvec::ArrayVec<Card, DECK_SIZE> =
+            self.pile.minus(CardSet::single(top)).iter().collect();
+        pile.push(top);
+        let mut g = Game::from_parts(
+            self.cfg,
+            &hands[..n],
+            &pool,
+            &pile,
+            self.wish,
+            self.skip,
+            self.draw_two,
+            self.me,
+        );
+        g.set_valid_moves(self.played);
+        g.start_answer(self.me);
+        g
+    }
+}

@@ -1,0 +1,103 @@
+//! Self-play between the baseline players with the card tracker checked against the true game
+//! at every decision, and a sampled determinization checked for consistency.
+
+use kibitz_maumau::arena::{play_game_with, run_match};
+use kibitz_maumau::game::{Config, ExhaustionWinner, Phase};
+use kibitz_maumau::player::{GreedyPlayer, HeuristicPlayer, Player, RandomPlayer};
+use kibitz_maumau::CardSet;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Box<dyn Player>>) -> u64 {
+    let mut decisions = 0;
+    for seed in 0..games {
+        let mut players = mk(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        play_game_with(cfg, seed, &mut players, None, &mut |game, know| {
+            decisions += 1;
+            if let Err(e) = know.check_against(game) {
+                panic!("seed {seed}: tracker wrong: {e}\n{game}");
+            }
+            // A determinization keeps what we know and the card counts.
+            let d = know.sample(&mut rng);
+            assert_eq!(d.phase(), Phase::Answer(know.me()));
+            assert_eq!(d.hand(know.me()), game.hand(know.me()));
+            assert_eq!(d.talon_len(), game.talon_len(), "seed {seed}");
+            let mut all = CardSet::EMPTY;
+            for s in 0..game.players() {
+                assert_eq!(d.hand_size(s), game.hand_size(s));
+                all = all.union(d.hand(s));
+            }
+            all = all.union(d.pile().iter().copied().collect());
+            all = all.union(d.talon().iter().copied().collect());
+            assert_eq!(all, CardSet::FULL);
+        });
+    }
+    decisions
+}
+
+#[test]
+fn tracker_is_exact_in_random_two_player_games() {
+    let n = check_games(Config::default(), 300, |s| {
+        vec![
+            Box::new(RandomPlayer::new(s)),
+            Box::new(RandomPlayer::new(s + 1000)),
+        ]
+    });
+    assert!(n > 1000);
+}
+
+#[test]
+fn tracker_is_exact_with_hoarding_and_reshuffles() {
+    // Greedy against a player that draws whenever it may: long games, reshuffles, exhaustion.
+    struct Hoard;
+    impl Player for Hoard {
+        fn name(&self) -> String {
+            "hoard".into()
+        }
+        fn choose(
+            &mut self,
+            _: &kibitz_maumau::knowledge::Knowledge,
+            _: &kibitz_search::time::TimeControl,
+        ) -> kibitz_maumau::Action {
+            kibitz_maumau::Action::Draw
+        }
+    }
+    check_games(Config::default(), 100, |_| {
+        vec![Box::new(GreedyPlayer), Box::new(Hoard)]
+    });
+    check_games(Config::default(), 20, |_| {
+        vec![Box::new(Hoard), Box::new(Hoard)]
+    });
+}
+
+#[test]
+fn tracker_is_exact_with_more_players() {
+    for players in 3..=4 {
+        let cfg = Config {
+            players,
+            exhaustion_winner: ExhaustionWinner::MostValidMoves,
+        };
+        check_games(cfg, 50, |s| {
+            (0..players as u64)
+                .map(|i| Box::new(RandomPlayer::new(s * 7 + i)) as Box<dyn Player>)
+                .collect()
+        });
+    }
+}
+
+#[test]
+fn heuristics_beat_random() {
+    let r = run_match(
+        Config::default(),
+        150,
+        1,
+        |_| Box::new(HeuristicPlayer::default()),
+        |s| Box::new(RandomPlayer::new(s)),
+        None,
+        &|_| {},
+    );
+    assert_eq!(r.games, 300);
+    assert!(r.a_wins > 170, "{r:?}");
+    assert_eq!(r.penalties, [0, 0]);
+}

@@ -1,0 +1,507 @@
+//! Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley &
+//! Whitehouse 2012) for games with hidden information and chance.
+//!
+//! Each iteration samples one **determinization** (a complete state consistent with what the
+//! searching player knows), then walks one shared tree whose nodes are keyed by the sequence of
+//! actions, not by states. Because a node's actions differ between determinizations, selection
+//! uses **availability counts**: a child's UCB term is `sqrt(ln(times the child was available) /
+//! visits)` (the subset-armed bandit), and every iteration bumps the availability of each child
+//! that is legal in its determinization. Chance (cards drawn, dice) is resolved inside
+//! [`IsmctsGame::apply`] with the iteration's generator and never branches the tree.
+//!
+//! Single-observer is exact when every action is public (the opponents see *which* action was
+//! taken, as in Mau-Mau and Kuhhandel bids); what stays hidden (drawn cards, hands) only lives in
+//! the determinizations.
+//!
+//! # Using it for a new game
+//!
+//! 1. Implement [`IsmctsGame`] for a *determinized* state (everything known): moves, the player
+//!    to move, `apply` with chance from the given generator, and `reward` (terminal: the result in
+//!    `[0, 1]` for that player; non-terminal: a heuristic estimate, used when a rollout is cut
+//!    off after [`IsmctsConfig::max_rollout_steps`]).
+//! 2. Write a determinizer: a closure `FnMut(&mut R) -> G` that samples hidden information
+//!    consistent with the searching player's observations (card tracking lives in your crate).
+//! 3. Optionally implement [`RolloutPolicy`] (default [`UniformRollout`]): good rollouts matter
+//!    more than anything else for playing strength.
+//! 4. Call [`Ismcts::search`] with a [`TimeControl`] and/or [`IsmctsConfig::max_iterations`].
+//!    For several threads, run independent searches with different seeds and combine their
+//!    [`SearchStats::children`] with [`merge_root_stats`] (root parallelization).
+
+use crate::time::TimeControl;
+use rand::Rng;
+use std::fmt::Debug;
+
+/// A determinized game state as ISMCTS needs it.
+pub trait IsmctsGame: Clone {
+    /// An action as the tree sees it. Two actions that are the same *from the searching
+    /// player's point of view* must compare equal.
+    type Action: Copy + Eq + Debug;
+
+    /// The player to act (0-based).
+    fn player_to_move(&self) -> usize;
+
+    /// True when the game is over.
+    fn is_terminal(&self) -> bool;
+
+    /// The legal actions of the player to move (`out` is cleared by the caller). Must not be
+    /// empty in a non-terminal state.
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+
+    /// Applies `action`, resolving chance with `rng`, and advances to the next decision.
+    fn apply<R: Rng + ?Sized>(&mut self, action: Self::Action, rng: &mut R);
+
+    /// `player`'s reward in `[0, 1]`: the result in a terminal state, an estimate otherwise.
+    fn reward(&self, player: usize) -> f64;
+}
+
+/// Chooses actions in rollouts (the simulation phase).
+pub trait RolloutPolicy<G: IsmctsGame> {
+    /// Picks one of `actions` (non-empty) in `game`.
+    fn choose<R: Rng + ?Sized>(
+        &mut self,
+        game: &G,
+        actions: &[G::Action],
+        rng: &mut R,
+    ) -> G::Action;
+}
+
+/// Uniformly random rollouts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UniformRollout;
+
+impl<G: IsmctsGame> RolloutPolicy<G> for UniformRollout {
+    fn choose<R: Rng + ?Sized>(&mut self, _: &G, actions: &[G::Action], rng: &mut R) -> G::Action {
+        actions[rng.random_range(0..actions.len())]
+    }
+}
+
+/// Search parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IsmctsConfig {
+    /// UCB exploration constant `c` in `mean + c·sqrt(ln(avail)/visits)`.
+    pub exploration: f64,
+    /// Stop after this many iterations (`u64::MAX`: time only).
+    pub max_iterations: u64,
+    /// Rollout steps before the rollout is cut off and [`IsmctsGame::reward`] estimates.
+    pub max_rollout_steps: u32,
+    /// Iterations between clock checks.
+    pub check_every: u32,
+}
+
+impl Default for IsmctsConfig {
+    fn default() -> Self {
+        IsmctsConfig {
+            exploration: 0.7,
+            max_iterations: u64::MAX,
+            max_rollout_steps: 200,
+            check_every: 32,
+        }
+    }
+}
+
+/// Statistics of one root action.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChildStats<A> {
+    /// The action.
+    pub action: A,
+    /// Times it was selected.
+    pub visits: u32,
+    /// Times it was legal (available).
+    pub availability: u32,
+    /// Mean reward of the root player after it.
+    pub mean_reward: f64,
+}
+
+/// Result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchStats<A> {
+    /// Most visited root action (`None` if no iteration ran or the root is terminal).
+    pub best: Option<A>,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Nodes in the tree.
+    pub nodes: usize,
+    /// Per root action statistics, most visited first.
+    pub children: Vec<ChildStats<A>>,
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Node<A> {
+    action: A,
+    /// Player who took `action` (the reward is from this player's view).
+    player: u32,
+    visits: u32,
+    avail: u32,
+    reward: f64,
+    first_child: u32,
+    next_sibling: u32,
+}
+
+/// A reusable ISMCTS searcher (keeps its node arena between searches to avoid allocations).
+#[derive(Clone, Debug)]
+pub struct Ismcts<G: IsmctsGame> {
+    /// Parameters.
+    pub config: IsmctsConfig,
+    nodes: Vec<Node<G::Action>>,
+    path: Vec<u32>,
+    actions: Vec<G::Action>,
+    untried: Vec<G::Action>,
+    rewards: Vec<f64>,
+}
+
+impl<G: IsmctsGame> Ismcts<G>
+where
+    G::Action: Default,
+{
+    /// A searcher with `config`.
+    pub fn new(config: IsmctsConfig) -> Self {
+        Ismcts {
+            config,
+            nodes: Vec::new(),
+            path: Vec::new(),
+            actions: Vec::new(),
+            untried: Vec::new(),
+            rewards: Vec::new(),
+        }
+    }
+
+    /// Runs ISMCTS from the searching player's information set until `tc`'s soft budget or
+    /// [`IsmctsConfig::max_iterations`] is used up (at least one iteration unless the hard
+    /// deadline has passed). `determinize` samples a full state for each iteration.
+    pub fn search<R, D, P>(
+        &mut self,
+        mut determinize: D,
+        policy: &mut P,
+        tc: &TimeControl,
+        rng: &mut R,
+    ) -> SearchStats<G::Action>
+    where
+        R: Rng + ?Sized,
+        D: FnMut(&mut R) -> G,
+        P: RolloutPolicy<G>,
+    {
+        self.nodes.clear();
+        self.nodes.push(Node {
+            action: G::Action::default(),
+            player: u32::MAX,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: NONE,
+        });
+        let mut iterations = 0u64;
+        let check = self.config.check_every.max(1) as u64;
+        while iterations < self.config.max_iterations {
+            if iterations.is_multiple_of(check) {
+                let stop = if iterations == 0 {
+                    tc.hard_expired()
+                } else {
+                    tc.soft_expired()
+                };
+                if stop {
+                    break;
+                }
+            }
+            let game = determinize(rng);
+            self.iterate(game, policy, rng);
+            iterations += 1;
+        }
+        self.root_stats(iterations)
+    }
+
+    /// One iteration: 1. select with availability-aware UCB, 2. expand one untried action,
+    /// 3. roll out, 4. back up the rewards.
+    fn iterate<R: Rng + ?Sized, P: RolloutPolicy<G>>(
+        &mut self,
+        mut g: G,
+        policy: &mut P,
+        rng: &mut R,
+    ) {
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        // 1. + 2. Selection and expansion.
+        while !g.is_terminal() {
+            self.actions.clear();
+            g.legal_actions(&mut self.actions);
+            if self.actions.is_empty() {
+                break;
+            }
+            let player = g.player_to_move() as u32;
+            self.untried.clear();
+            self.untried.extend_from_slice(&self.actions);
+            let ln_scale = self.config.exploration;
+            let mut best = NONE;
+            let mut best_score = f64::NEG_INFINITY;
+            let mut c = self.nodes[node as usize].first_child;
+            while c != NONE {
+                let child = &mut self.nodes[c as usize];
+                if let Some(i) = self.untried.iter().position(|a| *a == child.action) {
+                    self.untried.swap_remove(i);
+                    child.avail += 1;
+                    let v = child.visits.max(1) as f64;
+                    let score =
+                        child.reward / v + ln_scale * ((child.avail as f64).ln() / v).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = c;
+                    }
+                }
+                c = child.next_sibling;
+            }
+            if !self.untried.is_empty() {
+                let a = self.untried[rng.random_range(0..self.untried.len())];
+                let idx = self.nodes.len() as u32;
+                let parent = &mut self.nodes[node as usize];
+                let sibling = parent.first_child;
+                parent.first_child = idx;
+                self.nodes.push(Node {
+                    action: a,
+                    player,
+                    visits: 0,
+                    avail: 1,
+                    reward: 0.0,
+                    first_child: NONE,
+                    next_sibling: sibling,
+                });
+                g.apply(a, rng);
+                self.path.push(idx);
+                break;
+            }
+            let a = self.nodes[best as usize].action;
+            g.apply(a, rng);
+            node = best;
+            self.path.push(node);
+        }
+        // 3. Rollout.
+        let mut steps = 0;
+        while !g.is_terminal() && steps < self.config.max_rollout_steps {
+            self.actions.clear();
+            g.legal_actions(&mut self.actions);
+            if self.actions.is_empty() {
+                break;
+            }
+            let a = policy.choose(&g, &self.actions, rng);
+            g.apply(a, rng);
+            steps += 1;
+        }
+        // 4. Backpropagation (rewards cached per player).
+        self.rewards.clear();
+        for &n in &self.path[1..] {
+            let p = self.nodes[n as usize].player as usize;
+            if self.rewards.len() <= p {
+                self.rewards.resize(p + 1, f64::NAN);
+            }
+            if self.rewards[p].is_nan() {
+                self.rewards[p] = g.reward(p);
+            }
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.reward += self.rewards[p];
+        }
+        self.nodes[0].visits += 1;
+    }
+
+    fn root_stats(&self, iterations: u64) -> SearchStats<G::Action> {
+        let mut children = Vec::new();
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            children.push(ChildStats {
+                action: n.action,
+                visits: n.visits,
+                availability: n.avail,
+                mean_reward: if n.visits > 0 {
+                    n.reward / n.visits as f64
+                } else {
+                    0.0
+                },
+            });
+            c = n.next_sibling;
+        }
+        sort_children(&mut children);
+        SearchStats {
+            best: children.first().map(|c| c.action),
+            iterations,
+            nodes: self.nodes.len(),
+            children,
+        }
+    }
+}
+
+fn sort_children<A>(children: &mut [ChildStats<A>]) {
+    children.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.mean_reward.total_cmp(&a.mean_reward))
+    });
+}
+
+/// Combines the root statistics of independent searches (root parallelization): visits and
+/// availabilities add up, mean rewards are visit-weighted. The best action is the most visited.
+pub fn merge_root_stats<A: Copy + Eq>(results: &[SearchStats<A>]) -> SearchStats<A> {
+    let mut children: Vec<ChildStats<A>> = Vec::new();
+    let mut iterations = 0;
+    let mut nodes = 0;
+    for r in results {
+        iterations += r.iterations;
+        nodes += r.nodes;
+        for c in &r.children {
+            match children.iter_mut().find(|m| m.action == c.action) {
+                Some(m) => {
+                    let v = m.visits + c.visits;
+                    if v > 0 {
+                        m.mean_reward = (m.mean_reward * m.visits as f64
+                            + c.mean_reward * c.visits as f64)
+                            / v as f64;
+                    }
+                    m.visits = v;
+                    m.availability += c.availability;
+                }
+                None => children.push(*c),
+            }
+        }
+    }
+    sort_children(&mut children);
+    SearchStats {
+        best: children.first().map(|c| c.action),
+        iterations,
+        nodes,
+        children,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// Hidden-coin guessing: the chooser picks 0/1; a hidden coin (biased 70 % towards 1)
+    /// decides the reward. ISMCTS must prefer 1 without seeing the coin.
+    #[derive(Clone)]
+    struct Guess {
+        coin: u8,
+        choice: Option<u8>,
+    }
+
+    impl IsmctsGame for Guess {
+        type Action = u8;
+        fn player_to_move(&self) -> usize {
+            0
+        }
+        fn is_terminal(&self) -> bool {
+            self.choice.is_some()
+        }
+        fn legal_actions(&self, out: &mut Vec<u8>) {
+            out.extend([0, 1]);
+        }
+        fn apply<R: Rng + ?Sized>(&mut self, a: u8, _: &mut R) {
+            self.choice = Some(a);
+        }
+        fn reward(&self, _: usize) -> f64 {
+            (self.choice == Some(self.coin)) as u8 as f64
+        }
+    }
+
+    /// Nim with 1-2 stones per move, two players; the player taking the last stone wins.
+    /// Perfect information (the determinizer returns the state itself).
+    #[derive(Clone)]
+    struct Nim {
+        stones: u8,
+        to_move: usize,
+    }
+
+    impl IsmctsGame for Nim {
+        type Action = u8;
+        fn player_to_move(&self) -> usize {
+            self.to_move
+        }
+        fn is_terminal(&self) -> bool {
+            self.stones == 0
+        }
+        fn legal_actions(&self, out: &mut Vec<u8>) {
+            out.extend((1..=2).filter(|&k| k <= self.stones));
+        }
+        fn apply<R: Rng + ?Sized>(&mut self, a: u8, _: &mut R) {
+            self.stones -= a;
+            self.to_move ^= 1;
+        }
+        fn reward(&self, p: usize) -> f64 {
+            // The player who just moved took the last stone.
+            (self.stones == 0 && p != self.to_move) as u8 as f64
+        }
+    }
+
+    #[test]
+    fn prefers_the_likelier_hidden_state() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let cfg = IsmctsConfig {
+            max_iterations: 2000,
+            ..Default::default()
+        };
+        let mut s = Ismcts::<Guess>::new(cfg);
+        let r = s.search(
+            |rng: &mut ChaCha8Rng| Guess {
+                coin: rng.random_bool(0.7) as u8,
+                choice: None,
+            },
+            &mut UniformRollout,
+            &TimeControl::infinite(),
+            &mut rng,
+        );
+        assert_eq!(r.iterations, 2000);
+        assert_eq!(r.best, Some(1));
+        let one = r.children.iter().find(|c| c.action == 1).unwrap();
+        assert!((one.mean_reward - 0.7).abs() < 0.08, "{one:?}");
+        assert!(one.availability >= 1999, "{one:?}");
+    }
+
+    #[test]
+    fn solves_small_nim_and_merges() {
+        // 4 stones: taking 1 leaves 3 (a lost position for the opponent).
+        let mut runs = Vec::new();
+        for seed in 0..2 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut s = Ismcts::<Nim>::new(IsmctsConfig {
+                max_iterations: 3000,
+                ..Default::default()
+            });
+            let r = s.search(
+                |_: &mut ChaCha8Rng| Nim {
+                    stones: 4,
+                    to_move: 0,
+                },
+                &mut UniformRollout,
+                &TimeControl::infinite(),
+                &mut rng,
+            );
+            assert_eq!(r.best, Some(1));
+            runs.push(r);
+        }
+        let m = merge_root_stats(&runs);
+        assert_eq!(m.iterations, 6000);
+        assert_eq!(m.best, Some(1));
+        assert_eq!(m.children.iter().map(|c| c.visits).sum::<u32>(), 6000);
+    }
+
+    #[test]
+    fn stopped_clock_runs_nothing() {
+        let tc = TimeControl::infinite();
+        tc.stop();
+        let mut s = Ismcts::<Nim>::new(IsmctsConfig::default());
+        let r = s.search(
+            |_: &mut ChaCha8Rng| Nim {
+                stones: 5,
+                to_move: 0,
+            },
+            &mut UniformRollout,
+            &tc,
+            &mut ChaCha8Rng::seed_from_u64(1),
+        );
+        assert_eq!((r.iterations, r.best), (0, None));
+    }
+}
