@@ -156,9 +156,9 @@ impl State {
         s
     }
 
-    /// The same board with the other side to move (a pass; used for null-move pruning).
-    #[allow(dead_code)]
-    pub(crate) fn pass(&self) -> State {
+    /// The same board with the other side to move (a pass; not a legal move in the game, used
+    /// by the evaluation and null-move pruning).
+    pub fn pass(&self) -> State {
         let mut s = *self;
         s.hash ^= KEYS.turn[s.turn as usize & 63] ^ KEYS.turn[(s.turn as usize + 1) & 63];
         s.turn = s.turn.saturating_add(1);

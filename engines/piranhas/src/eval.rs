@@ -1,0 +1,251 @@
+//! Static evaluation: what decides Piranhas is how close each colour is to one swarm.
+//!
+//! Per colour: the share of fish in the biggest swarm, the number of swarms, how concentrated
+//! the fish are (mean Chebyshev distance to their centre of mass, weighted by game phase),
+//! fish on the rim, mobility, fish the opponent can capture, and, towards the round limit, the
+//! absolute size of the biggest swarm (turn 60 compares absolute sizes). The score is the
+//! difference between the side to move and the opponent, plus a tempo bonus.
+//!
+//! Every weight is a named field of [`EvalParams`], settable by name (`--param name=value`).
+
+use crate::bitboard::{Bitboard, BOARD_MASK, NOT_COL0, NOT_COL9};
+use crate::board::Color;
+use crate::movegen::for_each_move;
+use crate::state::{State, MAX_TURN};
+use crate::swarm::flood;
+
+/// The evaluation weights (centi-units of the search score).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EvalParams {
+    /// Weight of (biggest swarm / fish count), per whole share.
+    pub swarm_share: i32,
+    /// Penalty per swarm beyond the first.
+    pub groups: i32,
+    /// Penalty per unit of mean Chebyshev distance to the centre of mass at turn 0.
+    pub conc_open: i32,
+    /// The same at turn 60 (linear in between).
+    pub conc_end: i32,
+    /// Penalty per fish on the outer ring of the board.
+    pub rim: i32,
+    /// Bonus per legal move.
+    pub mobility: i32,
+    /// Penalty per own fish the opponent can capture.
+    pub capturable: i32,
+    /// Bonus per own fish.
+    pub fish: i32,
+    /// Bonus per fish of the biggest swarm, scaled by turn / 60 (the round limit compares
+    /// absolute sizes).
+    pub big_late: i32,
+    /// Bonus for having the move.
+    pub tempo: i32,
+}
+
+impl EvalParams {
+    /// The first evaluation's weights, kept to measure later versions against (`--eval v1`).
+    pub const V1: EvalParams = EvalParams {
+        swarm_share: 400,
+        groups: 30,
+        conc_open: 60,
+        conc_end: 120,
+        rim: 5,
+        mobility: 2,
+        capturable: 10,
+        fish: 0,
+        big_late: 10,
+        tempo: 10,
+    };
+
+    /// The current default (tuned) weights.
+    pub const TUNED: EvalParams = EvalParams::V1;
+
+    /// A named preset: `v1` or `tuned` (= `default`).
+    pub fn preset(name: &str) -> Option<EvalParams> {
+        match name {
+            "v1" => Some(EvalParams::V1),
+            "tuned" | "default" => Some(EvalParams::TUNED),
+            _ => None,
+        }
+    }
+
+    /// The names of all weights, in declaration order.
+    pub const NAMES: [&'static str; 10] = [
+        "swarm_share",
+        "groups",
+        "conc_open",
+        "conc_end",
+        "rim",
+        "mobility",
+        "capturable",
+        "fish",
+        "big_late",
+        "tempo",
+    ];
+
+    fn slot(&mut self, name: &str) -> Option<&mut i32> {
+        Some(match name {
+            "swarm_share" => &mut self.swarm_share,
+            "groups" => &mut self.groups,
+            "conc_open" => &mut self.conc_open,
+            "conc_end" => &mut self.conc_end,
+            "rim" => &mut self.rim,
+            "mobility" => &mut self.mobility,
+            "capturable" => &mut self.capturable,
+            "fish" => &mut self.fish,
+            "big_late" => &mut self.big_late,
+            "tempo" => &mut self.tempo,
+            _ => return None,
+        })
+    }
+
+    /// Sets the weight `name`; false if there is no such weight.
+    pub fn set(&mut self, name: &str, value: i32) -> bool {
+        match self.slot(name) {
+            Some(s) => {
+                *s = value;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The weight `name`.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        let mut copy = *self;
+        copy.slot(name).map(|s| *s)
+    }
+}
+
+impl Default for EvalParams {
+    fn default() -> Self {
+        EvalParams::TUNED
+    }
+}
+
+/// The outer ring: columns 0 and 9, rows 0 and 9.
+const RIM: u128 = (BOARD_MASK & !(NOT_COL0 & NOT_COL9)) | 0x3ff | (0x3ff << 90);
+
+/// Per-colour features (integers, before weighting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Fish count.
+    pub fish: u32,
+    /// Biggest swarm.
+    pub biggest: u32,
+    /// Number of swarms.
+    pub groups: u32,
+    /// Σ over fish of n·(Chebyshev distance to the centre of mass); mean = `spread / n²`.
+    pub spread: u32,
+    /// Fish on the outer ring.
+    pub rim: u32,
+}
+
+/// Computes the static features of one colour's fish.
+pub fn features(fish: Bitboard) -> Features {
+    let n = fish.count();
+    let mut f = Features {
+        fish: n,
+        rim: (fish.0 & RIM).count_ones(),
+        ..Features::default()
+    };
+    if n == 0 {
+        return f;
+    }
+    let mut rest = fish;
+    while !rest.is_empty() {
+        let s = flood(rest, Bitboard::square(rest.lowest()));
+        f.biggest = f.biggest.max(s.count());
+        f.groups += 1;
+        rest ^= s;
+    }
+    let (mut sx, mut sy) = (0i32, 0i32);
+    for sq in fish.iter() {
+        sx += (sq % 10) as i32;
+        sy += (sq / 10) as i32;
+    }
+    let n = n as i32;
+    for sq in fish.iter() {
+        let dx = (n * (sq % 10) as i32 - sx).abs();
+        let dy = (n * (sq / 10) as i32 - sy).abs();
+        f.spread += dx.max(dy) as u32;
+    }
+    f
+}
+
+/// Evaluates `state` from the side to move's view.
+pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
+    let me = state.current();
+    let turn = state.turn().min(MAX_TURN as u32) as i64;
+    let conc = p.conc_open as i64 + (p.conc_end as i64 - p.conc_open as i64) * turn / 60;
+    let side = |c: Color| -> i64 {
+        let f = features(state.board().fish_of(c));
+        if f.fish == 0 {
+            return 0;
+        }
+        let n = f.fish as i64;
+        p.swarm_share as i64 * f.biggest as i64 / n - p.groups as i64 * (f.groups as i64 - 1)
+            - conc * f.spread as i64 / (n * n)
+            - p.rim as i64 * f.rim as i64
+            + p.fish as i64 * n
+            + p.big_late as i64 * f.biggest as i64 * turn / 60
+    };
+    let mut score = side(me) - side(me.other()) + p.tempo as i64;
+    if p.mobility != 0 || p.capturable != 0 {
+        let (mob_me, hits_opp) = mobility(state);
+        let (mob_opp, hits_me) = mobility(&flipped(state));
+        score += p.mobility as i64 * (mob_me as i64 - mob_opp as i64);
+        score -= p.capturable as i64 * (hits_me.count() as i64 - hits_opp.count() as i64);
+    }
+    score.clamp(-20_000, 20_000) as i32
+}
+
+/// Legal move count of the side to move and the opponent fish it can capture.
+fn mobility(state: &State) -> (u32, Bitboard) {
+    let opp = state.board().fish_of(state.current().other());
+    let mut n = 0;
+    let mut hits = 0u128;
+    for_each_move(state, |_, to, _| {
+        n += 1;
+        hits |= 1u128 << to;
+    });
+    (n, Bitboard(hits) & opp)
+}
+
+/// The same board with the other side to move.
+fn flipped(state: &State) -> State {
+    state.pass()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rim_has_36_squares_and_params_set_by_name() {
+        assert_eq!(RIM.count_ones(), 36);
+        let mut p = EvalParams::V1;
+        for name in EvalParams::NAMES {
+            assert!(p.set(name, 7), "{name}");
+            assert_eq!(p.get(name), Some(7));
+        }
+        assert!(!p.set("nope", 1));
+    }
+
+    #[test]
+    fn start_position_is_symmetric_up_to_tempo() {
+        let s = State::start([(3, 3), (6, 7)]);
+        let p = EvalParams::V1;
+        // Both colours have the same shape (rotated), so only the tempo bonus remains,
+        // up to the Kraken's effect on mobility.
+        let e = evaluate(&s, &p);
+        assert!((e - p.tempo).abs() <= 10 * p.mobility.abs() + 2, "{e}");
+    }
+
+    #[test]
+    fn concentration_rewards_compact_fish() {
+        let compact = Bitboard::at(4, 4) | Bitboard::at(5, 4) | Bitboard::at(4, 5);
+        let spread = Bitboard::at(0, 0) | Bitboard::at(9, 9) | Bitboard::at(0, 9);
+        assert!(features(compact).spread < features(spread).spread);
+        assert_eq!(features(compact).groups, 1);
+        assert_eq!(features(spread).groups, 3);
+    }
+}

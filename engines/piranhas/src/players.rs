@@ -1,0 +1,208 @@
+//! Players for in-process matches and tuning: random, greedy (best one-ply evaluation) and
+//! the alpha-beta engine, built from a one-line spec.
+//!
+//! Spec syntax: `kind[:key=value,key=value,...]`
+//!
+//! - `random[:seed=N]`
+//! - `greedy[:eval=v1|tuned,param.NAME=V,...]`
+//! - `search[:time=MS,hard=MS,depth=D,nodes=N,hash=MB,eval=v1|tuned,qs=0|1,lmr=0|1,null=0|1,
+//!   param.NAME=V,...]` — `time` is the soft budget per move (default 1200), `hard` the
+//!   deadline (default 4/3 of `time`); with `depth` or `nodes` and no `time` the search is
+//!   untimed and reproducible.
+
+use crate::board::Move;
+use crate::eval::EvalParams;
+use crate::search::{greedy_move, Engine, EngineConfig};
+use crate::state::State;
+use kibitz_search::time::TimeControl;
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::fmt;
+use std::time::Duration;
+use thiserror::Error;
+
+/// A malformed player spec.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum SpecError {
+    /// Unknown player kind.
+    #[error("unknown player kind {0:?} (expected random, greedy or search)")]
+    Kind(String),
+    /// Unknown or malformed option.
+    #[error("bad option {0:?} for player {1:?}")]
+    Option(String, String),
+}
+
+/// Which kind of player.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerKind {
+    /// Uniformly random legal moves.
+    Random,
+    /// Best one-ply evaluation.
+    Greedy,
+    /// The alpha-beta engine.
+    Search,
+}
+
+/// A parsed player spec; [`PlayerSpec::build`] makes the player.
+#[derive(Clone, Debug)]
+pub struct PlayerSpec {
+    /// The spec as written.
+    pub text: String,
+    /// The kind.
+    pub kind: PlayerKind,
+    /// Engine settings (search and greedy use the evaluation weights).
+    pub config: EngineConfig,
+    /// Soft time per move; `None` = untimed (depth / node limited).
+    pub time: Option<Duration>,
+    /// Hard deadline per move.
+    pub hard: Option<Duration>,
+    /// Seed override for random players.
+    pub seed: Option<u64>,
+}
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = SpecError;
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        let (kind, opts) = text.split_once(':').unwrap_or((text, ""));
+        let kind = match kind.trim() {
+            "random" => PlayerKind::Random,
+            "greedy" => PlayerKind::Greedy,
+            "search" | "ab" | "alphabeta" => PlayerKind::Search,
+            k => return Err(SpecError::Kind(k.to_string())),
+        };
+        let mut spec = PlayerSpec {
+            text: text.to_string(),
+            kind,
+            config: EngineConfig::default(),
+            time: None,
+            hard: None,
+            seed: None,
+        };
+        let mut limited = false;
+        for opt in opts.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+            let bad = || SpecError::Option(opt.to_string(), text.to_string());
+            let (k, v) = opt.split_once('=').ok_or_else(bad)?;
+            let num = || v.parse::<u64>().map_err(|_| bad());
+            let flag = || match v {
+                "1" | "true" | "on" => Ok(true),
+                "0" | "false" | "off" => Ok(false),
+                _ => Err(bad()),
+            };
+            match k {
+                "time" => spec.time = Some(Duration::from_millis(num()?)),
+                "hard" => spec.hard = Some(Duration::from_millis(num()?)),
+                "depth" => {
+                    spec.config.search.max_depth = num()? as u32;
+                    limited = true;
+                }
+                "nodes" => {
+                    spec.config.search.max_nodes = num()?;
+                    limited = true;
+                }
+                "hash" => spec.config.search.hash_mb = num()? as usize,
+                "threads" => spec.config.threads = num()? as usize,
+                "seed" => spec.seed = Some(num()?),
+                "qs" => spec.config.search.quiescence = flag()?,
+                "lmr" => spec.config.search.lmr = flag()?,
+                "null" => spec.config.search.null_move = flag()?,
+                "eval" => spec.config.eval = EvalParams::preset(v).ok_or_else(bad)?,
+                _ => {
+                    let name = k.strip_prefix("param.").ok_or_else(bad)?;
+                    let value = v.parse::<i32>().map_err(|_| bad())?;
+                    if !spec.config.eval.set(name, value) {
+                        return Err(bad());
+                    }
+                }
+            }
+        }
+        if spec.kind == PlayerKind::Search && spec.time.is_none() && !limited {
+            spec.time = Some(crate::search::DEFAULT_SOFT);
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl PlayerSpec {
+    /// Builds the player; `seed` feeds random choices (per game, for reproducible matches).
+    pub fn build(&self, seed: u64) -> Box<dyn Player> {
+        let seed = self.seed.unwrap_or(seed);
+        match self.kind {
+            PlayerKind::Random => Box::new(RandomPlayer(ChaCha8Rng::seed_from_u64(seed))),
+            PlayerKind::Greedy => Box::new(GreedyPlayer(self.config.eval)),
+            PlayerKind::Search => Box::new(SearchPlayer {
+                engine: Engine::new(self.config.clone()),
+                time: self.time,
+                hard: self.hard,
+            }),
+        }
+    }
+}
+
+/// Something that picks moves in in-process games.
+pub trait Player: Send {
+    /// Picks a move for the side to move; `None` when it has none.
+    fn choose(&mut self, state: &State) -> Option<Move>;
+}
+
+/// Uniformly random legal moves.
+pub struct RandomPlayer(ChaCha8Rng);
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, state: &State) -> Option<Move> {
+        state.legal_moves().choose(&mut self.0).copied()
+    }
+}
+
+/// Best one-ply evaluation (an immediate win first).
+pub struct GreedyPlayer(EvalParams);
+
+impl Player for GreedyPlayer {
+    fn choose(&mut self, state: &State) -> Option<Move> {
+        greedy_move(state, &self.0)
+    }
+}
+
+/// The alpha-beta engine with a per-move budget.
+pub struct SearchPlayer {
+    engine: Engine,
+    time: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl Player for SearchPlayer {
+    fn choose(&mut self, state: &State) -> Option<Move> {
+        let tc = match self.time {
+            Some(soft) => TimeControl::new(soft, self.hard.unwrap_or(soft * 4 / 3)),
+            None => TimeControl::infinite(),
+        };
+        self.engine.choose(state, &tc).mv
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_reject_garbage() {
+        let s: PlayerSpec = "search:time=100,depth=6,param.rim=9,eval=v1".parse().unwrap();
+        assert_eq!(s.kind, PlayerKind::Search);
+        assert_eq!(s.time, Some(Duration::from_millis(100)));
+        assert_eq!(s.config.search.max_depth, 6);
+        // eval=v1 comes after param.rim, so it resets the weights.
+        assert_eq!(s.config.eval, EvalParams::V1);
+        let s: PlayerSpec = "search:depth=3".parse().unwrap();
+        assert_eq!(s.time, None);
+        assert!("search:param.nope=1".parse::<PlayerSpec>().is_err());
+        assert!("search:time=x".parse::<PlayerSpec>().is_err());
+        assert!("chess".parse::<PlayerSpec>().is_err());
+        assert!("greedy".parse::<PlayerSpec>().is_ok());
+    }
+}

@@ -1,0 +1,261 @@
+//! The alpha-beta player: [`Node`] plugs a position into `kibitz_search::alphabeta`, and
+//! [`Engine`] keeps the searcher (transposition table, killers, history) between moves.
+//!
+//! Threads: the search is single-threaded (`threads` is accepted and documented as 1-only);
+//! parallelism is used across games in matches instead.
+
+use crate::board::Move;
+use crate::eval::{evaluate, EvalParams};
+use crate::movegen::{for_each_move, legal_moves_into};
+use crate::result::GameResult;
+use crate::state::State;
+use kibitz_search::alphabeta::{Game, Outcome, Score, SearchConfig, Searcher};
+use kibitz_search::time::TimeControl;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// Default soft budget: no new iteration after this (the server allows 2 s incl. network).
+pub const DEFAULT_SOFT: Duration = Duration::from_millis(1200);
+/// Default hard deadline: abort the search here.
+pub const DEFAULT_HARD: Duration = Duration::from_millis(1600);
+
+/// The default time control for one move: [`DEFAULT_SOFT`] / [`DEFAULT_HARD`] from now.
+pub fn default_time_control() -> TimeControl {
+    TimeControl::new(DEFAULT_SOFT, DEFAULT_HARD)
+}
+
+/// Interns evaluation weights so that search nodes can carry a `&'static` to them; each
+/// distinct weight set is stored once (a tuning run uses a handful).
+pub fn intern(p: EvalParams) -> &'static EvalParams {
+    static POOL: OnceLock<Mutex<Vec<&'static EvalParams>>> = OnceLock::new();
+    let mut pool = POOL
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&q) = pool.iter().find(|&&q| *q == p) {
+        return q;
+    }
+    let q: &'static EvalParams = Box::leak(Box::new(p));
+    pool.push(q);
+    q
+}
+
+/// A position as the search sees it: the state plus the evaluation weights.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// The position.
+    pub state: State,
+    params: &'static EvalParams,
+}
+
+impl Node {
+    /// A search node for `state` evaluated with `params`.
+    pub fn new(state: State, params: &'static EvalParams) -> Node {
+        Node { state, params }
+    }
+
+    /// Target square of a legal move.
+    #[inline]
+    fn target(&self, m: Move) -> usize {
+        let sq = m.x as usize + 10 * m.y as usize;
+        let d = self.state.distance(sq, m.direction) as i32;
+        (sq as i32 + d * m.direction.offset()) as usize
+    }
+}
+
+impl Game for Node {
+    type Move = Move;
+
+    fn hash(&self) -> u64 {
+        self.state.hash()
+    }
+
+    fn moves(&self, out: &mut Vec<Move>) {
+        legal_moves_into(&self.state, out);
+    }
+
+    fn play(&self, m: Move) -> Self {
+        let from = m.x as usize + 10 * m.y as usize;
+        Node {
+            state: self.state.make(from, self.target(m)),
+            params: self.params,
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        // A position with no legal move is scored as a loss by the search itself.
+        let r = self.state.result()?;
+        Some(match r.winner {
+            None => Outcome::Draw,
+            Some(w) if w == self.state.current() => Outcome::Win,
+            Some(_) => Outcome::Loss,
+        })
+    }
+
+    fn evaluate(&self) -> Score {
+        evaluate(&self.state, self.params)
+    }
+
+    fn move_key(&self, m: Move) -> usize {
+        (self.state.current() as usize * 100 + m.x as usize + 10 * m.y as usize) * 8
+            + m.direction as usize
+    }
+
+    fn order_hint(&self, m: Move) -> i32 {
+        // Captures first, then moves that bring the fish closer to its colour's centre.
+        let me = self.state.current();
+        let fish = self.state.board().fish_of(me);
+        let n = fish.count() as i32;
+        let (mut sx, mut sy) = (0, 0);
+        for sq in fish.iter() {
+            sx += (sq % 10) as i32;
+            sy += (sq / 10) as i32;
+        }
+        let dist = |sq: usize| {
+            let dx = (n * (sq % 10) as i32 - sx).abs();
+            let dy = (n * (sq / 10) as i32 - sy).abs();
+            dx.max(dy)
+        };
+        let from = m.x as usize + 10 * m.y as usize;
+        let to = self.target(m);
+        let capture = self.state.board().fish_of(me.other()).has(to);
+        (dist(from) - dist(to)) * 16 / n.max(1) + if capture { 64 } else { 0 }
+    }
+
+    fn is_noisy(&self, m: Move) -> bool {
+        let to = self.target(m);
+        self.state.board().fish_of(self.state.current().other()).has(to)
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        // Passing is not a legal move; near the round limit the parity matters too much.
+        (self.state.turn() + 4 < 60).then(|| Node {
+            state: self.state.pass(),
+            params: self.params,
+        })
+    }
+}
+
+/// Engine settings: search switches and sizes plus evaluation weights.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Alpha-beta settings (hash size, depth limit, quiescence, LMR, null move).
+    pub search: SearchConfig,
+    /// Evaluation weights.
+    pub eval: EvalParams,
+    /// Search threads; only 1 is implemented (more are accepted and ignored).
+    pub threads: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            search: SearchConfig {
+                hash_mb: 32,
+                ..SearchConfig::default()
+            },
+            eval: EvalParams::default(),
+            threads: 1,
+        }
+    }
+}
+
+/// What the engine decided and why.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Choice {
+    /// The move; `None` only when there is no legal move.
+    pub mv: Option<Move>,
+    /// Score from the mover's view (centi-units; wins near ±31,000).
+    pub score: Score,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The alpha-beta player. Keep it for a whole game to reuse its tables.
+pub struct Engine {
+    searcher: Searcher<Node>,
+    params: &'static EvalParams,
+    config: EngineConfig,
+}
+
+impl Engine {
+    /// An engine with a fresh transposition table.
+    pub fn new(config: EngineConfig) -> Engine {
+        Engine {
+            searcher: Searcher::new(config.search.clone()),
+            params: intern(config.eval),
+            config,
+        }
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Forgets the tables (e.g. between games).
+    pub fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Searches `state` within `tc` and returns the best move found.
+    pub fn choose(&mut self, state: &State, tc: &TimeControl) -> Choice {
+        self.choose_with(state, tc, |_| {})
+    }
+
+    /// Like [`Engine::choose`], reporting every completed iteration to `on_iteration`.
+    pub fn choose_with(
+        &mut self,
+        state: &State,
+        tc: &TimeControl,
+        mut on_iteration: impl FnMut(&Choice),
+    ) -> Choice {
+        let root = Node::new(*state, self.params);
+        let r = self.searcher.search(&root, tc, |it| {
+            on_iteration(&Choice {
+                mv: it.best,
+                score: it.score,
+                depth: it.depth,
+                nodes: it.nodes,
+                pv: it.pv.clone(),
+            })
+        });
+        let mv = r.best.filter(|&m| state.is_legal(m)).or_else(|| {
+            // Never hand out an illegal move, whatever the tables say.
+            let mut v = Vec::new();
+            legal_moves_into(state, &mut v);
+            v.first().copied()
+        });
+        Choice {
+            mv,
+            score: r.score,
+            depth: r.depth,
+            nodes: r.nodes,
+            pv: r.pv,
+        }
+    }
+}
+
+/// The one-ply greedy choice: an immediate win if there is one, else the move whose resulting
+/// position evaluates best for the mover (ties: first in generation order).
+pub fn greedy_move(state: &State, params: &EvalParams) -> Option<Move> {
+    let me = state.current();
+    let mut best: Option<(i32, Move)> = None;
+    for_each_move(state, |from, to, dir| {
+        let child = state.make(from, to);
+        let score = match child.result() {
+            Some(GameResult { winner: Some(w), .. }) if w == me => i32::MAX,
+            Some(GameResult { winner: Some(_), .. }) => i32::MIN + 1,
+            Some(_) => 0,
+            None => -evaluate(&child, params),
+        };
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, Move::from_square(from, dir)));
+        }
+    });
+    best.map(|(_, m)| m)
+}
