@@ -1,5 +1,13 @@
-//! maumau over the wire: the contest's codec, our bot client and our reference server.
-//!
-//! (Scaffold: filled in by the maumau issue.)
+//! Mau-Mau over the wire (Free-Hack Coding Contest 2017): the JSON-lines codec, our bot client and
+//! a reference server that is byte-identical to the real contest server by default
+//! (`shared/specs/maumau.md`), plus turn timeouts, several games, network games and knock-out
+//! tournaments.
 
+#![warn(missing_docs)]
+
+pub mod conn;
+pub mod protocol;
+pub mod server;
 pub mod tournament;
+pub mod transcript;
+pub mod translog;

@@ -1,0 +1,203 @@
+//! Codec against every wire line of every recorded real-server game: one trial per line.
+//!
+//! - `SRV->BOT`: the line decodes, and re-encoding the decoded message gives the exact bytes the
+//!   real server wrote.
+//! - `BOT->SRV`: the server-side reader classifies it; the reply the real server gave next to that
+//!   bot agrees with the classification (penalty after a bad answer, `setName:false` after a non-JSON
+//!   name, ...); and every well-formed answer is byte-identical to what our bot writes for it.
+
+use kibitz_bots_maumau::protocol::{
+    read_answer, read_name_line, Answer, BotMsg, NameLine, ServerMsg,
+};
+use kibitz_bots_maumau::transcript::{parse, Event, Kind};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/data/maumau/transcripts"
+);
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(DIR)
+        .expect("transcript folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 9, "expected the 9 recorded games in {DIR}");
+    for path in files {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable transcript");
+        let events = match parse(&text) {
+            Ok(ev) => ev,
+            Err(e) => {
+                trials.push(Trial::test(format!("{file}::parse"), move || {
+                    Err(e.to_string().into())
+                }));
+                continue;
+            }
+        };
+        for (i, ev) in events.iter().enumerate() {
+            let name = format!("{file}::{:05}", ev.seq);
+            match &ev.kind {
+                Kind::ServerToBot(bytes) => {
+                    let bytes = bytes.clone();
+                    trials.push(Trial::test(name, move || server_line(&bytes)));
+                }
+                Kind::BotToServer(line) => {
+                    let line = line.clone();
+                    let handshake = is_handshake(&events, i);
+                    let reply = if handshake {
+                        next_set_name(&events, i)
+                    } else {
+                        next_reply(&events, i)
+                    };
+                    trials.push(Trial::test(name, move || bot_line(&line, reply, handshake)));
+                }
+                _ => {}
+            }
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn server_line(bytes: &[u8]) -> Result<(), Failed> {
+    let msg = ServerMsg::decode(bytes).map_err(|e| format!("decode: {e}"))?;
+    let again = msg.encode();
+    if again.as_bytes() != bytes {
+        return Err(format!(
+            "re-encoded differs:\n real {:?}\n ours {again:?}",
+            String::from_utf8_lossy(bytes)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// The next message the same bot received after event `i` that is a direct reply (not a
+/// broadcast that merely followed), if any.
+fn next_reply(events: &[Event], i: usize) -> Option<ServerMsg> {
+    let bot = &events[i].bot;
+    events[i + 1..]
+        .iter()
+        .filter(|e| &e.bot == bot)
+        .find_map(|e| match &e.kind {
+            Kind::ServerToBot(b) => Some(ServerMsg::decode(b).ok()),
+            Kind::BotToServer(_) => Some(None),
+            _ => None,
+        })
+        .flatten()
+}
+
+/// The `setName` the bot got after its name line (in `samename.log` both bots share one column,
+/// so a `gameStart` for the other connection can come first).
+fn next_set_name(events: &[Event], i: usize) -> Option<ServerMsg> {
+    let bot = &events[i].bot;
+    events[i + 1..]
+        .iter()
+        .filter(|e| &e.bot == bot)
+        .find_map(|e| match &e.kind {
+            Kind::ServerToBot(b) => ServerMsg::decode(b)
+                .ok()
+                .filter(|m| matches!(m, ServerMsg::SetName { .. })),
+            _ => None,
+        })
+}
+
+fn is_handshake(events: &[Event], i: usize) -> bool {
+    let bot = &events[i].bot;
+    events[..i]
+        .iter()
+        .rev()
+        .filter(|e| &e.bot == bot)
+        .find_map(|e| match &e.kind {
+            Kind::ServerToBot(b) => Some(b.starts_with(br#"{"sendName""#)),
+            _ => None,
+        })
+        == Some(true)
+}
+
+fn bot_line(line: &[u8], reply: Option<ServerMsg>, handshake: bool) -> Result<(), Failed> {
+    if handshake {
+        return match (read_name_line(line), reply) {
+            (
+                NameLine::Ok(n),
+                Some(ServerMsg::SetName {
+                    ok: true,
+                    name: Some(m),
+                }),
+            ) if n == m => {
+                let ours = BotMsg::Name(n).encode();
+                same(line, &ours)
+            }
+            (
+                NameLine::NotJson,
+                Some(ServerMsg::SetName {
+                    ok: false,
+                    name: Some(m),
+                }),
+            ) if m.starts_with("Bot ") => Ok(()),
+            (
+                NameLine::Bad,
+                Some(ServerMsg::SetName {
+                    ok: true,
+                    name: None,
+                }),
+            ) => Ok(()),
+            (n, r) => Err(format!("name line read as {n:?} but the server replied {r:?}").into()),
+        };
+    }
+    match (read_answer(line), &reply) {
+        // A draw is answered with an `okay` draw reply.
+        (Answer::Draw, Some(ServerMsg::Drawn { ok: true, .. })) => {
+            same(line, &BotMsg::Draw.encode())
+        }
+        (Answer::Draw, r) => Err(format!("draw answered with {r:?}").into()),
+        // A bad line always costs a penalty.
+        (Answer::Bad, Some(ServerMsg::Drawn { ok: false, .. })) => Ok(()),
+        (Answer::Bad, r) => Err(format!("bad answer not penalised: {r:?}").into()),
+        // A play is either accepted silently or penalised; a Jack without a wish is penalised.
+        (Answer::Play { card, wish: None }, r) => match r {
+            Some(ServerMsg::Drawn { ok: false, .. }) => Ok(()),
+            _ if card >= 16 && card < 20 => {
+                Err(format!("wishless Jack not penalised: {r:?}").into())
+            }
+            _ => Ok(()),
+        },
+        (
+            Answer::Play {
+                card,
+                wish: Some(_),
+            },
+            r,
+        ) => {
+            if matches!(r, Some(ServerMsg::Drawn { ok: true, .. })) {
+                return Err("a play was answered like a draw".into());
+            }
+            let raw: serde_json::Value = serde_json::from_slice(line).map_err(|e| e.to_string())?;
+            let wish = raw["wishedColor"].as_i64().unwrap_or(-1) as i32;
+            same(
+                line,
+                &BotMsg::Play {
+                    card: card as i32,
+                    wish,
+                }
+                .encode(),
+            )
+        }
+    }
+}
+
+fn same(line: &[u8], ours: &str) -> Result<(), Failed> {
+    if ours.as_bytes().strip_suffix(b"\n") == Some(line) {
+        Ok(())
+    } else {
+        Err(format!(
+            "our bot would write {ours:?}, the probe wrote {:?}",
+            String::from_utf8_lossy(line)
+        )
+        .into())
+    }
+}
