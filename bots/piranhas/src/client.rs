@@ -1,0 +1,323 @@
+//! The contest client: [`Session`] holds the protocol logic (pure, replayable against recorded
+//! transcripts), [`run`] drives it over TCP with a [`Player`] and the time limits.
+//!
+//! Timing: the [`TimeControl`] starts the moment the MoveRequest is decoded. The player gets the
+//! soft budget (stop starting iterations) and the hard deadline (abort); if it still has not
+//! answered shortly after the hard deadline, the client sends a legal fallback move itself, so
+//! the server's 2 s soft limit is never crossed by thinking.
+
+use crate::player::{Decision, Player};
+use crate::protocol::{
+    ClientMessage, Frame, Framer, Memento, MoveMsg, ProtocolError, ResultMsg, ServerMessage,
+    CLIENT_CLOSE, DEFAULT_PORT, GAME_TYPE, OPEN,
+};
+use kibitz_piranhas::{Color, Move, State};
+use kibitz_search::time::TimeControl;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use thiserror::Error;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// Largest server message the client accepts (a memento is about 6 KB).
+pub const MAX_SERVER_MESSAGE: usize = 1 << 20;
+
+/// What the session wants the transport to do after a message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Nothing to send.
+    Wait,
+    /// Choose and send a move for `state` in `room`.
+    Move {
+        /// Room to answer in.
+        room: String,
+        /// Position to move in (side to move = us).
+        state: State,
+    },
+    /// Our game is over: send `</protocol>` and wait for the server to close.
+    Finish,
+}
+
+/// A session-level problem with what the server sent.
+#[derive(Debug, Error)]
+pub enum SessionError {
+    /// Undecodable bytes.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// A MoveRequest before any memento.
+    #[error("MoveRequest without a known game state")]
+    NoState,
+}
+
+/// The client's view of one game, fed message by message.
+#[derive(Debug, Default)]
+pub struct Session {
+    /// Room id, once joined.
+    pub room: Option<String>,
+    /// Our colour, once welcomed.
+    pub color: Option<Color>,
+    /// The latest memento.
+    pub memento: Option<Memento>,
+    /// The latest state (engine form of the memento).
+    pub state: Option<State>,
+    /// The result, once received.
+    pub result: Option<ResultMsg>,
+    /// An error message the server sent us (e.g. our rule violation).
+    pub error: Option<String>,
+    /// Whether the game is over for us.
+    pub finished: bool,
+}
+
+impl Session {
+    /// A fresh session.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds one framing event; returns what to do next.
+    pub fn on_frame(&mut self, frame: Frame) -> Result<Action, SessionError> {
+        match frame {
+            Frame::Open => Ok(Action::Wait),
+            Frame::Close => {
+                self.finished = true;
+                Ok(Action::Finish)
+            }
+            Frame::Message(text) => self.on_message(ServerMessage::parse(&text)?),
+        }
+    }
+
+    /// Feeds one decoded server message; returns what to do next.
+    pub fn on_message(&mut self, msg: ServerMessage) -> Result<Action, SessionError> {
+        match msg {
+            ServerMessage::Joined { room } => self.room = Some(room),
+            ServerMessage::Welcome { room, color } => {
+                self.room = Some(room);
+                self.color = Some(color);
+            }
+            ServerMessage::Memento { state, .. } => {
+                self.state = Some(state.to_state()?);
+                self.memento = Some(*state);
+            }
+            ServerMessage::MoveRequest { room } => {
+                let state = self.state.ok_or(SessionError::NoState)?;
+                return Ok(Action::Move { room, state });
+            }
+            ServerMessage::Result { result, .. } => self.result = Some(result),
+            ServerMessage::Error { message, .. } => {
+                tracing::warn!("server error: {message}");
+                self.error = Some(message);
+            }
+            ServerMessage::Left { .. } | ServerMessage::CloseConnection => {
+                if !self.finished {
+                    self.finished = true;
+                    return Ok(Action::Finish);
+                }
+            }
+            other => tracing::debug!("ignored server message {other:?}"),
+        }
+        Ok(Action::Wait)
+    }
+}
+
+/// How the client connects and how much time it may think.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// Server host.
+    pub host: String,
+    /// Server port.
+    pub port: u16,
+    /// Reservation code: `joinPrepared` when given, else `join`.
+    pub reservation: Option<String>,
+    /// Soft thinking budget per move (no new iteration after it).
+    pub soft: Duration,
+    /// Hard deadline per move (abort); a fallback move is sent shortly after it.
+    pub hard: Duration,
+    /// Give up if the server says nothing for this long (it has its own 10 s hard limit on us).
+    pub idle_timeout: Duration,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        Self {
+            host: "localhost".into(),
+            port: DEFAULT_PORT,
+            reservation: None,
+            soft: Duration::from_millis(900),
+            hard: Duration::from_millis(1500),
+            idle_timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+/// What a finished client run saw.
+#[derive(Debug, Clone)]
+pub struct ClientOutcome {
+    /// Our colour (if the game started).
+    pub color: Option<Color>,
+    /// The result message (if any arrived).
+    pub result: Option<ResultMsg>,
+    /// Error text the server sent us, if any.
+    pub error: Option<String>,
+    /// Moves we sent.
+    pub moves: u32,
+    /// Longest time from MoveRequest to our move being written.
+    pub max_reply: Duration,
+}
+
+/// Connects, plays one game with `player`, closes the protocol; returns what happened.
+pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Result<ClientOutcome> {
+    let mut stream = TcpStream::connect((config.host.as_str(), config.port)).await?;
+    stream.set_nodelay(true)?;
+    let join = match &config.reservation {
+        Some(code) => ClientMessage::JoinPrepared { code: code.clone() },
+        None => ClientMessage::Join {
+            game_type: GAME_TYPE.into(),
+        },
+    };
+    stream
+        .write_all(format!("{OPEN}{}", join.to_xml()).as_bytes())
+        .await?;
+    let player = Arc::new(Mutex::new(player));
+    let mut framer = Framer::new(MAX_SERVER_MESSAGE);
+    let mut session = Session::new();
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut out = ClientOutcome {
+        color: None,
+        result: None,
+        error: None,
+        moves: 0,
+        max_reply: Duration::ZERO,
+    };
+    let mut sent_close = false;
+    'read: loop {
+        let n = match tokio::time::timeout(config.idle_timeout, stream.read(&mut buf)).await {
+            Err(_) => anyhow::bail!("server silent for {:?}", config.idle_timeout),
+            Ok(r) => r?,
+        };
+        if n == 0 {
+            break;
+        }
+        framer.push(&buf[..n]);
+        loop {
+            let frame = match framer.next_frame() {
+                Ok(Some(f)) => f,
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::error!("undecodable server stream: {e}");
+                    break 'read;
+                }
+            };
+            let closed = frame == Frame::Close;
+            let action = match session.on_frame(frame) {
+                Ok(a) => a,
+                Err(e) => {
+                    // Survive odd messages: log and keep going.
+                    tracing::warn!("bad server message: {e}");
+                    Action::Wait
+                }
+            };
+            match action {
+                Action::Wait => {}
+                Action::Move { room, state } => {
+                    let tc = TimeControl::new(config.soft, config.hard);
+                    let decision = think(&player, state, tc.clone(), config.hard).await;
+                    let Some(mv) = decision.mv.or_else(|| fallback(&state)) else {
+                        tracing::warn!("no move to send");
+                        continue;
+                    };
+                    let msg = ClientMessage::Move {
+                        room,
+                        mv: MoveMsg { mv, hints: vec![] },
+                    };
+                    stream.write_all(msg.to_xml().as_bytes()).await?;
+                    let took = tc.elapsed();
+                    out.moves += 1;
+                    out.max_reply = out.max_reply.max(took);
+                    log_decision(&state, mv, &decision, took);
+                }
+                Action::Finish => {
+                    if !sent_close {
+                        sent_close = true;
+                        // The peer may already be gone; closing is best effort.
+                        let _ = stream.write_all(CLIENT_CLOSE.as_bytes()).await;
+                    }
+                    if closed {
+                        break 'read;
+                    }
+                }
+            }
+        }
+    }
+    if !sent_close {
+        let _ = stream.write_all(CLIENT_CLOSE.as_bytes()).await;
+    }
+    let _ = stream.shutdown().await;
+    out.color = session.color;
+    out.result = session.result;
+    out.error = session.error;
+    Ok(out)
+}
+
+/// Runs the player on a blocking thread; if it overruns the hard deadline by more than a small
+/// grace, stops it and returns an empty decision (the caller sends a fallback move).
+async fn think(
+    player: &Arc<Mutex<Box<dyn Player>>>,
+    state: State,
+    tc: TimeControl,
+    hard: Duration,
+) -> Decision {
+    let p = Arc::clone(player);
+    let tc2 = tc.clone();
+    let task = tokio::task::spawn_blocking(move || match p.try_lock() {
+        Ok(mut p) => p.choose(&state, &tc2),
+        // A previous search overran and still holds the player: answer with the fallback.
+        Err(_) => Decision::default(),
+    });
+    let grace = Duration::from_millis(60);
+    let left = (hard + grace).saturating_sub(tc.elapsed());
+    match tokio::time::timeout(left, task).await {
+        Ok(Ok(d)) if d.mv.is_some_and(|m| state.is_legal(m)) => d,
+        Ok(Ok(d)) => {
+            tracing::error!("player proposed an illegal move {:?}; using fallback", d.mv);
+            Decision::default()
+        }
+        Ok(Err(e)) => {
+            tracing::error!("player crashed: {e}; using fallback");
+            Decision::default()
+        }
+        Err(_) => {
+            tc.stop();
+            tracing::warn!("player overran the hard deadline; using fallback");
+            Decision::default()
+        }
+    }
+}
+
+/// A legal move when the player had none to offer: prefer one that does not lose at once.
+fn fallback(state: &State) -> Option<Move> {
+    let moves = state.legal_moves();
+    let me = state.current();
+    moves
+        .iter()
+        .copied()
+        .find(|&m| {
+            state
+                .apply(m)
+                .map(|s| s.result().is_none_or(|r| r.winner != Some(me.other())))
+                .unwrap_or(false)
+        })
+        .or_else(|| moves.first().copied())
+}
+
+fn log_decision(state: &State, mv: Move, d: &Decision, took: Duration) {
+    let pv: Vec<String> = d.pv.iter().map(|m| m.to_string()).collect();
+    tracing::info!(
+        turn = state.turn(),
+        "move {mv} depth {} score {} nodes {} time {} ms pv [{}]",
+        d.depth,
+        d.score,
+        d.nodes,
+        took.as_millis(),
+        pv.join(" ")
+    );
+}

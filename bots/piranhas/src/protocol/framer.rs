@@ -1,0 +1,367 @@
+//! Streaming framing of the never-closed `<protocol>` root: bytes in, complete depth-1 elements out.
+//!
+//! Both directions of the 2019 protocol are one XML document that stays open for the whole
+//! connection: `<protocol>` first, then top-level messages with no length prefix and no trailing
+//! newline, finally `</protocol>`. TCP may split a message anywhere (the recorded server split a
+//! memento after `<field x="1" y=`), and one read may hold several messages. The [`Framer`] keeps an
+//! incremental scanner state, so feeding a stream byte by byte costs linear time, and hands out
+//! each complete depth-1 element as one string slice for the DOM parser.
+//!
+//! The scanner understands exactly what delimits markup: start/end/empty tags, quoted attribute
+//! values (which may contain `>`), comments, processing instructions, CDATA and declarations.
+//! Well-formedness of a message's inside is checked afterwards by quick-xml (see `dom.rs`).
+
+use super::ProtocolError;
+
+/// One framing event of the stream.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Frame {
+    /// The peer opened the root element `<protocol>`.
+    Open,
+    /// One complete top-level element (the exact text, UTF-8 checked).
+    Message(String),
+    /// The peer closed the root element: `</protocol>`.
+    Close,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Text,
+    TagStart,
+    StartTag,
+    EndTag,
+    Quote(u8),
+    Pi,
+    Bang,
+    Comment,
+    CData,
+    Decl,
+}
+
+/// Incremental splitter of a `<protocol>` stream into top-level messages.
+#[derive(Debug)]
+pub struct Framer {
+    buf: Vec<u8>,
+    scan: usize,
+    state: State,
+    depth: u32,
+    tag_start: usize,
+    msg_start: usize,
+    max_message: usize,
+    closed: bool,
+    failed: Option<ProtocolError>,
+}
+
+impl Framer {
+    /// A framer that rejects any single message (or garbage run) longer than `max_message` bytes.
+    pub fn new(max_message: usize) -> Self {
+        Self {
+            buf: Vec::new(),
+            scan: 0,
+            state: State::Text,
+            depth: 0,
+            tag_start: 0,
+            msg_start: 0,
+            max_message: max_message.max(64),
+            closed: false,
+            failed: None,
+        }
+    }
+
+    /// Appends received bytes; call [`Framer::next_frame`] until it returns `Ok(None)`.
+    pub fn push(&mut self, bytes: &[u8]) {
+        if !self.closed && self.failed.is_none() {
+            self.buf.extend_from_slice(bytes);
+        }
+    }
+
+    /// Whether `</protocol>` has been seen.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Whether a message has started but not yet completed (bytes are pending).
+    pub fn has_partial(&self) -> bool {
+        self.depth >= 2 || self.state != State::Text
+    }
+
+    /// The next complete frame, `Ok(None)` when more bytes are needed.
+    ///
+    /// After an error the framer stays failed: the stream cannot be resynchronised.
+    pub fn next_frame(&mut self) -> Result<Option<Frame>, ProtocolError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        match self.scan_frame() {
+            Ok(f) => Ok(f),
+            Err(e) => {
+                self.failed = Some(e.clone());
+                self.buf.clear();
+                Err(e)
+            }
+        }
+    }
+
+    fn scan_frame(&mut self) -> Result<Option<Frame>, ProtocolError> {
+        if self.closed {
+            return Ok(None);
+        }
+        while self.scan < self.buf.len() {
+            let i = self.scan;
+            let b = self.buf[i];
+            self.scan += 1;
+            match self.state {
+                State::Text => {
+                    if b == b'<' {
+                        self.tag_start = i;
+                        self.state = State::TagStart;
+                    } else if self.depth <= 1 && !b.is_ascii_whitespace() && !self.is_bom(i) {
+                        return Err(ProtocolError::Garbage(self.snippet(i)));
+                    }
+                }
+                State::TagStart => {
+                    self.state = match b {
+                        b'/' => State::EndTag,
+                        b'?' => State::Pi,
+                        b'!' => State::Bang,
+                        b if b.is_ascii_whitespace() || b == b'>' || b == b'<' => {
+                            return Err(ProtocolError::Garbage(self.snippet(self.tag_start)));
+                        }
+                        _ => State::StartTag,
+                    }
+                }
+                State::StartTag => match b {
+                    b'"' | b'\'' => self.state = State::Quote(b),
+                    b'<' => return Err(ProtocolError::Garbage(self.snippet(self.tag_start))),
+                    b'>' => {
+                        self.state = State::Text;
+                        let empty = self.buf[i - 1] == b'/';
+                        if let Some(f) = self.start_tag_done(i, empty)? {
+                            return Ok(Some(f));
+                        }
+                    }
+                    _ => {}
+                },
+                State::Quote(q) => {
+                    if b == q {
+                        self.state = State::StartTag;
+                    }
+                }
+                State::EndTag => {
+                    if b == b'>' {
+                        self.state = State::Text;
+                        if let Some(f) = self.end_tag_done(i)? {
+                            return Ok(Some(f));
+                        }
+                    }
+                }
+                State::Pi => {
+                    if b == b'>' && self.buf[i - 1] == b'?' && i >= self.tag_start + 3 {
+                        self.state = State::Text;
+                    }
+                }
+                State::Bang => {
+                    let head = &self.buf[self.tag_start..];
+                    if head.starts_with(b"<!--") {
+                        self.state = State::Comment;
+                    } else if head.starts_with(b"<![CDATA[") {
+                        if self.depth <= 1 {
+                            return Err(ProtocolError::Garbage(self.snippet(self.tag_start)));
+                        }
+                        self.state = State::CData;
+                    } else if b"<!--".starts_with(head) || b"<![CDATA[".starts_with(head) {
+                        // Not enough bytes yet to tell which construct this is.
+                    } else {
+                        self.state = State::Decl;
+                        if b == b'>' {
+                            self.state = State::Text;
+                        }
+                    }
+                }
+                State::Comment => {
+                    if b == b'>' && i >= self.tag_start + 6 && &self.buf[i - 2..i] == b"--" {
+                        self.state = State::Text;
+                    }
+                }
+                State::CData => {
+                    if b == b'>' && i >= self.tag_start + 11 && &self.buf[i - 2..i] == b"]]" {
+                        self.state = State::Text;
+                    }
+                }
+                State::Decl => {
+                    if b == b'>' {
+                        self.state = State::Text;
+                    }
+                }
+            }
+            self.check_size()?;
+        }
+        self.compact();
+        Ok(None)
+    }
+
+    fn is_bom(&self, i: usize) -> bool {
+        self.depth == 0 && i < 3 && self.buf.starts_with(&[0xEF, 0xBB, 0xBF])
+    }
+
+    fn check_size(&self) -> Result<(), ProtocolError> {
+        let start = if self.depth >= 2 {
+            self.msg_start
+        } else if self.state != State::Text {
+            self.tag_start
+        } else {
+            return Ok(());
+        };
+        if self.scan - start > self.max_message {
+            return Err(ProtocolError::TooLarge(self.max_message));
+        }
+        Ok(())
+    }
+
+    /// Drops consumed bytes while no message is in progress.
+    fn compact(&mut self) {
+        if self.depth <= 1 && self.state == State::Text {
+            self.buf.drain(..self.scan);
+            self.scan = 0;
+        }
+    }
+
+    fn take_until(&mut self, end: usize) -> Result<String, ProtocolError> {
+        let bytes: Vec<u8> = self.buf.drain(..=end).collect();
+        self.scan = 0;
+        let text = &bytes[self.msg_start..];
+        self.msg_start = 0;
+        self.tag_start = 0;
+        String::from_utf8(text.to_vec()).map_err(|_| ProtocolError::Utf8)
+    }
+
+    fn start_tag_done(&mut self, i: usize, empty: bool) -> Result<Option<Frame>, ProtocolError> {
+        match self.depth {
+            0 => {
+                let name = tag_name(&self.buf[self.tag_start + 1..=i]);
+                if name != b"protocol" {
+                    return Err(ProtocolError::NotProtocol(
+                        String::from_utf8_lossy(name).into_owned(),
+                    ));
+                }
+                self.buf.drain(..=i);
+                self.scan = 0;
+                if empty {
+                    self.closed = true;
+                    return Ok(Some(Frame::Close));
+                }
+                self.depth = 1;
+                Ok(Some(Frame::Open))
+            }
+            1 => {
+                self.msg_start = self.tag_start;
+                if empty {
+                    return Ok(Some(Frame::Message(self.take_until(i)?)));
+                }
+                self.depth = 2;
+                Ok(None)
+            }
+            _ => {
+                if !empty {
+                    self.depth += 1;
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    fn end_tag_done(&mut self, i: usize) -> Result<Option<Frame>, ProtocolError> {
+        match self.depth {
+            0 => Err(ProtocolError::Garbage(self.snippet(self.tag_start))),
+            1 => {
+                self.depth = 0;
+                self.closed = true;
+                self.buf.clear();
+                self.scan = 0;
+                Ok(Some(Frame::Close))
+            }
+            2 => {
+                self.depth = 1;
+                Ok(Some(Frame::Message(self.take_until(i)?)))
+            }
+            _ => {
+                self.depth -= 1;
+                Ok(None)
+            }
+        }
+    }
+
+    fn snippet(&self, from: usize) -> String {
+        let end = (from + 40).min(self.buf.len());
+        String::from_utf8_lossy(&self.buf[from..end]).into_owned()
+    }
+}
+
+fn tag_name(after_lt: &[u8]) -> &[u8] {
+    let end = after_lt
+        .iter()
+        .position(|&c| c.is_ascii_whitespace() || c == b'/' || c == b'>')
+        .unwrap_or(after_lt.len());
+    &after_lt[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(input: &[u8], chunk: usize) -> Result<Vec<Frame>, ProtocolError> {
+        let mut f = Framer::new(1 << 16);
+        let mut out = Vec::new();
+        for c in input.chunks(chunk.max(1)) {
+            f.push(c);
+            while let Some(fr) = f.next_frame()? {
+                out.push(fr);
+            }
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn splits_messages_in_any_chunking() {
+        let s = b"<?xml version=\"1.0\"?><protocol>\n  <a x=\"1>2\"/><!-- c --><b><c>t<![CDATA[<x>]]></c></b>\n</protocol>";
+        for chunk in [1, 2, 3, 7, 1000] {
+            let got = frames(s, chunk).unwrap();
+            assert_eq!(
+                got,
+                vec![
+                    Frame::Open,
+                    Frame::Message("<a x=\"1>2\"/>".into()),
+                    Frame::Message("<b><c>t<![CDATA[<x>]]></c></b>".into()),
+                    Frame::Close
+                ],
+                "chunk {chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_garbage_and_oversize() {
+        assert!(matches!(
+            frames(b"hello", 1),
+            Err(ProtocolError::Garbage(_))
+        ));
+        assert!(matches!(
+            frames(b"<foo>", 1),
+            Err(ProtocolError::NotProtocol(_))
+        ));
+        assert!(matches!(
+            frames(b"<protocol>x", 1),
+            Err(ProtocolError::Garbage(_))
+        ));
+        let mut big = b"<protocol><a>".to_vec();
+        big.extend(std::iter::repeat_n(b'z', 70_000));
+        assert!(matches!(
+            frames(&big, 4096),
+            Err(ProtocolError::TooLarge(_))
+        ));
+        let mut bad = b"<protocol><a v=\"".to_vec();
+        bad.extend([0xff, 0xfe]);
+        bad.extend(b"\"/>");
+        assert!(matches!(frames(&bad, 3), Err(ProtocolError::Utf8)));
+    }
+}

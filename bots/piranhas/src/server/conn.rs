@@ -1,0 +1,238 @@
+//! One client connection: a writer task fed by an outbox, and a reader that decodes the stream
+//! and routes messages (lobby requests, moves to the game, admin commands).
+
+use super::game;
+use super::lobby::{JoinError, Out, Outbox, PlayerEvent, Seat, StartGame};
+use super::Shared;
+use crate::protocol::{ClientMessage, Frame, Framer, ServerMessage, OPEN, SERVER_CLOSE};
+use std::fs::File;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, watch};
+
+fn recorder(shared: &Shared, id: u64, dir: &str) -> Option<File> {
+    let root = shared.config.record_dir.as_ref()?;
+    File::create(root.join(format!("conn{id:04}.{dir}.xml"))).ok()
+}
+
+/// Sends a message to a connection's outbox (a closed outbox means the peer is gone: fine).
+pub(crate) fn send(out: &Outbox, msg: &ServerMessage) {
+    let _ = out.send(Out::Data(msg.to_xml()));
+}
+
+/// Serves one connection until it closes; never panics on input.
+pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
+    let _ = stream.set_nodelay(true);
+    let (mut rd, mut wr) = stream.into_split();
+    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Out>();
+    let (kill_tx, mut kill_rx) = watch::channel(false);
+    let mut rec_out = recorder(&shared, id, "server_to_client");
+    let mut rec_in = recorder(&shared, id, "client_to_server");
+
+    // Writer: the stream opens with <protocol>; Close writes the closing tag, shuts down and
+    // stops the reader.
+    let writer = tokio::spawn(async move {
+        let write = |s: &str, rec: &mut Option<File>| {
+            if let Some(f) = rec {
+                let _ = f.write_all(s.as_bytes());
+            }
+            s.to_string()
+        };
+        let open = write(OPEN, &mut rec_out);
+        if wr.write_all(open.as_bytes()).await.is_ok() {
+            while let Some(o) = out_rx.recv().await {
+                let (bytes, last) = match o {
+                    Out::Data(s) => (write(&s, &mut rec_out), false),
+                    Out::Close => (write(SERVER_CLOSE, &mut rec_out), true),
+                };
+                if wr.write_all(bytes.as_bytes()).await.is_err() || last {
+                    break;
+                }
+            }
+        }
+        let _ = wr.shutdown().await;
+        let _ = kill_tx.send(true);
+    });
+
+    let (ev_tx, ev_rx) = mpsc::unbounded_channel::<PlayerEvent>();
+    let mut ev_rx = Some(ev_rx);
+    let mut joined = false;
+    let mut admin = false;
+    let mut framer = Framer::new(shared.config.max_message);
+    let mut buf = vec![0u8; 8192];
+    let deadline = tokio::time::Instant::now() + shared.config.login_timeout;
+    let mut gone: Option<String> = None;
+    'conn: loop {
+        let n = tokio::select! {
+            r = rd.read(&mut buf) => match r { Ok(n) => n, Err(_) => 0 },
+            _ = kill_rx.changed() => break 'conn,
+            _ = tokio::time::sleep_until(deadline), if !joined && !admin => {
+                gone = Some("no join within the login timeout".into());
+                break 'conn;
+            }
+        };
+        if n == 0 {
+            break;
+        }
+        if let Some(f) = &mut rec_in {
+            let _ = f.write_all(&buf[..n]);
+        }
+        framer.push(&buf[..n]);
+        loop {
+            let frame = match framer.next_frame() {
+                Ok(Some(f)) => f,
+                Ok(None) => break,
+                Err(e) => {
+                    gone = Some(e.to_string());
+                    break 'conn;
+                }
+            };
+            let text = match frame {
+                Frame::Open => continue,
+                Frame::Close => {
+                    let _ = out_tx.send(Out::Close);
+                    break 'conn;
+                }
+                Frame::Message(t) => t,
+            };
+            if let Some(first) = framer_first_open(&text) {
+                gone = Some(first);
+                break 'conn;
+            }
+            let msg = match ClientMessage::parse(&text) {
+                Ok(m) => m,
+                Err(e) => {
+                    gone = Some(e.to_string());
+                    break 'conn;
+                }
+            };
+            let received = Instant::now();
+            let mut start: Option<StartGame> = None;
+            match msg {
+                ClientMessage::Move { mv, .. } if joined => {
+                    let _ = ev_tx.send(PlayerEvent::Move(mv, received));
+                }
+                ClientMessage::Join { .. } | ClientMessage::JoinPrepared { .. } if joined => {
+                    tracing::warn!("connection {id}: second join ignored");
+                }
+                ClientMessage::Join { .. } => {
+                    let Some(events) = ev_rx.take() else { continue };
+                    let seat = Seat {
+                        out: out_tx.clone(),
+                        events,
+                    };
+                    let krakens = shared.krakens();
+                    let (room, s) = shared.lobby().join(seat, krakens);
+                    send(&out_tx, &ServerMessage::Joined { room });
+                    joined = true;
+                    start = s;
+                }
+                ClientMessage::JoinPrepared { code } => {
+                    let Some(events) = ev_rx.take() else { continue };
+                    let seat = Seat {
+                        out: out_tx.clone(),
+                        events,
+                    };
+                    let r = shared.lobby().join_prepared(&code, seat);
+                    match r {
+                        Ok((room, s)) => {
+                            send(&out_tx, &ServerMessage::Joined { room });
+                            joined = true;
+                            start = s;
+                        }
+                        Err(e) => {
+                            let why = match e {
+                                JoinError::UnknownCode => "unknown reservation code",
+                                JoinError::SlotTaken => "reservation already used",
+                            };
+                            refuse(&out_tx, why);
+                            break 'conn;
+                        }
+                    }
+                }
+                ClientMessage::Authenticate { passphrase } => {
+                    if passphrase == shared.config.password {
+                        admin = true;
+                    } else {
+                        refuse(&out_tx, "wrong passphrase");
+                        break 'conn;
+                    }
+                }
+                ClientMessage::Prepare { slots, .. } if admin => {
+                    let slots = match <[_; 2]>::try_from(slots) {
+                        Ok(s) => s,
+                        Err(v) => {
+                            refuse(&out_tx, &format!("prepare needs 2 slots, got {}", v.len()));
+                            break 'conn;
+                        }
+                    };
+                    let krakens = shared.krakens();
+                    let p = shared.lobby().prepare(slots, krakens, true);
+                    send(
+                        &out_tx,
+                        &ServerMessage::Prepared {
+                            room: p.room,
+                            codes: p.codes.to_vec(),
+                        },
+                    );
+                }
+                ClientMessage::Observe { room } if admin => {
+                    shared.lobby().observe(&room, out_tx.clone());
+                    send(&out_tx, &ServerMessage::Observed { room });
+                }
+                ClientMessage::Pause { room, pause } if admin => {
+                    start = shared.lobby().set_paused(&room, pause);
+                }
+                ClientMessage::Prepare { .. }
+                | ClientMessage::Observe { .. }
+                | ClientMessage::Pause { .. } => {
+                    refuse(&out_tx, "administrative request without authentication");
+                    break 'conn;
+                }
+                ClientMessage::Move { .. } => {
+                    tracing::warn!("connection {id}: move outside a game ignored");
+                }
+                ClientMessage::Unknown(what) => {
+                    tracing::debug!("connection {id}: ignored <{what}>");
+                }
+            }
+            if let Some(s) = start {
+                tokio::spawn(game::run(Arc::clone(&shared), s));
+            }
+        }
+    }
+    if let Some(why) = &gone {
+        tracing::info!("connection {id} dropped: {why}");
+        if !joined {
+            refuse(&out_tx, why);
+        }
+    }
+    // Tell the game (if any) that this player is gone; the game decides what the player gets.
+    let _ = ev_tx.send(PlayerEvent::Gone(gone));
+    drop(ev_tx);
+    if !joined {
+        let _ = out_tx.send(Out::Close);
+    }
+    drop(out_tx);
+    let _ = writer.await;
+}
+
+/// Messages must not contain a nested `<protocol>` (a client restarting its stream).
+fn framer_first_open(text: &str) -> Option<String> {
+    text.starts_with("<protocol")
+        .then(|| "nested <protocol>".to_string())
+}
+
+fn refuse(out: &Outbox, why: &str) {
+    send(
+        out,
+        &ServerMessage::Error {
+            room: None,
+            message: why.to_string(),
+        },
+    );
+    let _ = out.send(Out::Close);
+}

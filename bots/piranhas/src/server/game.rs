@@ -1,0 +1,303 @@
+//! One game between two seated players: mementos, MoveRequests, time limits, rule checks and
+//! the result, in the order 19.2.1 sends them (spec §7.3–§7.5).
+
+use super::conn::send;
+use super::lobby::{Out, PlayerEvent, Seat, StartGame};
+use super::{GameRecord, Shared};
+use crate::protocol::{Memento, MoveMsg, ResultMsg, ScoreCause, ScoreMsg, ServerMessage};
+use kibitz_piranhas::{Color, GameResult, Move, State};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Reason text of a player who left.
+pub const REASON_LEFT: &str = "Der Spieler hat das Spiel verlassen";
+
+/// Reason text of a timeout after `limit`.
+pub fn timeout_reason(limit: Duration) -> String {
+    let secs = limit.as_secs_f64();
+    let secs = if secs.fract() == 0.0 {
+        format!("{}", secs as u64)
+    } else {
+        format!("{secs}")
+    };
+    format!("Der Spieler hat innerhalb von {secs} Sekunden nach Aufforderung keinen Zug gesendet")
+}
+
+/// How a game ended.
+enum End {
+    Regular(GameResult),
+    /// `loser` lost for `cause`, with `reason`.
+    Forfeit {
+        loser: Color,
+        cause: ScoreCause,
+        reason: String,
+    },
+}
+
+struct Game {
+    shared: Arc<Shared>,
+    room: String,
+    seats: [Seat; 2],
+    names: [String; 2],
+    can_timeout: [bool; 2],
+    observers: super::lobby::Observers,
+    state: State,
+    moves: Vec<Move>,
+}
+
+impl Game {
+    fn to_players(&self, msg: &ServerMessage) {
+        for s in &self.seats {
+            send(&s.out, msg);
+        }
+    }
+
+    fn to_observers(&self, msg: &ServerMessage) {
+        let obs = self.observers.lock().unwrap_or_else(|e| e.into_inner());
+        for o in obs.iter() {
+            send(o, msg);
+        }
+    }
+
+    fn memento(&self, last_move: Option<MoveMsg>) {
+        let msg = ServerMessage::Memento {
+            room: self.room.clone(),
+            state: Box::new(Memento::from_state(
+                &self.state,
+                self.names.clone(),
+                last_move,
+            )),
+        };
+        self.to_players(&msg);
+        self.to_observers(&msg);
+    }
+
+    /// Waits for the side to move; returns the end of the game if this turn ends it.
+    async fn turn(&mut self) -> Option<End> {
+        let cur = self.state.current();
+        let c = cur as usize;
+        let shared = Arc::clone(&self.shared);
+        let cfg = &shared.config;
+        send(
+            &self.seats[c].out,
+            &ServerMessage::MoveRequest {
+                room: self.room.clone(),
+            },
+        );
+        let asked = Instant::now();
+        let hard = tokio::time::Instant::from_std(asked + cfg.hard_timeout);
+        loop {
+            let (mover, other) = split(&mut self.seats, c);
+            let ev = tokio::select! {
+                ev = mover.events.recv() => (cur, ev.unwrap_or(PlayerEvent::Gone(None))),
+                ev = other.events.recv() => (cur.other(), ev.unwrap_or(PlayerEvent::Gone(None))),
+                _ = tokio::time::sleep_until(hard), if self.can_timeout[c] => {
+                    return Some(End::Forfeit {
+                        loser: cur,
+                        cause: ScoreCause::HardTimeout,
+                        reason: timeout_reason(cfg.hard_timeout),
+                    });
+                }
+            };
+            match ev {
+                (who, PlayerEvent::Gone(why)) => {
+                    if let Some(why) = why {
+                        // Undecodable input: tell the sender why, then close it.
+                        let out = &self.seats[who as usize].out;
+                        send(
+                            out,
+                            &ServerMessage::Error {
+                                room: Some(self.room.clone()),
+                                message: why,
+                            },
+                        );
+                        let _ = out.send(Out::Close);
+                    }
+                    return Some(End::Forfeit {
+                        loser: who,
+                        cause: ScoreCause::Left,
+                        reason: REASON_LEFT.into(),
+                    });
+                }
+                (who, PlayerEvent::Move(m, _)) if who != cur => {
+                    tracing::warn!(
+                        "room {}: {who} moved out of turn ({}); ignored",
+                        self.room,
+                        m.mv
+                    );
+                }
+                (_, PlayerEvent::Move(m, at)) => {
+                    if self.can_timeout[c] && at.duration_since(asked) > cfg.soft_timeout {
+                        return Some(End::Forfeit {
+                            loser: cur,
+                            cause: ScoreCause::SoftTimeout,
+                            reason: timeout_reason(cfg.soft_timeout),
+                        });
+                    }
+                    return match self.state.apply(m.mv) {
+                        Err(rule) => {
+                            let out = &self.seats[c].out;
+                            let message =
+                                format!("Ungueltiger Zug von '{}'.\n{rule}", self.names[c]);
+                            send(
+                                out,
+                                &ServerMessage::Error {
+                                    room: Some(self.room.clone()),
+                                    message,
+                                },
+                            );
+                            send(out, &ServerMessage::CloseConnection);
+                            let _ = out.send(Out::Close);
+                            Some(End::Forfeit {
+                                loser: cur,
+                                cause: ScoreCause::RuleViolation,
+                                reason: rule.to_string(),
+                            })
+                        }
+                        Ok(next) => {
+                            self.state = next;
+                            self.moves.push(m.mv);
+                            self.memento(Some(m));
+                            self.state.result().map(End::Regular)
+                        }
+                    };
+                }
+            }
+        }
+    }
+
+    fn result(&self, end: &End) -> ResultMsg {
+        let swarm = |c: Color| self.state.biggest_swarm(c);
+        let (scores, winner) = match end {
+            End::Regular(r) => {
+                let score = |c: Color| ScoreMsg {
+                    cause: ScoreCause::Regular,
+                    reason: r.reason.text().map(str::to_string),
+                    points: r.points(c),
+                    swarm: r.swarm[c as usize],
+                };
+                ([score(Color::Red), score(Color::Blue)], r.winner)
+            }
+            End::Forfeit {
+                loser,
+                cause,
+                reason,
+            } => {
+                let score = |c: Color| {
+                    if c == *loser {
+                        ScoreMsg {
+                            cause: *cause,
+                            reason: Some(reason.clone()),
+                            points: 0,
+                            swarm: swarm(c),
+                        }
+                    } else {
+                        ScoreMsg {
+                            cause: ScoreCause::Regular,
+                            reason: None,
+                            points: 2,
+                            swarm: swarm(c),
+                        }
+                    }
+                };
+                ([score(Color::Red), score(Color::Blue)], Some(loser.other()))
+            }
+        };
+        ResultMsg {
+            scores,
+            winner: winner.map(|w| (self.names[w as usize].clone(), w)),
+        }
+    }
+}
+
+fn split(seats: &mut [Seat; 2], c: usize) -> (&mut Seat, &mut Seat) {
+    let [a, b] = seats;
+    if c == 0 {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// Plays one game to its end, then reports it (server results channel, prepared handle).
+pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
+    let StartGame {
+        room,
+        seats,
+        slots,
+        krakens,
+        observers,
+        done,
+    } = start;
+    let names = [slots[0].display_name.clone(), slots[1].display_name.clone()];
+    let mut g = Game {
+        shared: Arc::clone(&shared),
+        room: room.clone(),
+        seats,
+        names,
+        can_timeout: [slots[0].can_timeout, slots[1].can_timeout],
+        observers,
+        state: State::start(krakens),
+        moves: Vec::new(),
+    };
+    for c in Color::BOTH {
+        send(
+            &g.seats[c as usize].out,
+            &ServerMessage::Welcome {
+                room: room.clone(),
+                color: c,
+            },
+        );
+    }
+    g.memento(None);
+    let end = loop {
+        if let Some(end) = g.turn().await {
+            break end;
+        }
+    };
+    let result = g.result(&end);
+    let violator = match &end {
+        End::Forfeit {
+            loser,
+            cause: ScoreCause::RuleViolation,
+            ..
+        } => Some(*loser),
+        _ => None,
+    };
+    let msg = ServerMessage::Result {
+        room: room.clone(),
+        result: result.clone(),
+    };
+    for c in Color::BOTH {
+        if Some(c) != violator {
+            let out = &g.seats[c as usize].out;
+            send(out, &msg);
+            send(out, &ServerMessage::Left { room: room.clone() });
+        }
+    }
+    g.to_observers(&msg);
+    shared.lobby().finish(&room);
+    tracing::info!(
+        "room {room}: game over after turn {}: {:?}",
+        g.state.turn(),
+        result.winner
+    );
+    let record = GameRecord {
+        room: room.clone(),
+        names: g.names.clone(),
+        krakens,
+        moves: g.moves.clone(),
+        result,
+    };
+    let _ = shared.finished.send(record.clone());
+    if let Some(d) = done {
+        let _ = d.send(record);
+    }
+    // Give the players time to send `</protocol>` (their reader answers it); then close.
+    let outs: Vec<_> = g.seats.iter().map(|s| s.out.clone()).collect();
+    drop(g);
+    tokio::time::sleep(shared.config.close_grace).await;
+    for o in outs {
+        let _ = o.send(Out::Close);
+    }
+}

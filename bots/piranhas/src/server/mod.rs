@@ -1,0 +1,185 @@
+//! Our reference server for the 2019 protocol (spec §9): `join` and prepared games, admin
+//! `authenticate`/`prepare`/`observe`/`pause`, soft and hard time limits, rule violations,
+//! `<left>`, proper closing; every game an independent task so that a misbehaving client ends
+//! only its own game.
+//!
+//! In-process use (tests, tournaments): [`Server::bind`] on port 0, [`Server::prepare`] a game,
+//! hand the reservation codes to clients, await [`PreparedGame::result`].
+
+mod conn;
+mod game;
+mod lobby;
+
+pub use lobby::PreparedGame;
+
+use crate::protocol::{ResultMsg, Slot, DEFAULT_PASSWORD};
+use kibitz_piranhas::Move;
+use lobby::Lobby;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::sync::mpsc;
+
+/// Server settings; [`Default`] gives the official values.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Soft limit: a move later than this after the MoveRequest loses (`SOFT_TIMEOUT`).
+    pub soft_timeout: Duration,
+    /// Hard limit: no move within this loses at once (`HARD_TIMEOUT`).
+    pub hard_timeout: Duration,
+    /// Admin password.
+    pub password: String,
+    /// Largest client message accepted; longer ones end the connection.
+    pub max_message: usize,
+    /// A connection that neither joins nor authenticates within this is closed.
+    pub login_timeout: Duration,
+    /// After `<left>`, how long we wait for the client's `</protocol>` before closing ourselves.
+    pub close_grace: Duration,
+    /// Seed for Kraken placement (random when `None`).
+    pub seed: Option<u64>,
+    /// Fixed Kraken pair for every game (else random per game).
+    pub krakens: Option<[(u8, u8); 2]>,
+    /// Record every connection's two byte streams into this directory.
+    pub record_dir: Option<PathBuf>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            soft_timeout: Duration::from_secs(2),
+            hard_timeout: Duration::from_secs(10),
+            password: DEFAULT_PASSWORD.into(),
+            max_message: 64 * 1024,
+            login_timeout: Duration::from_secs(60),
+            close_grace: Duration::from_secs(5),
+            seed: None,
+            krakens: None,
+            record_dir: None,
+        }
+    }
+}
+
+/// One finished game, as the server saw it.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    /// Room id.
+    pub room: String,
+    /// Display names, RED then BLUE.
+    pub names: [String; 2],
+    /// The Kraken squares.
+    pub krakens: [(u8, u8); 2],
+    /// The moves applied, in order.
+    pub moves: Vec<Move>,
+    /// The result message sent.
+    pub result: ResultMsg,
+}
+
+pub(crate) struct Shared {
+    pub config: ServerConfig,
+    pub lobby: Mutex<Lobby>,
+    pub rng: Mutex<ChaCha8Rng>,
+    pub finished: mpsc::UnboundedSender<GameRecord>,
+    pub next_conn: AtomicU64,
+}
+
+impl Shared {
+    pub fn krakens(&self) -> [(u8, u8); 2] {
+        match self.config.krakens {
+            Some(k) => k,
+            None => {
+                let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+                kibitz_piranhas::kraken::random_pair(&mut *rng)
+            }
+        }
+    }
+
+    pub fn lobby(&self) -> std::sync::MutexGuard<'_, Lobby> {
+        self.lobby.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A running server: its address, game preparation and finished games.
+pub struct Server {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    finished: tokio::sync::Mutex<mpsc::UnboundedReceiver<GameRecord>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// Binds (port 0 picks a free port) and starts accepting connections.
+    pub async fn bind(addr: impl ToSocketAddrs, config: ServerConfig) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let rng = match config.seed {
+            Some(s) => ChaCha8Rng::seed_from_u64(s),
+            None => ChaCha8Rng::from_os_rng(),
+        };
+        if let Some(dir) = &config.record_dir {
+            std::fs::create_dir_all(dir)?;
+        }
+        let (tx, rx) = mpsc::unbounded_channel();
+        let shared = Arc::new(Shared {
+            config,
+            lobby: Mutex::new(Lobby::default()),
+            rng: Mutex::new(rng),
+            finished: tx,
+            next_conn: AtomicU64::new(1),
+        });
+        let sh = Arc::clone(&shared);
+        let accept = tokio::spawn(async move {
+            loop {
+                match listener.accept().await {
+                    Ok((stream, peer)) => {
+                        let id = sh.next_conn.fetch_add(1, Ordering::Relaxed);
+                        tracing::debug!("connection {id} from {peer}");
+                        tokio::spawn(conn::serve(stream, Arc::clone(&sh), id));
+                    }
+                    Err(e) => {
+                        tracing::warn!("accept failed: {e}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                }
+            }
+        });
+        Ok(Server {
+            addr,
+            shared,
+            finished: tokio::sync::Mutex::new(rx),
+            accept,
+        })
+    }
+
+    /// The bound address (with the real port when bound to port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Reserves a game like an admin `prepare` would (slot 1 RED, slot 2 BLUE), optionally with a
+    /// fixed Kraken pair; the returned handle yields the result when the game ends.
+    pub fn prepare(&self, slots: [Slot; 2], krakens: Option<[(u8, u8); 2]>) -> PreparedGame {
+        let krakens = krakens.unwrap_or_else(|| self.shared.krakens());
+        self.shared.lobby().prepare(slots, krakens, true)
+    }
+
+    /// The next finished game of any kind (join or prepared), in order of finishing.
+    pub async fn next_finished(&self) -> Option<GameRecord> {
+        self.finished.lock().await.recv().await
+    }
+
+    /// Stops accepting connections (running games finish on their own tasks).
+    pub fn shutdown(&self) {
+        self.accept.abort();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.accept.abort();
+    }
+}
