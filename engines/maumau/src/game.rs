@@ -232,7 +232,7 @@ pub struct Game {
 
 impl Game {
     /// Shuffles the deck with `rng` and deals (§6 rules 1-2).
-    pub fn deal(cfg: Config, rng: &mut impl Rng) -> Game {
+    pub fn deal<R: Rng + ?Sized>(cfg: Config, rng: &mut R) -> Game {
         let mut deck: Vec<Card> = Card::all().collect();
         deck.shuffle(rng);
         Game::from_deck(cfg, &deck)
@@ -410,7 +410,7 @@ impl Game {
     }
 
     /// Starts the turn of the seat whose turn it is: applies a pending 8 or 7 (§6 rule 5).
-    pub fn begin_turn(&mut self, rng: &mut impl Rng) -> Result<TurnStart, GameError> {
+    pub fn begin_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<TurnStart, GameError> {
         if self.phase != Phase::BeginTurn {
             return Err(GameError::WrongPhase(self.phase));
         }
@@ -433,7 +433,7 @@ impl Game {
         }
         if self.draw_two & bit != 0 {
             self.draw_two &= !bit;
-            start.draw_two = match self.draw::<2>(rng) {
+            start.draw_two = match self.draw::<2, R>(rng) {
                 Some([a, b]) => {
                     self.hands[seat].insert(a);
                     self.hands[seat].insert(b);
@@ -450,13 +450,21 @@ impl Game {
     }
 
     /// Applies the mover's decision.
-    pub fn act(&mut self, action: Action, rng: &mut impl Rng) -> Result<Reaction, GameError> {
+    pub fn act<R: Rng + ?Sized>(
+        &mut self,
+        action: Action,
+        rng: &mut R,
+    ) -> Result<Reaction, GameError> {
         self.answer(action.into(), rng)
     }
 
     /// Applies the mover's answer exactly as the real server reads it, then ends the turn
     /// (exhaustion is checked before the empty hand, §6 rule 11).
-    pub fn answer(&mut self, raw: RawAnswer, rng: &mut impl Rng) -> Result<Reaction, GameError> {
+    pub fn answer<R: Rng + ?Sized>(
+        &mut self,
+        raw: RawAnswer,
+        rng: &mut R,
+    ) -> Result<Reaction, GameError> {
         let Phase::Answer(seat) = self.phase else {
             return Err(GameError::WrongPhase(self.phase));
         };
@@ -576,8 +584,8 @@ impl Game {
             .unwrap_or(seat)
     }
 
-    fn draw_one(&mut self, seat: usize, rng: &mut impl Rng) -> Option<Card> {
-        let c = self.draw::<1>(rng).map(|[c]| c);
+    fn draw_one<R: Rng + ?Sized>(&mut self, seat: usize, rng: &mut R) -> Option<Card> {
+        let c = self.draw::<1, R>(rng).map(|[c]| c);
         match c {
             Some(c) => self.hands[seat].insert(c),
             None => self.exhausted = true,
@@ -587,7 +595,7 @@ impl Game {
 
     /// Draws `N` cards, reshuffling the pile under the top card into the talon when the
     /// talon has too few (§6 rule 10). `None` (and nothing drawn) when still too few.
-    fn draw<const N: usize>(&mut self, rng: &mut impl Rng) -> Option<[Card; N]> {
+    fn draw<const N: usize, R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<[Card; N]> {
         if self.talon.len() < N {
             // The real server tries three times; after the first, the pile holds only the top.
             self.reshuffle(rng);
@@ -608,7 +616,7 @@ impl Game {
         Some(out)
     }
 
-    fn reshuffle(&mut self, rng: &mut impl Rng) {
+    fn reshuffle<R: Rng + ?Sized>(&mut self, rng: &mut R) {
         let top = self.pile.pop().expect("pile never empty");
         let start = self.talon.len();
         self.talon.extend(self.pile.drain(..));

@@ -9,9 +9,11 @@ pub mod arena;
 pub mod cards;
 pub mod game;
 pub mod knowledge;
+pub mod mcts;
 pub mod player;
 
 pub use cards::{Card, CardSet, Rank, Suit};
 pub use game::{
     Action, Config, DrawTwo, ExhaustionWinner, Game, GameEnd, Phase, RawAnswer, Reaction, TurnStart,
 };
+pub use mcts::bench;

@@ -233,3 +233,38 @@ impl Player for HeuristicPlayer {
         best.1
     }
 }
+
+/// Names accepted by [`make_player`].
+pub const PLAYER_NAMES: [&str; 4] = ["random", "greedy", "heuristic", "ismcts"];
+
+/// An unknown player name.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown player {0:?} (known: random, greedy, heuristic, ismcts)")]
+pub struct UnknownPlayer(pub String);
+
+/// Builds a player by name: `random`, `greedy`, `heuristic` or `ismcts`. `iterations` caps
+/// the ISMCTS search (otherwise only the time control stops it); `threads` > 1 runs
+/// root-parallel ISMCTS on the current rayon pool.
+pub fn make_player(
+    name: &str,
+    seed: u64,
+    iterations: Option<u64>,
+    threads: usize,
+) -> Result<Box<dyn Player>, UnknownPlayer> {
+    Ok(match name {
+        "random" => Box::new(RandomPlayer::new(seed)),
+        "greedy" => Box::new(GreedyPlayer),
+        "heuristic" => Box::new(HeuristicPlayer::default()),
+        "ismcts" => {
+            let mut p = crate::mcts::IsmctsParams {
+                threads: threads.max(1),
+                ..Default::default()
+            };
+            if let Some(k) = iterations {
+                p.search.max_iterations = k;
+            }
+            Box::new(crate::mcts::IsmctsPlayer::new(p, seed))
+        }
+        other => return Err(UnknownPlayer(other.to_string())),
+    })
+}

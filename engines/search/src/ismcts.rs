@@ -121,6 +121,8 @@ pub struct SearchStats<A> {
     pub iterations: u64,
     /// Nodes in the tree.
     pub nodes: usize,
+    /// Actions applied in tree walks and rollouts (the "node count" of a bench).
+    pub steps: u64,
     /// Per root action statistics, most visited first.
     pub children: Vec<ChildStats<A>>,
 }
@@ -149,6 +151,7 @@ pub struct Ismcts<G: IsmctsGame> {
     actions: Vec<G::Action>,
     untried: Vec<G::Action>,
     rewards: Vec<f64>,
+    steps: u64,
 }
 
 impl<G: IsmctsGame> Ismcts<G>
@@ -164,6 +167,7 @@ where
             actions: Vec::new(),
             untried: Vec::new(),
             rewards: Vec::new(),
+            steps: 0,
         }
     }
 
@@ -192,6 +196,7 @@ where
             first_child: NONE,
             next_sibling: NONE,
         });
+        self.steps = 0;
         let mut iterations = 0u64;
         let check = self.config.check_every.max(1) as u64;
         while iterations < self.config.max_iterations {
@@ -268,11 +273,13 @@ where
                     next_sibling: sibling,
                 });
                 g.apply(a, rng);
+                self.steps += 1;
                 self.path.push(idx);
                 break;
             }
             let a = self.nodes[best as usize].action;
             g.apply(a, rng);
+            self.steps += 1;
             node = best;
             self.path.push(node);
         }
@@ -287,6 +294,7 @@ where
             let a = policy.choose(&g, &self.actions, rng);
             g.apply(a, rng);
             steps += 1;
+            self.steps += 1;
         }
         // 4. Backpropagation (rewards cached per player).
         self.rewards.clear();
@@ -327,6 +335,7 @@ where
             best: children.first().map(|c| c.action),
             iterations,
             nodes: self.nodes.len(),
+            steps: self.steps,
             children,
         }
     }
@@ -346,9 +355,11 @@ pub fn merge_root_stats<A: Copy + Eq>(results: &[SearchStats<A>]) -> SearchStats
     let mut children: Vec<ChildStats<A>> = Vec::new();
     let mut iterations = 0;
     let mut nodes = 0;
+    let mut steps = 0;
     for r in results {
         iterations += r.iterations;
         nodes += r.nodes;
+        steps += r.steps;
         for c in &r.children {
             match children.iter_mut().find(|m| m.action == c.action) {
                 Some(m) => {
@@ -370,6 +381,7 @@ pub fn merge_root_stats<A: Copy + Eq>(results: &[SearchStats<A>]) -> SearchStats
         best: children.first().map(|c| c.action),
         iterations,
         nodes,
+        steps,
         children,
     }
 }
