@@ -1,0 +1,332 @@
+//! The reference server: faithful to the original contest server (spec §§1-9) plus our
+//! extensions (§10), runnable in-process for tests and the tournament.
+//!
+//! Structure: one UDP socket. The *receiver* task reads every datagram, answers `REGISTER;`
+//! at once and puts any other datagram from a registered socket into that player's queue (at
+//! most [`QUEUE_LEN`]). The *season* task ([`crate::season`]) runs seasons forever (or
+//! `SEASONS` times) and, whenever it waits for a reply, takes datagrams from the player's
+//! queue until one carries the current token. Nothing a client sends can panic either task:
+//! every datagram is decoded lossily and read with the total functions of [`crate::protocol`].
+
+use crate::config::ServerConfig;
+use crate::protocol::{
+    decode_datagram, match_reply, read_register, Registration, ServerMsg, QUEUE_LEN,
+};
+use crate::standings::Scoreboard;
+use kibitz_search::stats::Standing;
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::net::UdpSocket;
+use tokio::sync::{watch, Notify};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+use tracing::{debug, info, warn};
+
+pub use crate::season::{GameRecord, SeasonResult};
+
+/// Consecutive timeouts a player may have; the next one unregisters it (spec §7.3).
+pub const MAX_TIMEOUTS: u32 = 10;
+
+/// One registered player.
+#[derive(Debug)]
+pub(crate) struct Player {
+    pub(crate) name: String,
+    pub(crate) addr: SocketAddr,
+    queue: VecDeque<String>,
+    timeouts: u32,
+    notify: Arc<Notify>,
+}
+
+/// State shared by the receiver, the season task and the handle.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// Registered players in registration order.
+    pub(crate) players: Vec<Player>,
+    pub(crate) scores: Scoreboard,
+    pub(crate) seasons: Vec<SeasonResult>,
+    pub(crate) finished: bool,
+}
+
+impl State {
+    fn by_addr(&mut self, addr: SocketAddr) -> Option<&mut Player> {
+        self.players.iter_mut().find(|p| p.addr == addr)
+    }
+
+    pub(crate) fn by_name(&mut self, name: &str) -> Option<&mut Player> {
+        self.players.iter_mut().find(|p| p.name == name)
+    }
+}
+
+/// The part of the server that the tasks share.
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub(crate) config: ServerConfig,
+    pub(crate) socket: UdpSocket,
+    pub(crate) state: Mutex<State>,
+    /// Signalled on every successful registration (the season task waits for players).
+    pub(crate) registered: Notify,
+    /// Signalled when a season ends.
+    pub(crate) season_done: Notify,
+    pub(crate) shutdown: watch::Receiver<bool>,
+}
+
+impl Inner {
+    pub(crate) fn state(&self) -> MutexGuard<'_, State> {
+        // A panic elsewhere while holding the lock must not take the server down with it.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends one datagram; errors are logged, never fatal (UDP gives no guarantees anyway).
+    pub(crate) async fn send(&self, msg: &ServerMsg, addr: SocketAddr) {
+        let text = msg.encode();
+        debug!(%addr, %text, "send");
+        if let Err(e) = self.socket.send_to(text.as_bytes(), addr).await {
+            warn!(%addr, error = %e, "send failed");
+        }
+    }
+
+    /// The current address of a registered player.
+    pub(crate) fn addr_of(&self, name: &str) -> Option<SocketAddr> {
+        self.state().by_name(name).map(|p| p.addr)
+    }
+
+    /// Waits until `deadline` for a reply from `name` whose last field is `token` and returns
+    /// the answer (the reply without its last field). Non-matching datagrams are discarded.
+    /// On timeout the player's timeout counter is advanced; the 11th timeout in a row removes
+    /// the player and sends `UNREGISTERED` (spec §7).
+    pub(crate) async fn await_reply(
+        &self,
+        name: &str,
+        token: &str,
+        deadline: Instant,
+    ) -> Option<String> {
+        loop {
+            let notify = {
+                let mut st = self.state();
+                let Some(p) = st.by_name(name) else { break };
+                while let Some(d) = p.queue.pop_front() {
+                    p.timeouts = 0;
+                    if let Some(answer) = match_reply(&d, token) {
+                        return Some(answer);
+                    }
+                    debug!(player = name, datagram = %d.escape_debug(), "discarded: token does not match");
+                }
+                Arc::clone(&p.notify)
+            };
+            if tokio::time::timeout_at(deadline, notify.notified())
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+        // Not registered (any more) or nothing matched in time.
+        tokio::time::sleep_until(deadline).await;
+        let removed = {
+            let mut st = self.state();
+            match st.players.iter().position(|p| p.name == name) {
+                Some(i) if st.players[i].timeouts >= MAX_TIMEOUTS => {
+                    Some(st.players.remove(i).addr)
+                }
+                Some(i) => {
+                    st.players[i].timeouts += 1;
+                    None
+                }
+                None => None,
+            }
+        };
+        if let Some(addr) = removed {
+            info!(
+                player = name,
+                "removed after {} consecutive timeouts",
+                MAX_TIMEOUTS + 1
+            );
+            self.send(&ServerMsg::Unregistered, addr).await;
+        }
+        None
+    }
+
+    /// Handles one received datagram.
+    async fn on_datagram(&self, bytes: &[u8], from: SocketAddr) {
+        let text = decode_datagram(bytes);
+        match read_register(&text) {
+            Some(Registration::Refused(reply)) => self.send(&reply, from).await,
+            Some(Registration::Name(name)) => {
+                let reply = self.register(name, from);
+                self.send(&reply, from).await;
+            }
+            None => {
+                let mut st = self.state();
+                match st.by_addr(from) {
+                    Some(p) if p.queue.len() < QUEUE_LEN => {
+                        p.queue.push_back(text);
+                        p.notify.notify_one();
+                    }
+                    Some(p) => debug!(player = %p.name, "queue full: datagram dropped"),
+                    None => {
+                        debug!(%from, datagram = %text.escape_debug(), "ignored: not registered")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Registers `name` for `from` (spec §4.4-4.6, 4.10) and returns the reply.
+    fn register(&self, name: String, from: SocketAddr) -> ServerMsg {
+        let mut st = self.state();
+        if let Some(p) = st.players.iter().find(|p| p.name == name) {
+            if p.addr.ip() != from.ip() {
+                return ServerMsg::NameAlreadyTaken;
+            }
+        }
+        // One socket, one name: a socket registering a new name gives up its old one.
+        st.players.retain(|p| p.addr != from || p.name == name);
+        match st.by_name(&name) {
+            Some(p) => p.addr = from,
+            None => st.players.push(Player {
+                name: name.clone(),
+                addr: from,
+                queue: VecDeque::new(),
+                timeouts: 0,
+                notify: Arc::new(Notify::new()),
+            }),
+        }
+        info!(
+            "Player {name} registered, we now have {} player(s)",
+            st.players.len()
+        );
+        drop(st);
+        self.registered.notify_waiters();
+        ServerMsg::Welcome(name)
+    }
+}
+
+async fn receive_loop(inner: Arc<Inner>) {
+    let mut buf = vec![0u8; 65536];
+    let mut shutdown = inner.shutdown.clone();
+    loop {
+        tokio::select! {
+            _ = shutdown.changed() => break,
+            r = inner.socket.recv_from(&mut buf) => match r {
+                Ok((n, from)) => inner.on_datagram(&buf[..n], from).await,
+                Err(e) => {
+                    // E.g. ICMP port unreachable reported on some platforms: keep serving.
+                    debug!(error = %e, "receive error");
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                }
+            }
+        }
+    }
+}
+
+/// A running server. Dropping it stops it (as [`Server::shutdown`] does, without waiting).
+#[derive(Debug)]
+pub struct Server {
+    inner: Arc<Inner>,
+    addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Validates `config`, binds `config.bind:config.port` and starts serving (needs a Tokio
+    /// runtime). Port 0 picks a free port; see [`Server::local_addr`].
+    pub async fn start(config: ServerConfig) -> anyhow::Result<Server> {
+        config.validate()?;
+        let socket = UdpSocket::bind((config.bind, config.port)).await?;
+        let addr = socket.local_addr()?;
+        let (stop, shutdown) = watch::channel(false);
+        let inner = Arc::new(Inner {
+            config,
+            socket,
+            state: Mutex::new(State::default()),
+            registered: Notify::new(),
+            season_done: Notify::new(),
+            shutdown,
+        });
+        info!(%addr, "Listening");
+        let tasks = vec![
+            tokio::spawn(receive_loop(Arc::clone(&inner))),
+            tokio::spawn(crate::season::run_seasons(Arc::clone(&inner))),
+        ];
+        Ok(Server {
+            inner,
+            addr,
+            stop,
+            tasks,
+        })
+    }
+
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &ServerConfig {
+        &self.inner.config
+    }
+
+    /// Every finished season so far, oldest first.
+    pub fn results(&self) -> Vec<SeasonResult> {
+        self.inner.state().seasons.clone()
+    }
+
+    /// Scores over all finished seasons, best first.
+    pub fn standings(&self) -> Vec<Standing> {
+        self.inner.state().scores.standings()
+    }
+
+    /// The accumulated scoreboard (for tables).
+    pub fn scoreboard(&self) -> Scoreboard {
+        self.inner.state().scores.clone()
+    }
+
+    /// Names currently registered, in registration order.
+    pub fn registered(&self) -> Vec<String> {
+        self.inner
+            .state()
+            .players
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
+    /// True once the configured number of seasons (`SEASONS`) has been played.
+    pub fn finished(&self) -> bool {
+        self.inner.state().finished
+    }
+
+    /// Waits until at least `n` seasons are finished, or `limit` passes; returns whether they are.
+    pub async fn wait_seasons(&self, n: usize, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        loop {
+            let notified = self.inner.season_done.notified();
+            if self.inner.state().seasons.len() >= n {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return self.inner.state().seasons.len() >= n;
+            }
+        }
+    }
+
+    /// Stops both tasks and waits for them.
+    pub async fn shutdown(mut self) {
+        let _ = self.stop.send(true);
+        for t in self.tasks.drain(..) {
+            let _ = t.await;
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
