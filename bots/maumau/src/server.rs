@@ -56,14 +56,23 @@ impl Default for ServerConfig {
     }
 }
 
-/// A prescribed deal: `deck` (top card, then the hands in seat order, then the talon) and, per
-/// seat, the cards it draws, in order (after reshuffles too).
+/// A prescribed deal: `deck` (top card, then the hands in seat order, then the talon) and the
+/// cards drawn, in order (after reshuffles too).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replay {
     /// All 32 cards in deal order.
     pub deck: Vec<Card>,
-    /// Per seat: every card it draws (draw-two, draw, penalty) in order.
-    pub draws: Vec<Vec<Card>>,
+    /// The cards drawn (draw-two, draw, penalty).
+    pub draws: Draws,
+}
+
+/// The prescribed draws of a [`Replay`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Draws {
+    /// Per seat, in that seat's order.
+    PerSeat(Vec<Vec<Card>>),
+    /// All seats together, in game order.
+    InOrder(Vec<Card>),
 }
 
 /// One bot's faults in one game.
@@ -414,12 +423,19 @@ impl Referee<'_> {
 
     /// Makes the engine draw the replay's prescribed cards for `seat`, if replaying.
     fn force_draws(&mut self, seat: usize) {
-        if let Some(r) = &self.cfg.replay {
-            let list = r.draws.get(seat).map(Vec::as_slice).unwrap_or(&[]);
-            let from = self.seats[seat].drawn.min(list.len());
-            self.game
-                .force_next_draws(&list[from..list.len().min(from + 4)]);
-        }
+        let (list, from) = match self.cfg.replay.as_ref().map(|r| &r.draws) {
+            None => return,
+            Some(Draws::PerSeat(lists)) => (
+                lists.get(seat).map(Vec::as_slice).unwrap_or(&[]),
+                self.seats[seat].drawn,
+            ),
+            Some(Draws::InOrder(list)) => {
+                (list.as_slice(), self.seats.iter().map(|s| s.drawn).sum())
+            }
+        };
+        let from = from.min(list.len());
+        self.game
+            .force_next_draws(&list[from..list.len().min(from + 4)]);
     }
 
     async fn run(&mut self) -> GameEnd {
