@@ -3,7 +3,8 @@
 //! The client owns the clock: it builds the [`TimeControl`] when the MoveRequest arrives and
 //! hands it to [`Player::choose`]; a player must return by the hard deadline.
 
-use kibitz_piranhas::{Move, State};
+use kibitz_piranhas::search::greedy_move;
+use kibitz_piranhas::{Engine, EngineConfig, EvalParams, Move, State};
 use kibitz_search::time::TimeControl;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
@@ -60,18 +61,23 @@ impl Player for RandomPlayer {
     }
 }
 
-/// One-ply greedy: the move after which our biggest swarm minus the opponent's is largest
-/// (an immediate win first), ties broken at random.
+/// One-ply greedy with the engine's evaluation (an immediate win first).
 pub struct GreedyPlayer {
-    rng: ChaCha8Rng,
+    params: EvalParams,
 }
 
 impl GreedyPlayer {
-    /// A greedy player with a fixed seed for tie-breaks.
-    pub fn new(seed: u64) -> Self {
+    /// A greedy player with the engine's default evaluation weights.
+    pub fn new() -> Self {
         Self {
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            params: EvalParams::default(),
         }
+    }
+}
+
+impl Default for GreedyPlayer {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -81,34 +87,51 @@ impl Player for GreedyPlayer {
     }
 
     fn choose(&mut self, state: &State, _tc: &TimeControl) -> Decision {
-        let me = state.current();
-        let mut best: Vec<Move> = Vec::new();
-        let mut best_score = i32::MIN;
-        for mv in state.legal_moves() {
-            let Ok(next) = state.apply(mv) else { continue };
-            let score = match next.result() {
-                Some(r) if r.winner == Some(me) => 10_000,
-                Some(r) if r.winner.is_none() => 0,
-                Some(_) => -10_000,
-                None => {
-                    next.biggest_swarm(me) as i32 * 10
-                        - next.biggest_swarm(me.other()) as i32 * 5
-                        - next.fish_count(me) as i32
-                }
-            };
-            if score > best_score {
-                best_score = score;
-                best.clear();
-            }
-            if score == best_score {
-                best.push(mv);
-            }
-        }
         Decision {
-            mv: best.choose(&mut self.rng).copied(),
-            score: best_score,
+            mv: greedy_move(state, &self.params),
             depth: 1,
             ..Decision::default()
+        }
+    }
+}
+
+/// The engine's alpha-beta search (iterative deepening within the client's time control).
+pub struct SearchPlayer {
+    engine: Engine,
+    label: String,
+}
+
+impl SearchPlayer {
+    /// A search player with the given engine settings and a display label.
+    pub fn new(config: EngineConfig, label: &str) -> Self {
+        Self {
+            engine: Engine::new(config),
+            label: label.to_string(),
+        }
+    }
+}
+
+impl Player for SearchPlayer {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+
+    fn choose(&mut self, state: &State, tc: &TimeControl) -> Decision {
+        let c = self.engine.choose_with(state, tc, |it| {
+            tracing::debug!(
+                "depth {} score {} nodes {} time {} ms",
+                it.depth,
+                it.score,
+                it.nodes,
+                tc.elapsed().as_millis()
+            );
+        });
+        Decision {
+            mv: c.mv,
+            score: c.score,
+            depth: c.depth,
+            nodes: c.nodes,
+            pv: c.pv,
         }
     }
 }

@@ -162,7 +162,7 @@ fn replay_trial(s2c: PathBuf, c2s: PathBuf) -> Result<(), Failed> {
     let mut session = Session::new();
     let mut players: [Box<dyn Player>; 2] = [
         Box::new(RandomPlayer::new(7)),
-        Box::new(GreedyPlayer::new(7)),
+        Box::new(GreedyPlayer::new()),
     ];
     let mut requests = 0usize;
     let mut pending: Option<kibitz_piranhas::State> = None;

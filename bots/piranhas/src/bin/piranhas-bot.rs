@@ -1,5 +1,116 @@
-//! `piranhas-bot` (scaffold).
+//! `piranhas-bot`: the contest client. `-h HOST -p PORT [-r RESERVATION]` as the contest starts
+//! clients; plays one game, logs its thinking (depth, score, pv, time) to stderr, closes.
 
-fn main() -> anyhow::Result<()> {
-    anyhow::bail!("piranhas-bot is not built yet")
+use anyhow::Context;
+use clap::{ArgAction, Parser};
+use kibitz_bots_piranhas::client::{self, ClientConfig};
+use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
+use kibitz_piranhas::EngineConfig;
+use std::time::Duration;
+
+/// Piranhas (Software-Challenge 2019) client.
+#[derive(Parser, Debug)]
+#[command(version, disable_help_flag = true)]
+struct Args {
+    /// Print help.
+    #[arg(long, action = ArgAction::Help)]
+    help: Option<bool>,
+    /// Server host (`-h` as the contest starts clients; help is `--help` only).
+    #[arg(short = 'h', long, default_value = "localhost")]
+    host: String,
+    /// Server port.
+    #[arg(short = 'p', long, default_value_t = 13050)]
+    port: u16,
+    /// Reservation code: `joinPrepared` with it, else `join`.
+    #[arg(short = 'r', long)]
+    reservation: Option<String>,
+    /// Soft thinking budget per move in ms (no new iteration after it).
+    #[arg(long, default_value_t = 1000)]
+    time_ms: u64,
+    /// Hard deadline per move in ms (search aborts; capped at 1700 to respect the 2 s limit).
+    #[arg(long, default_value_t = 1500)]
+    hard_ms: u64,
+    /// Maximum search depth (0 = unlimited).
+    #[arg(long, default_value_t = 0)]
+    depth: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash_mb: usize,
+    /// Search threads (the engine searches single-threaded; accepted for the contest CLI).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Evaluation weight override, `name=value` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// Which player: search, greedy or random.
+    #[arg(long, default_value = "search")]
+    player: String,
+    /// Seed for the random player.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Log filter (tracing env-filter syntax), e.g. `info` or `debug`.
+    #[arg(long, default_value = "info")]
+    log: String,
+}
+
+fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
+    Ok(match a.player.as_str() {
+        "random" => Box::new(RandomPlayer::new(a.seed)),
+        "greedy" => Box::new(GreedyPlayer::new()),
+        "search" => {
+            let mut cfg = EngineConfig::default();
+            cfg.search.hash_mb = a.hash_mb;
+            cfg.search.max_depth = if a.depth == 0 {
+                cfg.search.max_depth
+            } else {
+                a.depth
+            };
+            cfg.threads = a.threads;
+            for p in &a.params {
+                let (name, value) = p.split_once('=').context("--param wants name=value")?;
+                let value: i32 = value
+                    .trim()
+                    .parse()
+                    .context("--param value must be an integer")?;
+                anyhow::ensure!(
+                    cfg.eval.set(name.trim(), value),
+                    "unknown parameter {name:?}"
+                );
+            }
+            Box::new(SearchPlayer::new(cfg, "search"))
+        }
+        other => anyhow::bail!("unknown player {other:?} (search, greedy, random)"),
+    })
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let a = Args::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(&a.log))
+        .with_writer(std::io::stderr)
+        .init();
+    let hard = Duration::from_millis(a.hard_ms.min(1700));
+    let config = ClientConfig {
+        host: a.host.clone(),
+        port: a.port,
+        reservation: a.reservation.clone(),
+        soft: Duration::from_millis(a.time_ms).min(hard),
+        hard,
+        ..ClientConfig::default()
+    };
+    let player = build_player(&a)?;
+    let out = client::run(&config, player).await?;
+    match &out.result {
+        Some(r) => tracing::info!(
+            "game over: we were {:?}; winner {:?}; scores {:?}; {} moves, slowest reply {} ms",
+            out.color,
+            r.winner,
+            r.scores,
+            out.moves,
+            out.max_reply.as_millis()
+        ),
+        None => tracing::warn!("no result received (error: {:?})", out.error),
+    }
+    Ok(())
 }

@@ -1,5 +1,117 @@
-//! `piranhas-server` (scaffold).
+//! `piranhas-server`: our reference server for the 2019 protocol, or (with `--client`) a round
+//! robin between client commands started as `CMD -h HOST -p PORT -r CODE`.
 
-fn main() -> anyhow::Result<()> {
-    anyhow::bail!("piranhas-server is not built yet")
+use anyhow::Context;
+use clap::Parser;
+use kibitz_bots_piranhas::server::{Server, ServerConfig};
+use kibitz_bots_piranhas::tournament::{self, Entrant, TournamentConfig};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Piranhas (Software-Challenge 2019) reference server and tournament runner.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    /// Address to bind (loopback by default, like the official server).
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: String,
+    /// Port (0 = any free port).
+    #[arg(long, default_value_t = 13050)]
+    port: u16,
+    /// Admin password.
+    #[arg(long, default_value = "examplepassword")]
+    password: String,
+    /// Soft time limit per move in ms.
+    #[arg(long, default_value_t = 2000)]
+    soft_ms: u64,
+    /// Hard time limit per move in ms.
+    #[arg(long, default_value_t = 10000)]
+    hard_ms: u64,
+    /// Seed for the Kraken placement.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Fixed Kraken pair for every game, `x,y,x,y`.
+    #[arg(long)]
+    krakens: Option<String>,
+    /// Record every connection's byte streams into this directory.
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// Tournament mode: a client command (repeat for each entrant, at least two).
+    #[arg(long = "client", value_name = "CMD")]
+    clients: Vec<String>,
+    /// Tournament: games per pair (even; both colours per Kraken pair).
+    #[arg(long, default_value_t = 2)]
+    games: u32,
+    /// Tournament: games at the same time.
+    #[arg(long, default_value_t = 1)]
+    parallel: usize,
+    /// Log filter (tracing env-filter syntax).
+    #[arg(long, default_value = "info")]
+    log: String,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let a = Args::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(&a.log))
+        .with_writer(std::io::stderr)
+        .init();
+    let krakens = a
+        .krakens
+        .as_deref()
+        .map(kibitz_piranhas::kraken::parse_pair)
+        .transpose()
+        .context("--krakens")?;
+    let config = ServerConfig {
+        soft_timeout: Duration::from_millis(a.soft_ms),
+        hard_timeout: Duration::from_millis(a.hard_ms.max(a.soft_ms)),
+        password: a.password.clone(),
+        seed: a.seed,
+        krakens,
+        record_dir: a.record.clone(),
+        ..ServerConfig::default()
+    };
+    if !a.clients.is_empty() {
+        anyhow::ensure!(
+            a.clients.len() >= 2,
+            "a tournament needs at least two --client commands"
+        );
+        let entrants: Vec<Entrant> = a
+            .clients
+            .iter()
+            .enumerate()
+            .map(|(i, cmd)| Entrant::Command {
+                name: format!(
+                    "{}: {}",
+                    i + 1,
+                    cmd.split_whitespace().next().unwrap_or(cmd)
+                ),
+                cmd: cmd.clone(),
+            })
+            .collect();
+        let cfg = TournamentConfig {
+            games_per_pair: a.games,
+            server: config,
+            parallel: a.parallel,
+            game_timeout: Duration::from_secs(60) + Duration::from_millis(a.hard_ms) * 62,
+            seed: a.seed.unwrap_or(2019),
+        };
+        let rows = tournament::round_robin(&entrants, &cfg).await?;
+        println!("{}", tournament::table(&rows));
+        return Ok(());
+    }
+    let server = Server::bind((a.bind.as_str(), a.port), config).await?;
+    tracing::info!("piranhas server listening on {}", server.local_addr());
+    while let Some(g) = server.next_finished().await {
+        tracing::info!(
+            "room {} finished: {} vs {}, {} moves, winner {:?}",
+            g.room,
+            g.names[0],
+            g.names[1],
+            g.moves.len(),
+            g.result.winner
+        );
+    }
+    Ok(())
 }
