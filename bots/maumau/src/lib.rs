@@ -5,7 +5,9 @@
 
 #![warn(missing_docs)]
 
+pub mod client;
 pub mod conn;
+pub mod knockout;
 pub mod protocol;
 pub mod server;
 pub mod tournament;

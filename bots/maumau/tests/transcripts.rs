@@ -161,7 +161,7 @@ fn bot_line(line: &[u8], reply: Option<ServerMsg>, handshake: bool) -> Result<()
         // A play is either accepted silently or penalised; a Jack without a wish is penalised.
         (Answer::Play { card, wish: None }, r) => match r {
             Some(ServerMsg::Drawn { ok: false, .. }) => Ok(()),
-            _ if card >= 16 && card < 20 => {
+            _ if (16..20).contains(&card) => {
                 Err(format!("wishless Jack not penalised: {r:?}").into())
             }
             _ => Ok(()),

@@ -1,5 +1,69 @@
-//! `maumau-bot` (scaffold).
+//! `maumau-bot`: our Mau-Mau contest bot. Connects to a (real or reference) server and plays one
+//! whole game; logs what it thinks to stderr (`RUST_LOG=debug` for every line).
+
+use clap::Parser;
+use kibitz_bots_maumau::client::{play, unique_name, BotConfig};
+use std::time::Duration;
+
+/// Plays one game of Mau-Mau over the contest's JSON-lines protocol.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Server host.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Server port (the real server's default is 1338).
+    #[arg(long, default_value_t = 1338)]
+    port: u16,
+    /// Bot name; a random suffix is added unless --exact-name is given.
+    #[arg(long, default_value = "kibitz")]
+    name: String,
+    /// Use the name exactly as given (no random suffix).
+    #[arg(long)]
+    exact_name: bool,
+    /// Thinking time per move in milliseconds.
+    #[arg(long, default_value_t = 300)]
+    time_ms: u64,
+    /// Fixed ISMCTS iterations per move (instead of the time budget).
+    #[arg(long)]
+    iterations: Option<u64>,
+    /// Strategy: ismcts, heuristic, greedy or random.
+    #[arg(long, default_value = "ismcts")]
+    strategy: String,
+    /// Seed of the bot's randomness (default: random).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Seats at the table (2 in the contest; 3-4 for our server's network game).
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+}
 
 fn main() -> anyhow::Result<()> {
-    anyhow::bail!("maumau-bot is not built yet")
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let a = Args::parse();
+    let cfg = BotConfig {
+        name: if a.exact_name {
+            a.name.clone()
+        } else {
+            unique_name(&a.name)
+        },
+        strategy: a.strategy,
+        time: Duration::from_millis(a.time_ms.max(1)),
+        iterations: a.iterations,
+        seed: a.seed.unwrap_or_else(rand::random),
+        players: a.players.clamp(2, 4),
+        ..BotConfig::default()
+    };
+    let report = play((a.host.as_str(), a.port), &cfg)?;
+    eprintln!(
+        "{}: winner {:?}, {} moves, {} penalties, {} odd lines",
+        report.name, report.winner, report.moves, report.penalties, report.odd_lines
+    );
+    Ok(())
 }

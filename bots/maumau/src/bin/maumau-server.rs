@@ -1,5 +1,198 @@
-//! `maumau-server` (scaffold).
+//! `maumau-server`: the reference Mau-Mau server, wire-identical to the Free-Hack 2017 contest
+//! server by default (`specs/maumau.md` §10), plus timeouts, several games, network games and a
+//! knock-out mode. Accepts the real server's `-FreeHackContest -port=1234` style arguments too.
+
+use clap::{Parser, ValueEnum};
+use kibitz_bots_maumau::knockout::{parse_entrants, run_knockout, KnockoutConfig};
+use kibitz_bots_maumau::server::{serve, EndReason, GameReport, ServerConfig};
+use kibitz_maumau::ExhaustionWinner;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Winner {
+    /// Highest-numbered seat still online, as the real server.
+    SecondSeat,
+    /// Most cards legally played (the README's intent); ties to the lower seat.
+    MostValidMoves,
+}
+
+/// Reference Mau-Mau server (JSON lines over TCP).
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// TCP port (the real server's default).
+    #[arg(long, default_value_t = 1338)]
+    port: u16,
+    /// Listen address.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: String,
+    /// Shuffle seed; game i uses seed + i (default: random, printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Seats per game (2-4; more than 2 is the network game).
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// Winner on talon exhaustion.
+    #[arg(long, value_enum, default_value = "second-seat")]
+    exhaustion_winner: Winner,
+    /// Per-answer timeout in ms (0 = wait forever, like the real server).
+    #[arg(long, default_value_t = 5000)]
+    turn_timeout_ms: u64,
+    /// Broadcasts per game before it ends as on exhaustion (0 = no cap).
+    #[arg(long, default_value_t = 10_000)]
+    max_turns: u32,
+    /// Games to serve before exiting.
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// Knock-out tournament: file with one `<name> <command…>` per line ({port}, {name}).
+    #[arg(long)]
+    knockout: Option<PathBuf>,
+    /// Games per knock-out match (odd).
+    #[arg(long, default_value_t = 7)]
+    match_games: u32,
+    /// Shuffle the knock-out seeding with the seed.
+    #[arg(long)]
+    shuffle: bool,
+    /// Transcript of every line (one file per game with several games).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+/// Rewrites the real server's single-dash arguments (`-port=1234`, `-players=2`,
+/// `-FreeHackContest`, `-isNetworkGame`) into ours.
+fn translate(args: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in args {
+        match a.as_str() {
+            "-FreeHackContest" | "-isNetworkGame" => {}
+            _ if a.starts_with('-') && !a.starts_with("--") && a.contains('=') => {
+                let (k, v) = a[1..].split_once('=').unwrap_or_default();
+                out.push(format!("--{k}"));
+                out.push(v.to_string());
+            }
+            _ => out.push(a),
+        }
+    }
+    out
+}
 
 fn main() -> anyhow::Result<()> {
-    anyhow::bail!("maumau-server is not built yet")
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let a = Args::parse_from(translate(std::env::args()));
+    let seed = a.seed.unwrap_or_else(rand::random);
+    println!("[#] seed {seed}");
+    let cfg = ServerConfig {
+        players: a.players.clamp(2, 4),
+        exhaustion_winner: match a.exhaustion_winner {
+            Winner::SecondSeat => ExhaustionWinner::SecondSeat,
+            Winner::MostValidMoves => ExhaustionWinner::MostValidMoves,
+        },
+        turn_timeout: (a.turn_timeout_ms > 0).then(|| Duration::from_millis(a.turn_timeout_ms)),
+        max_turns: a.max_turns,
+        seed,
+        games: a.games.max(1),
+        log: a.log.clone(),
+        replay: None,
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind((a.bind.as_str(), a.port)).await?;
+        println!("[#] listening on {}", listener.local_addr()?);
+        if let Some(file) = &a.knockout {
+            let entrants = parse_entrants(&std::fs::read_to_string(file)?)?;
+            let kcfg = KnockoutConfig {
+                match_games: a.match_games.max(1) | 1,
+                shuffle: a.shuffle,
+                server: ServerConfig {
+                    games: u32::MAX,
+                    ..cfg
+                },
+                deadline: None,
+            };
+            let report = run_knockout(&listener, &entrants, &kcfg).await?;
+            println!("{report}");
+        } else {
+            let reports = serve(listener, cfg).await?;
+            print_summary(&reports);
+        }
+        anyhow::Ok(())
+    })
+}
+
+fn print_summary(reports: &[GameReport]) {
+    let mut wins: BTreeMap<&str, [u32; 5]> = BTreeMap::new();
+    let (mut exhausted, mut capped) = (0, 0);
+    for r in reports {
+        match r.reason {
+            EndReason::Exhausted => exhausted += 1,
+            EndReason::TurnCap => capped += 1,
+            _ => {}
+        }
+        for (s, n) in r.names.iter().enumerate() {
+            let e = wins.entry(n.as_str()).or_default();
+            e[0] += 1;
+            e[1] += (s == r.winner) as u32;
+            e[2] += r.faults[s].penalties;
+            e[3] += r.faults[s].timeouts;
+            e[4] += r.faults[s].dropped as u32;
+        }
+        println!(
+            "[#] game {}: seed {}, winner {} ({:?}, {} turns)",
+            r.index + 1,
+            r.seed,
+            r.winner_name(),
+            r.reason,
+            r.turns
+        );
+    }
+    let mut t = comfy_table::Table::new();
+    t.set_header(["bot", "games", "wins", "penalties", "timeouts", "drops"]);
+    for (n, v) in &wins {
+        t.add_row([
+            n.to_string(),
+            v[0].to_string(),
+            v[1].to_string(),
+            v[2].to_string(),
+            v[3].to_string(),
+            v[4].to_string(),
+        ]);
+    }
+    println!("{t}");
+    println!(
+        "[#] {} games, {exhausted} ended by talon exhaustion, {capped} by the turn cap",
+        reports.len()
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_server_arguments() {
+        let v = translate(
+            ["srv", "-FreeHackContest", "-port=1234"]
+                .map(String::from)
+                .into_iter(),
+        );
+        let a = Args::parse_from(v);
+        assert_eq!(a.port, 1234);
+        let v = translate(
+            ["srv", "-isNetworkGame", "-players=3", "-port=99"]
+                .map(String::from)
+                .into_iter(),
+        );
+        let a = Args::parse_from(v);
+        assert_eq!((a.players, a.port), (3, 99));
+    }
 }

@@ -1,0 +1,354 @@
+//! Our bot: connects, plays one whole game, never breaks the protocol.
+//!
+//! Guarantees (each one costs a penalty card or a stalled game on the real server):
+//! - answers only private requests that follow a broadcast naming us, once per turn (a repeated
+//!   request after a turn timeout is not answered twice, §10);
+//! - never sends a card it does not hold or that is illegal: the player's choice is checked
+//!   against the tracker and replaced by a legal one (or a draw) if needed;
+//! - always sends an integer `wishedColor`;
+//! - survives any odd line (logged and skipped) and uses the name the server assigned to it.
+//!
+//! The client is synchronous (std TCP, one thread per bot): a bot has one connection and spends
+//! its time thinking.
+
+use crate::protocol::{BotMsg, Request, ServerMsg, MAX_LINE};
+use kibitz_maumau::knowledge::{Knowledge, Notice};
+use kibitz_maumau::player::{make_player, Player};
+use kibitz_maumau::{Action, Card, CardSet, Config, DrawTwo, Suit};
+use kibitz_search::time::TimeControl;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+use tracing::{debug, info, warn};
+
+/// How our bot plays.
+#[derive(Debug, Clone)]
+pub struct BotConfig {
+    /// Name sent in the handshake.
+    pub name: String,
+    /// `ismcts`, `heuristic`, `greedy` or `random`.
+    pub strategy: String,
+    /// Thinking time per move (soft budget; the hard deadline is 1.5×).
+    pub time: Duration,
+    /// Fixed ISMCTS iterations per move instead of a time budget.
+    pub iterations: Option<u64>,
+    /// Seed of the player's randomness.
+    pub seed: u64,
+    /// Seats at the table (2 for the contest).
+    pub players: usize,
+    /// Give up if the server says nothing for this long.
+    pub read_timeout: Duration,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig {
+            name: "kibitz".into(),
+            strategy: "ismcts".into(),
+            time: Duration::from_millis(200),
+            iterations: None,
+            seed: 1,
+            players: 2,
+            read_timeout: Duration::from_secs(300),
+        }
+    }
+}
+
+/// What happened in a game, from our bot's side.
+#[derive(Debug, Clone, Default)]
+pub struct BotReport {
+    /// The name the server gave us.
+    pub name: String,
+    /// Our seat, once known.
+    pub seat: Option<usize>,
+    /// Name of the winner, if the game ended with `won`.
+    pub winner: Option<String>,
+    /// Penalty cards we received (should stay 0).
+    pub penalties: u32,
+    /// Answers we sent.
+    pub moves: u32,
+    /// Lines we could not read or that made no sense (logged and skipped).
+    pub odd_lines: u32,
+}
+
+impl BotReport {
+    /// True if we were declared the winner.
+    pub fn won(&self) -> bool {
+        self.winner.as_deref() == Some(self.name.as_str())
+    }
+}
+
+/// A name with a random suffix, so two copies of our bot never share one (§7.2).
+pub fn unique_name(base: &str) -> String {
+    format!("{base}-{:04x}", rand::random::<u16>())
+}
+
+/// Plays one game against the server at `addr`.
+pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotReport> {
+    let addrs: Vec<SocketAddr> = addr.to_socket_addrs()?.collect();
+    let stream = addrs
+        .iter()
+        .find_map(|a| TcpStream::connect_timeout(a, Duration::from_secs(10)).ok())
+        .ok_or_else(|| anyhow::anyhow!("cannot connect to {addrs:?}"))?;
+    stream.set_nodelay(true)?;
+    stream.set_read_timeout(Some(cfg.read_timeout))?;
+    let player = make_player(&cfg.strategy, cfg.seed, cfg.iterations, 1)?;
+    let mut bot = Bot::new(cfg, player);
+    let mut writer = stream.try_clone()?;
+    let mut reader = BufReader::new(stream);
+    let mut line = Vec::with_capacity(256);
+    loop {
+        line.clear();
+        let n = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)?;
+        if n == 0 {
+            info!("{}: server closed the connection", bot.report.name);
+            break;
+        }
+        if line.last() != Some(&b'\n') {
+            bot.odd(&line, "line too long or unterminated");
+            if line.len() > MAX_LINE {
+                // Skip the rest of the oversized line.
+                let mut sink = Vec::new();
+                let _ = (&mut reader).take(u64::MAX).read_until(b'\n', &mut sink);
+            }
+            continue;
+        }
+        if let Some(reply) = bot.on_line(&line) {
+            writer.write_all(reply.encode().as_bytes())?;
+            writer.flush()?;
+        }
+        if bot.report.winner.is_some() {
+            break;
+        }
+    }
+    Ok(bot.report)
+}
+
+/// The bot's protocol state machine, independent of the socket (testable line by line).
+pub struct Bot {
+    cfg: BotConfig,
+    player: Box<dyn Player>,
+    /// What the bot has seen and done.
+    pub report: BotReport,
+    /// Names in seat order, learned from the first round of broadcasts.
+    seats: Vec<String>,
+    know: Option<Knowledge>,
+    /// Notices received before our seat was known.
+    early: Vec<Notice>,
+    last_seat: Option<usize>,
+    turn_open: bool,
+}
+
+impl Bot {
+    /// A bot that will play with `player`.
+    pub fn new(cfg: &BotConfig, player: Box<dyn Player>) -> Bot {
+        Bot {
+            report: BotReport {
+                name: cfg.name.clone(),
+                ..Default::default()
+            },
+            cfg: cfg.clone(),
+            player,
+            seats: Vec::new(),
+            know: None,
+            early: Vec::new(),
+            last_seat: None,
+            turn_open: false,
+        }
+    }
+
+    fn odd(&mut self, line: &[u8], why: &str) {
+        self.report.odd_lines += 1;
+        warn!(
+            "{}: odd line ({why}): {}",
+            self.report.name,
+            crate::protocol::truncate(line)
+        );
+    }
+
+    /// Handles one line from the server; returns what to send back, if anything.
+    pub fn on_line(&mut self, line: &[u8]) -> Option<BotMsg> {
+        let msg = match ServerMsg::decode(line) {
+            Ok(m) => m,
+            Err(e) => {
+                self.odd(line, &e.to_string());
+                return None;
+            }
+        };
+        debug!("{} <- {msg:?}", self.report.name);
+        match msg {
+            ServerMsg::SendName => return Some(BotMsg::Name(self.cfg.name.clone())),
+            ServerMsg::SetName { name, ok } => {
+                if let Some(n) = name {
+                    if n != self.report.name {
+                        warn!("{}: the server named us {n:?} (ok={ok})", self.report.name);
+                    }
+                    self.report.name = n;
+                }
+            }
+            ServerMsg::GameStart => info!("{}: game starts", self.report.name),
+            ServerMsg::Broadcast(b) => {
+                let seat = self.seat_of(&b.turn_of);
+                let Some(top) = card(b.top) else {
+                    self.odd(line, "bad topCard");
+                    return None;
+                };
+                self.turn_open = b.turn_of == self.report.name && !b.skipped;
+                self.notice(Notice::Broadcast {
+                    seat,
+                    top,
+                    cards_left: b.cards_left.max(0) as usize,
+                    skipped: b.skipped,
+                });
+            }
+            ServerMsg::Request(r) => {
+                if !self.turn_open {
+                    // A repeat after a timeout whose answer crossed it, or a stray: never answer twice.
+                    self.odd(
+                        line,
+                        "request without a broadcast naming us (repeat?): not answered",
+                    );
+                    return None;
+                }
+                self.turn_open = false;
+                return Some(self.on_request(&r));
+            }
+            ServerMsg::Drawn { card: c, ok } => {
+                if !ok {
+                    self.report.penalties += 1;
+                    warn!("{}: PENALTY card {c}", self.report.name);
+                }
+                self.notice(Notice::DrawReply {
+                    card: card(c),
+                    penalty: !ok,
+                });
+            }
+            ServerMsg::Won { winner } => {
+                let seat = self.seat_of(&winner);
+                info!("{}: game over, {winner} wins", self.report.name);
+                self.notice(Notice::Won { seat });
+                self.report.winner = Some(winner);
+            }
+        }
+        None
+    }
+
+    /// Seat of a name: seats are numbered in the order names first appear in broadcasts.
+    fn seat_of(&mut self, name: &str) -> usize {
+        if let Some(i) = self.seats.iter().position(|n| n == name) {
+            self.last_seat = Some(i);
+            return i;
+        }
+        if self.seats.len() < self.cfg.players {
+            self.seats.push(name.to_owned());
+        }
+        let i = self.seats.len() - 1;
+        if name == self.report.name && self.report.seat.is_none() {
+            self.report.seat = Some(i);
+        }
+        self.last_seat = Some(i);
+        i
+    }
+
+    fn notice(&mut self, n: Notice) {
+        if self.know.is_none() {
+            self.early.push(n);
+            let Some(me) = self.report.seat else { return };
+            let cfg = Config {
+                players: self.cfg.players,
+                ..Config::default()
+            };
+            let mut k = Knowledge::new(cfg, me);
+            info!("{}: we are seat {me}", self.report.name);
+            for e in self.early.drain(..) {
+                k.observe(&e);
+            }
+            self.know = Some(k);
+            return;
+        }
+        if let Some(k) = self.know.as_mut() {
+            k.observe(&n);
+        }
+    }
+
+    fn on_request(&mut self, r: &Request) -> BotMsg {
+        self.report.moves += 1;
+        let top = card(r.top);
+        let draw_two = match (r.draw_two, r.drawn.as_deref()) {
+            (Some(true), Some(&[a, b])) => match (card(a), card(b)) {
+                (Some(a), Some(b)) => DrawTwo::Drawn([a, b]),
+                _ => DrawTwo::None,
+            },
+            (None, _) => DrawTwo::Failed,
+            _ => DrawTwo::None,
+        };
+        let hand = r
+            .hand
+            .as_ref()
+            .map(|h| h.iter().filter_map(|&c| card(c)).collect::<CardSet>());
+        if let Some(top) = top {
+            self.notice(Notice::Private {
+                top,
+                wish: u8::try_from(r.wished).ok().and_then(Suit::from_index),
+                cards_left: r.cards_left.max(0) as usize,
+                draw_two,
+                hand,
+            });
+        }
+        let Some(know) = self.know.as_ref() else {
+            warn!(
+                "{}: asked to move before our seat is known; drawing",
+                self.report.name
+            );
+            return BotMsg::Draw;
+        };
+        let start = Instant::now();
+        let soft = self.cfg.time;
+        let tc = TimeControl::new(soft, soft + soft / 2);
+        let choice = self.player.choose(know, &tc);
+        let legal = know.legal_plays();
+        let action = match choice {
+            Action::Play { card, .. } if legal.contains(card) => choice,
+            Action::Draw => choice,
+            bad => {
+                warn!(
+                    "{}: player chose {bad:?}, not legal; falling back",
+                    self.report.name
+                );
+                match legal.iter().find(|c| !c.is_jack()).or(legal.first()) {
+                    Some(card) => Action::Play {
+                        card,
+                        wish: kibitz_maumau::player::most_held_suit(know.hand()),
+                    },
+                    None => Action::Draw,
+                }
+            }
+        };
+        info!(
+            "{}: top {} wish {:?} hand {} legal {} -> {action:?} ({} ms)",
+            self.report.name,
+            top.map_or("?".into(), |c| c.to_string()),
+            know.wish(),
+            know.hand(),
+            legal,
+            start.elapsed().as_millis()
+        );
+        match action {
+            Action::Draw => BotMsg::Draw,
+            Action::Play { card, wish } => BotMsg::Play {
+                card: card.index() as i32,
+                wish: if card.is_jack() {
+                    wish.index() as i32
+                } else {
+                    -1
+                },
+            },
+        }
+    }
+}
+
+fn card(n: i32) -> Option<Card> {
+    Card::from_wire(n as i64)
+}
