@@ -114,6 +114,8 @@ pub struct Knowledge {
     played: [u16; MAX_PLAYERS],
     pending: Option<Pending>,
     drew_this_turn: bool,
+    /// Seat that just laid a Jack onto a non-Jack (its wish shows in our next private message).
+    wishing_jack: Option<usize>,
     history: Vec<PublicEvent>,
     winner: Option<usize>,
     reshuffles: u32,
@@ -140,6 +142,7 @@ impl Knowledge {
             played: [0; MAX_PLAYERS],
             pending: None,
             drew_this_turn: false,
+            wishing_jack: None,
             history: Vec::new(),
             winner: None,
             reshuffles: 0,
@@ -262,6 +265,17 @@ impl Knowledge {
                 }
                 self.top = Some(top);
                 self.wish = wish;
+                if let (Some(m), None) = (self.wishing_jack.take(), wish) {
+                    // A Jack onto a non-Jack that set no wish was sent without an integer
+                    // wishedColor: the server added a penalty card.
+                    if m != self.me {
+                        self.ensure_talon(1);
+                        if self.talon_len() > 0 {
+                            self.sizes[m] += 1;
+                            self.history.push(PublicEvent::Drew { seat: m, n: 1 });
+                        }
+                    }
+                }
                 if let Some(p) = self.pending.as_mut() {
                     p.wish = wish;
                 }
@@ -304,6 +318,7 @@ impl Knowledge {
             self.pool.remove(top);
             self.top = Some(top);
         }
+        self.wishing_jack = None;
         self.resolve(Some(top));
         if seat < self.cfg.players {
             if seat != self.me && cards_left != self.sizes[seat] {
@@ -344,7 +359,12 @@ impl Knowledge {
         }
         let m = p.seat;
         match new_top {
-            Some(t) if t != p.top => self.apply_play(m, t),
+            Some(t) if t != p.top => {
+                self.apply_play(m, t);
+                if t.is_jack() && !p.top.is_jack() {
+                    self.wishing_jack = Some(m);
+                }
+            }
             Some(_) if m != self.me => {
                 // The mover drew one card (voluntarily or as a penalty).
                 self.ensure_talon(1);
