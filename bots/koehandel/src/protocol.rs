@@ -6,9 +6,13 @@
 //! Parsing is tolerant (percent-decoding, first occurrence of a key wins, unknown keys ignored,
 //! optional leading `?`, surrounding whitespace); writing is strict and in the field order above.
 
+mod convert;
 mod money;
 mod reply;
 
+pub use convert::{
+    answer_reply, event_msg, from_wire, question_msg, reply_answer, to_wire, BotDecoder, Incoming,
+};
 pub use money::{Card, Cards, Letters, Money, MAX_LETTERS};
 pub use reply::Reply;
 

@@ -1,5 +1,47 @@
-//! `koehandel-server` (scaffold).
+//! `koehandel-server --listen ADDR`: the reference koehandel market (spec C6):
+//! `GET /?connect&url1=..&url4=..` starts a game, `GET /?log=ID` shows a log, `GET /` a web page.
 
-fn main() -> anyhow::Result<()> {
-    anyhow::bail!("koehandel-server is not built yet")
+use clap::Parser;
+use kibitz_bots_koehandel::{server::MarketConfig, web};
+use std::time::Duration;
+
+/// The koehandel market.
+#[derive(Parser)]
+struct Args {
+    /// Address to listen on, e.g. 127.0.0.1:56789 (port 0 = any free port).
+    #[arg(long, default_value = "127.0.0.1:56789")]
+    listen: String,
+    /// Per-request deadline in milliseconds, connection included (spec: 5000).
+    #[arg(long, default_value_t = 5000)]
+    deadline_ms: u64,
+    /// Base seed of the deck shuffles (game M uses seed + M).
+    #[arg(long, default_value_t = 2010)]
+    seed: u64,
+    /// Consecutive failed requests after which a seat is treated as passive (0 = never).
+    #[arg(long, default_value_t = 20)]
+    give_up_after: u32,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let a = Args::parse();
+    anyhow::ensure!(
+        (1..=5000).contains(&a.deadline_ms),
+        "--deadline-ms must be 1..=5000"
+    );
+    let cfg = MarketConfig {
+        deadline: Duration::from_millis(a.deadline_ms),
+        seed: a.seed,
+        give_up_after: (a.give_up_after > 0).then_some(a.give_up_after),
+        ..MarketConfig::default()
+    };
+    let server = web::spawn(&a.listen, cfg).await?;
+    tracing::info!("koehandel market on {}", server.url());
+    tokio::signal::ctrl_c().await?;
+    Ok(())
 }

@@ -1,0 +1,223 @@
+//! Our player endpoint: answers the market's GET requests with `?var=value` bodies.
+//!
+//! One [`Bot`] serves any number of games at once; each (market, id) pair gets its own
+//! [`Session`] (an engine [`Player`] playing as seat 0 plus the wire decoder). Decisions run on
+//! the blocking pool so a slow player never stalls the HTTP runtime; sessions end with the `end`
+//! message and the least recently used ones are dropped beyond [`MAX_SESSIONS`].
+
+use crate::protocol::{answer_reply, BotDecoder, Envelope, Incoming, Reply};
+use axum::extract::{RawQuery, State};
+use axum::Router;
+use kibitz_koehandel::{make_player, Event, Player, Seat};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use tokio::net::TcpListener;
+
+/// Games remembered at once; beyond this the least recently used session is dropped.
+pub const MAX_SESSIONS: usize = 512;
+
+/// Errors creating a bot.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// The strategy name is unknown to the engine.
+    #[error("unknown strategy {0:?}")]
+    UnknownStrategy(String),
+    /// Binding or serving failed.
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The strongest strategy the engine offers (`strong` when it exists, else `heuristic`).
+pub fn best_strategy() -> &'static str {
+    if make_player("strong", 0).is_some() {
+        "strong"
+    } else {
+        "heuristic"
+    }
+}
+
+/// One game as seen by our bot.
+pub struct Session {
+    player: Box<dyn Player>,
+    decoder: BotDecoder,
+    last_used: Instant,
+}
+
+impl Session {
+    /// A session for a new game, playing as seat 0 (`S`).
+    pub fn new(mut player: Box<dyn Player>) -> Session {
+        player.new_game(Seat(0));
+        Session {
+            player,
+            decoder: BotDecoder::default(),
+            last_used: Instant::now(),
+        }
+    }
+
+    /// Handles one message: observe a notice, or decide a question; returns the reply.
+    pub fn handle(&mut self, env: &Envelope) -> Reply {
+        self.last_used = Instant::now();
+        match self.decoder.decode(&env.msg) {
+            Incoming::Event(e) => {
+                if e == Event::Begin {
+                    self.player.new_game(Seat(0));
+                }
+                self.player.observe(&e);
+                Reply::empty()
+            }
+            Incoming::Question(q) => answer_reply(&self.player.decide(&q)),
+            Incoming::Unknown => {
+                tracing::warn!(
+                    market = env.market,
+                    id = env.id,
+                    "uninterpretable message {:?}",
+                    env.msg
+                );
+                Reply::empty()
+            }
+        }
+    }
+}
+
+/// Open sessions keyed by (market, id).
+type SessionMap = HashMap<(u64, u64), Arc<Mutex<Session>>>;
+
+/// A bot endpoint's state: its strategy and the open sessions.
+pub struct Bot {
+    strategy: String,
+    seeds: AtomicU64,
+    sessions: Mutex<SessionMap>,
+}
+
+impl Bot {
+    /// A bot playing `strategy` (a name of the engine's registry).
+    pub fn new(strategy: &str) -> Result<Bot, BotError> {
+        make_player(strategy, 0).ok_or_else(|| BotError::UnknownStrategy(strategy.into()))?;
+        Ok(Bot {
+            strategy: strategy.to_string(),
+            seeds: AtomicU64::new(1),
+            sessions: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The strategy name.
+    pub fn strategy(&self) -> &str {
+        &self.strategy
+    }
+
+    /// Open sessions.
+    pub fn sessions(&self) -> usize {
+        self.sessions.lock().map_or(0, |s| s.len())
+    }
+
+    fn session(&self, key: (u64, u64)) -> Arc<Mutex<Session>> {
+        let mut map = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if !map.contains_key(&key) && map.len() >= MAX_SESSIONS {
+            let oldest = map
+                .iter()
+                .min_by_key(|(_, s)| {
+                    s.lock()
+                        .map(|s| s.last_used)
+                        .unwrap_or_else(|_| Instant::now())
+                })
+                .map(|(k, _)| *k);
+            if let Some(k) = oldest {
+                map.remove(&k);
+            }
+        }
+        map.entry(key)
+            .or_insert_with(|| {
+                let seed = self.seeds.fetch_add(1, Ordering::Relaxed);
+                let p = make_player(&self.strategy, seed).expect("checked in Bot::new");
+                Arc::new(Mutex::new(Session::new(p)))
+            })
+            .clone()
+    }
+
+    /// Answers one request query; garbage gets the empty reply (and a log line).
+    pub fn handle_query(&self, query: &str) -> String {
+        let env = match Envelope::parse(query) {
+            Ok(e) => e,
+            Err(e) => {
+                tracing::warn!(
+                    "bad request {:?}: {e}",
+                    query.chars().take(200).collect::<String>()
+                );
+                return Reply::empty().to_string();
+            }
+        };
+        let key = (env.market, env.id);
+        let session = self.session(key);
+        let reply = {
+            let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
+            s.handle(&env)
+        };
+        if !reply.is_empty() {
+            tracing::info!(
+                market = env.market,
+                id = env.id,
+                "{} -> {reply}",
+                env.to_query()
+            );
+        } else {
+            tracing::debug!(market = env.market, id = env.id, "{}", env.to_query());
+        }
+        if matches!(env.msg, crate::protocol::ServerMsg::End { .. }) {
+            if let Ok(mut map) = self.sessions.lock() {
+                map.remove(&key);
+            }
+        }
+        reply.to_string()
+    }
+}
+
+/// The axum app serving `bot` on every path.
+pub fn router(bot: Arc<Bot>) -> Router {
+    Router::new().fallback(handler).with_state(bot)
+}
+
+async fn handler(State(bot): State<Arc<Bot>>, RawQuery(q): RawQuery) -> String {
+    let q = q.unwrap_or_default();
+    tokio::task::spawn_blocking(move || bot.handle_query(&q))
+        .await
+        .unwrap_or_else(|_| Reply::empty().to_string())
+}
+
+/// A running bot endpoint.
+pub struct BotHandle {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Its state.
+    pub bot: Arc<Bot>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl BotHandle {
+    /// The URL to give the market.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+}
+
+impl Drop for BotHandle {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Binds `addr` (port 0 = any free port) and serves a bot of `strategy` in the background.
+pub async fn spawn(addr: &str, strategy: &str) -> Result<BotHandle, BotError> {
+    let bot = Arc::new(Bot::new(strategy)?);
+    let listener = TcpListener::bind(addr).await?;
+    let addr = listener.local_addr()?;
+    let app = router(bot.clone());
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!("bot endpoint stopped: {e}");
+        }
+    });
+    Ok(BotHandle { addr, bot, task })
+}

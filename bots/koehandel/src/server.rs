@@ -1,0 +1,396 @@
+//! The reference market (spec C, D, G): starts games, drives the engine's state machine, sends
+//! every notice and question as a GET to the seat's URL, applies defaults to missing or bad
+//! answers, and keeps a per-player log.
+//!
+//! Project decisions beyond the spec (written down here as ARCHITECTURE.md asks):
+//! * Seeds: game `M` of a market created with seed `s` uses deck seed `s + M`.
+//! * A seat whose URL failed [`MarketConfig::give_up_after`] times in a row (timeouts, refused
+//!   connections, bad status) is treated as passive for the rest of the game, so a dead player
+//!   costs seconds, not hours. The log says so.
+//! * At most [`MarketConfig::max_running`] games run at once and the last
+//!   [`MarketConfig::keep_games`] games are kept for `?log=`; URLs are limited to 2,000 bytes.
+
+use crate::caller::Caller;
+use crate::client::Bot;
+use crate::protocol::{event_msg, question_msg, reply_answer, Envelope, Letters, Reply, SEATS};
+use kibitz_koehandel::game::SeatStats;
+use kibitz_koehandel::{Game, Question, Seat};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Market settings.
+#[derive(Clone, Debug)]
+pub struct MarketConfig {
+    /// Per-request deadline including connecting (spec: 5 s).
+    pub deadline: Duration,
+    /// Base seed of the deck shuffles.
+    pub seed: u64,
+    /// Consecutive failed requests after which a URL seat is treated as passive (`None`: never).
+    pub give_up_after: Option<u32>,
+    /// Games running at once.
+    pub max_running: usize,
+    /// Finished games kept for their logs.
+    pub keep_games: usize,
+}
+
+impl Default for MarketConfig {
+    fn default() -> Self {
+        MarketConfig {
+            deadline: Duration::from_secs(5),
+            seed: 2010,
+            give_up_after: Some(20),
+            max_running: 64,
+            keep_games: 500,
+        }
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Clone)]
+pub enum Entrant {
+    /// A player endpoint called over HTTP.
+    Url(String),
+    /// Never answers (every default applies); nothing is sent over the network.
+    Passive,
+    /// In-process: our bot, through the same codec but without sockets (spec G2).
+    Local(Arc<Bot>),
+}
+
+impl Entrant {
+    fn describe(&self) -> String {
+        match self {
+            Entrant::Url(u) => u.clone(),
+            Entrant::Passive => "(passive)".into(),
+            Entrant::Local(b) => format!("(in-process {})", b.strategy()),
+        }
+    }
+}
+
+/// Errors starting a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MarketError {
+    /// More than four seats, or a URL that is too long.
+    #[error("bad connect request: {0}")]
+    BadRequest(String),
+    /// Too many games are running.
+    #[error("too many games running")]
+    Busy,
+}
+
+/// Request counters of one seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatCounters {
+    /// Requests sent.
+    pub requests: u32,
+    /// Requests without a usable answer (timeout, error, bad status or body).
+    pub failures: u32,
+    /// Total time of the requests.
+    pub time: Duration,
+}
+
+/// A game's record: who played, the per-player logs, and the result once over.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Market id.
+    pub market: u64,
+    /// Deck seed.
+    pub seed: u64,
+    /// Player ids by seat.
+    pub ids: [u64; SEATS],
+    /// Seat descriptions (URLs).
+    pub names: [String; SEATS],
+    /// Per-seat log: everything sent and received.
+    pub logs: [String; SEATS],
+    /// Final scores, once the game is over.
+    pub scores: Option<[u32; SEATS]>,
+    /// Engine counters per seat (defaults, bluffs, bars).
+    pub stats: [SeatStats; SEATS],
+    /// Request counters per seat.
+    pub counters: [SeatCounters; SEATS],
+    /// Turns played.
+    pub turns: u32,
+}
+
+/// The ids of a started game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Started {
+    /// Market id.
+    pub market: u64,
+    /// Player ids by seat.
+    pub ids: [u64; SEATS],
+}
+
+impl Started {
+    /// The `?connect` reply body: `?market=M&id1=..&id2=..&id3=..&id4=..`.
+    pub fn reply(&self) -> String {
+        let mut s = format!("?market={}", self.market);
+        for (i, id) in self.ids.iter().enumerate() {
+            let _ = write!(s, "&id{}={id}", i + 1);
+        }
+        s
+    }
+}
+
+#[derive(Default)]
+struct Games {
+    by_market: BTreeMap<u64, Arc<Mutex<GameRecord>>>,
+    by_id: HashMap<u64, u64>,
+    running: usize,
+}
+
+struct Inner {
+    cfg: MarketConfig,
+    caller: Caller,
+    games: Mutex<Games>,
+    next_market: AtomicU64,
+    next_id: AtomicU64,
+    done: tokio::sync::Notify,
+}
+
+/// The market: start games, read logs and results. Cheap to clone; needs a tokio runtime.
+#[derive(Clone)]
+pub struct Market {
+    inner: Arc<Inner>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Market {
+    /// A market with the given settings.
+    pub fn new(cfg: MarketConfig) -> Market {
+        Market {
+            inner: Arc::new(Inner {
+                caller: Caller::new(cfg.deadline),
+                cfg,
+                games: Mutex::new(Games::default()),
+                next_market: AtomicU64::new(1),
+                next_id: AtomicU64::new(1),
+                done: tokio::sync::Notify::new(),
+            }),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &MarketConfig {
+        &self.inner.cfg
+    }
+
+    /// Registers a game (ids, empty logs) without playing it.
+    fn register(
+        &self,
+        entrants: &[Entrant],
+    ) -> Result<(Started, Arc<Mutex<GameRecord>>), MarketError> {
+        if entrants.len() > SEATS {
+            return Err(MarketError::BadRequest("more than four seats".into()));
+        }
+        let mut g = lock(&self.inner.games);
+        if g.running >= self.inner.cfg.max_running {
+            return Err(MarketError::Busy);
+        }
+        let market = self.inner.next_market.fetch_add(1, Ordering::Relaxed);
+        let ids: [u64; SEATS] =
+            std::array::from_fn(|_| self.inner.next_id.fetch_add(1, Ordering::Relaxed));
+        let seed = self.inner.cfg.seed.wrapping_add(market);
+        let names: [String; SEATS] =
+            std::array::from_fn(|i| entrants.get(i).unwrap_or(&Entrant::Passive).describe());
+        let logs = std::array::from_fn(|i| {
+            format!(
+                "# market {market} seat {i} id {} seed {seed} player {}\n",
+                ids[i], names[i]
+            )
+        });
+        let rec = Arc::new(Mutex::new(GameRecord {
+            market,
+            seed,
+            ids,
+            names,
+            logs,
+            scores: None,
+            stats: Default::default(),
+            counters: Default::default(),
+            turns: 0,
+        }));
+        g.by_market.insert(market, rec.clone());
+        for id in ids {
+            g.by_id.insert(id, market);
+        }
+        g.running += 1;
+        while g.by_market.len() > self.inner.cfg.keep_games.max(1) {
+            let oldest = *g.by_market.keys().next().expect("non-empty");
+            let old = g.by_market.remove(&oldest).expect("present");
+            for id in lock(&old).ids {
+                g.by_id.remove(&id);
+            }
+        }
+        Ok((Started { market, ids }, rec))
+    }
+
+    /// Starts a game in the background (seats beyond `entrants` are passive).
+    pub fn start(&self, entrants: Vec<Entrant>) -> Result<Started, MarketError> {
+        let (started, rec) = self.register(&entrants)?;
+        let me = self.clone();
+        tokio::spawn(async move { me.run(entrants, rec).await });
+        Ok(started)
+    }
+
+    /// Plays a game to the end and returns its record.
+    pub async fn play(&self, entrants: Vec<Entrant>) -> Result<GameRecord, MarketError> {
+        let (_, rec) = self.register(&entrants)?;
+        self.run(entrants, rec.clone()).await;
+        let r = lock(&rec).clone();
+        Ok(r)
+    }
+
+    /// A game's record (a snapshot).
+    pub fn game(&self, market: u64) -> Option<GameRecord> {
+        let g = lock(&self.inner.games);
+        g.by_market.get(&market).map(|r| lock(r).clone())
+    }
+
+    /// The market ids of the kept games, oldest first.
+    pub fn markets(&self) -> Vec<u64> {
+        lock(&self.inner.games).by_market.keys().copied().collect()
+    }
+
+    /// The log of player `id` (spec C6).
+    pub fn log(&self, id: u64) -> Option<String> {
+        let g = lock(&self.inner.games);
+        let rec = lock(g.by_market.get(g.by_id.get(&id)?)?);
+        let seat = rec.ids.iter().position(|&i| i == id)?;
+        Some(rec.logs[seat].clone())
+    }
+
+    /// Waits until game `market` is over (or `timeout` passes); returns its record if over.
+    pub async fn wait(&self, market: u64, timeout: Duration) -> Option<GameRecord> {
+        let until = tokio::time::Instant::now() + timeout;
+        loop {
+            let notified = self.inner.done.notified();
+            match self.game(market) {
+                Some(r) if r.scores.is_some() => return Some(r),
+                None => return None,
+                _ => {}
+            }
+            if tokio::time::timeout_at(until, notified).await.is_err() {
+                return self.game(market).filter(|r| r.scores.is_some());
+            }
+        }
+    }
+
+    async fn run(&self, entrants: Vec<Entrant>, rec: Arc<Mutex<GameRecord>>) {
+        let (market, ids, seed) = {
+            let r = lock(&rec);
+            (r.market, r.ids, r.seed)
+        };
+        let mut seats: Vec<SeatConn> = (0..SEATS)
+            .map(|i| SeatConn {
+                entrant: entrants.get(i).cloned().unwrap_or(Entrant::Passive),
+                failures_in_row: 0,
+            })
+            .collect();
+        let mut game = Game::new(seed);
+        let mut verbatim: Option<Letters> = None;
+        loop {
+            let notices: Vec<_> = game.drain_notices().collect();
+            for n in notices {
+                let env = Envelope {
+                    market,
+                    id: ids[n.seat.idx()],
+                    msg: event_msg(n.seat, &n.event),
+                };
+                self.exchange(&mut seats[n.seat.idx()], n.seat, &env, &rec)
+                    .await;
+            }
+            let Some(ask) = game.ask() else { break };
+            let env = Envelope {
+                market,
+                id: ids[ask.seat.idx()],
+                msg: question_msg(ask.seat, &ask.question, verbatim.as_ref()),
+            };
+            let reply = self
+                .exchange(&mut seats[ask.seat.idx()], ask.seat, &env, &rec)
+                .await;
+            if let (Question::Bid { high_bid, .. }, Some(r)) = (&ask.question, &reply) {
+                if let Some(b) = r.money_bid().filter(|b| b.value() > high_bid.value()) {
+                    verbatim = Some(b);
+                }
+            }
+            game.answer(reply_answer(ask.seat, &ask.question, reply.as_ref()));
+            lock(&rec).turns = game.turns();
+        }
+        {
+            let mut r = lock(&rec);
+            r.scores = Some(game.scores());
+            r.stats = game.stats();
+            r.turns = game.turns();
+        }
+        lock(&self.inner.games).running -= 1;
+        self.inner.done.notify_waiters();
+    }
+
+    /// Sends one message to a seat and returns its (parsed) answer; logs both directions.
+    async fn exchange(
+        &self,
+        conn: &mut SeatConn,
+        seat: Seat,
+        env: &Envelope,
+        rec: &Mutex<GameRecord>,
+    ) -> Option<Reply> {
+        let query = env.to_query();
+        let give_up = self.inner.cfg.give_up_after;
+        let (line, reply, time, failed) = match &conn.entrant {
+            Entrant::Passive => ("< (passive)".to_string(), None, Duration::ZERO, false),
+            Entrant::Url(_) if give_up.is_some_and(|n| conn.failures_in_row >= n) => (
+                "< (skipped: seat unresponsive)".to_string(),
+                None,
+                Duration::ZERO,
+                true,
+            ),
+            Entrant::Url(url) => {
+                let (res, time) = self.inner.caller.call(url, &query).await;
+                match res {
+                    Ok(body) => {
+                        conn.failures_in_row = 0;
+                        (
+                            format!("< {}", body.trim()),
+                            Some(Reply::parse(&body)),
+                            time,
+                            false,
+                        )
+                    }
+                    Err(e) => {
+                        conn.failures_in_row += 1;
+                        (format!("< no answer: {e}"), None, time, true)
+                    }
+                }
+            }
+            Entrant::Local(bot) => {
+                let t0 = std::time::Instant::now();
+                let body = bot.handle_query(&query);
+                (
+                    format!("< {body}"),
+                    Some(Reply::parse(&body)),
+                    t0.elapsed(),
+                    false,
+                )
+            }
+        };
+        let mut r = lock(rec);
+        let i = seat.idx();
+        let _ = writeln!(r.logs[i], "> {query}\n{line} ({} ms)", time.as_millis());
+        let c = &mut r.counters[i];
+        c.requests += 1;
+        c.failures += u32::from(failed);
+        c.time += time;
+        reply
+    }
+}
+
+struct SeatConn {
+    entrant: Entrant,
+    failures_in_row: u32,
+}

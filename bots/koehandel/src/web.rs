@@ -1,0 +1,254 @@
+//! The market's HTTP front end (spec C6): `?connect&url1=..` starts a game, `?log=ID` returns a
+//! player's log, and `/` serves a small HTML page to start games and read logs and scores.
+
+use crate::protocol::{pairs, SEATS};
+use crate::server::{Entrant, GameRecord, Market, MarketConfig, MarketError};
+use axum::extract::{RawQuery, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use std::fmt::Write as _;
+use std::net::SocketAddr;
+use tokio::net::TcpListener;
+
+/// Longest URL accepted for a seat.
+pub const MAX_URL: usize = 2000;
+/// Log lines shown per player on the game page (the full log is at `?log=ID`).
+pub const PAGE_LOG_LINES: usize = 400;
+
+/// The axum app of the market.
+pub fn router(market: Market) -> Router {
+    Router::new().fallback(root).with_state(market)
+}
+
+fn text(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+fn html(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+}
+
+fn first<'a>(p: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    p.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
+/// Reads `url1..url4` (empty or absent = passive seat).
+fn entrants(p: &[(String, String)]) -> Result<Vec<Entrant>, MarketError> {
+    (1..=SEATS)
+        .map(|i| match first(p, &format!("url{i}")).map(str::trim) {
+            None | Some("") => Ok(Entrant::Passive),
+            Some(u) if u.len() > MAX_URL => {
+                Err(MarketError::BadRequest(format!("url{i} too long")))
+            }
+            Some(u) => Ok(Entrant::Url(u.to_string())),
+        })
+        .collect()
+}
+
+async fn root(State(market): State<Market>, RawQuery(q): RawQuery) -> Response {
+    let p = pairs(q.as_deref().unwrap_or(""));
+    let has = |k: &str| p.iter().any(|(key, _)| key == k);
+    if has("connect") || has("start") {
+        let started = entrants(&p).and_then(|e| market.start(e));
+        return match started {
+            Ok(s) if has("connect") => text(StatusCode::OK, s.reply()),
+            Ok(s) => (
+                StatusCode::SEE_OTHER,
+                [(header::LOCATION, format!("/?market={}", s.market))],
+            )
+                .into_response(),
+            Err(e @ MarketError::Busy) => text(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+            Err(e) => text(StatusCode::BAD_REQUEST, e.to_string()),
+        };
+    }
+    if let Some(id) = first(&p, "log") {
+        return match id.trim().parse().ok().and_then(|id| market.log(id)) {
+            Some(log) => text(StatusCode::OK, log),
+            None => text(StatusCode::NOT_FOUND, format!("no log for id {id:?}\n")),
+        };
+    }
+    if let Some(m) = first(&p, "market") {
+        return match m.trim().parse().ok().and_then(|m| market.game(m)) {
+            Some(rec) => html(game_page(&rec)),
+            None => text(StatusCode::NOT_FOUND, format!("no market {m:?}\n")),
+        };
+    }
+    html(index_page(&market))
+}
+
+/// Escapes text for HTML.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+const STYLE: &str =
+    "body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}\
+td,th{border:1px solid #999;padding:.2em .6em;text-align:left}input[type=text]{width:30em}\
+pre{background:#f4f4f4;padding:.5em;max-height:30em;overflow:auto}";
+
+fn head(title: &str, refresh: bool) -> String {
+    format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{}</title>{}<style>{STYLE}</style></head><body>",
+        esc(title),
+        if refresh { "<meta http-equiv=\"refresh\" content=\"2\">" } else { "" }
+    )
+}
+
+fn index_page(market: &Market) -> String {
+    let mut s = head("Koehandel market", false);
+    s.push_str("<h1>Koehandel market</h1><h2>Start a game</h2><form id=\"start\" method=\"get\" action=\"/\">");
+    s.push_str("<input type=\"hidden\" name=\"start\" value=\"\">");
+    for i in 1..=SEATS {
+        let _ = write!(
+            s,
+            "<p><label>Seat {} URL <input type=\"text\" name=\"url{i}\" placeholder=\"http://host:port/ (empty: passes on everything)\"></label></p>",
+            i - 1
+        );
+    }
+    s.push_str("<p><button type=\"submit\">Start game</button></p></form>");
+    s.push_str("<h2>Read a log</h2><form id=\"log\" method=\"get\" action=\"/\"><label>Player id <input name=\"log\" size=\"8\"></label> <button type=\"submit\">Show log</button></form>");
+    s.push_str(
+        "<h2>Games</h2><table id=\"games\"><tr><th>market</th><th>players</th><th>state</th></tr>",
+    );
+    for m in market.markets().into_iter().rev().take(50) {
+        if let Some(r) = market.game(m) {
+            let _ = write!(
+                s,
+                "<tr><td><a href=\"/?market={m}\">{m}</a></td><td>{}</td><td>{}</td></tr>",
+                esc(&r.names.join(", ")),
+                state(&r)
+            );
+        }
+    }
+    s.push_str("</table></body></html>");
+    s
+}
+
+fn state(r: &GameRecord) -> String {
+    match r.scores {
+        Some(sc) => format!("over: {}", sc.map(|x| x.to_string()).join(" / ")),
+        None => format!("running, turn {}", r.turns),
+    }
+}
+
+fn game_page(r: &GameRecord) -> String {
+    let over = r.scores.is_some();
+    let mut s = head(&format!("Koehandel market {}", r.market), !over);
+    let _ = write!(
+        s,
+        "<h1>Market {}</h1><p id=\"state\">seed {} · {}</p>",
+        r.market,
+        r.seed,
+        esc(&state(r))
+    );
+    if let Some(sc) = r.scores {
+        let best = sc.iter().copied().max().unwrap_or(0);
+        s.push_str("<h2>Final scores</h2><ol id=\"scores\">");
+        let mut order: Vec<usize> = (0..SEATS).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(sc[i]));
+        for i in order {
+            let _ = write!(
+                s,
+                "<li>seat {i} (id {}) {}: <b>{}</b>{}</li>",
+                r.ids[i],
+                esc(&r.names[i]),
+                sc[i],
+                if sc[i] == best { " — winner" } else { "" }
+            );
+        }
+        s.push_str("</ol>");
+    }
+    s.push_str("<h2>Players</h2><table id=\"players\"><tr><th>seat</th><th>id</th><th>player</th><th>requests</th><th>no answer</th><th>avg ms</th><th>defaults</th><th>bluffs caught</th><th>barred</th><th>score</th><th>log</th></tr>");
+    for i in 0..SEATS {
+        let c = r.counters[i];
+        let avg = if c.requests > 0 {
+            c.time.as_secs_f64() * 1000.0 / f64::from(c.requests)
+        } else {
+            0.0
+        };
+        let st = r.stats[i];
+        let _ = write!(
+            s,
+            "<tr><td>{i}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{avg:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><a href=\"/?log={}\">log</a></td></tr>",
+            r.ids[i],
+            esc(&r.names[i]),
+            c.requests,
+            c.failures,
+            st.defaults,
+            st.bluffs,
+            if st.barred { "yes" } else { "no" },
+            r.scores.map_or("–".to_string(), |sc| sc[i].to_string()),
+            r.ids[i]
+        );
+    }
+    s.push_str("</table><h2>Logs</h2>");
+    for i in 0..SEATS {
+        let lines: Vec<&str> = r.logs[i].lines().collect();
+        let from = lines.len().saturating_sub(PAGE_LOG_LINES);
+        let _ = write!(
+            s,
+            "<details class=\"log\" id=\"log{}\"{}><summary>id {} ({} lines{})</summary><pre>{}</pre></details>",
+            r.ids[i],
+            if i == 0 { " open" } else { "" },
+            r.ids[i],
+            lines.len(),
+            if from > 0 { ", last part" } else { "" },
+            esc(&lines[from..].join("\n"))
+        );
+    }
+    s.push_str("<p><a href=\"/\">back</a></p></body></html>");
+    s
+}
+
+/// A running market server.
+pub struct ServerHandle {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// The market behind it.
+    pub market: Market,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ServerHandle {
+    /// The base URL, e.g. `http://127.0.0.1:4711/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Binds `addr` (port 0 = any free port) and serves a new market in the background.
+pub async fn spawn(addr: &str, cfg: MarketConfig) -> std::io::Result<ServerHandle> {
+    let listener = TcpListener::bind(addr).await?;
+    let addr = listener.local_addr()?;
+    let market = Market::new(cfg);
+    let app = router(market.clone());
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!("market stopped: {e}");
+        }
+    });
+    Ok(ServerHandle { addr, market, task })
+}
