@@ -1,1 +1,72 @@
-//! kibitz-koehandel engine (scaffold: filled in by its issue).
+//! kibitz-koehandel: rules, knowledge tracking and players for Koehandel (Kuhhandel /
+//! "You're Bluffing!") as the GoT 2010 contest played it, following
+//! `shared/specs/koehandel.md` (part D is normative).
+//!
+//! # Layout
+//! - [`types`]: seats, animals `A`–`J`, money cards `n t f h T F`, hands and herds.
+//! - [`event`]: the market's [`Question`]s and [`Event`]s and the players' [`Answer`]s; one value
+//!   per wire message, absolute seats (the codec rotates letters).
+//! - [`game`]: the state machine the referee drives ([`Game::ask`], [`Game::answer`],
+//!   [`Game::drain_notices`]); auctions in `auction.rs`, cow trades in `trade.rs`.
+//! - [`knowledge`]: what one player can know from his messages, exactly.
+//! - [`player`]: the [`Player`] trait and the registry; baselines `pass`, `random` and
+//!   [`heuristic`].
+//! - [`runner`]: in-process games and seat-rotated parallel matches.
+//!
+//! # Decisions not fixed by the spec
+//! - A caught bluffer's over-the-top bid gets `second_bluff_not_allowed` only when it would
+//!   otherwise have been a raise (a non-raise is a plain pass).
+//! - After a second tie (free transfer) third parties get all four trade broadcasts, each with
+//!   `-0` / `0` (D11: "a free transfer shows -0 / 0").
+//! - Bids are kept as card multisets; the server echoes them in canonical descending order
+//!   (`ftt`), which equals the verbatim text for every bid written that way.
+#![warn(missing_docs)]
+
+pub mod auction;
+pub mod eval;
+pub mod event;
+pub mod game;
+pub mod heuristic;
+pub mod knowledge;
+pub mod player;
+pub mod runner;
+mod trade;
+pub mod types;
+
+pub use event::{Answer, Ask, Event, Notice, Question, TradeError, TradeStart};
+pub use game::Game;
+pub use knowledge::{Fact, Knowledge};
+pub use player::{make_player, Player, PLAYER_NAMES};
+pub use types::{Animal, Cards, Herd, MoneyCard, Seat};
+
+/// Errors of this crate (parsing and configuration; the market itself never fails).
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum RulesError {
+    /// A character that is not one of `n t f h T F`.
+    #[error("not a money card letter: {0:?}")]
+    BadMoneyLetter(char),
+    /// More than 255 cards of one kind in a string.
+    #[error("too many cards of one kind")]
+    TooManyCards,
+    /// A player name the registry does not know.
+    #[error("unknown player {0:?} (known: pass, random, heuristic, strong)")]
+    UnknownPlayer(String),
+    /// The thread pool could not be built.
+    #[error("thread pool: {0}")]
+    Threads(String),
+}
+
+/// Deterministic bench workload for `kibitz bench`: a fixed set of complete games between
+/// fixed players on fixed decks. Returns the number of decisions taken (the signature).
+pub fn bench() -> u64 {
+    let mut decisions = 0;
+    for seed in 0..8u64 {
+        let mut players: Vec<Box<dyn Player>> = ["heuristic", "random", "heuristic", "random"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| make_player(n, seed * 4 + i as u64).expect("registered"))
+            .collect();
+        decisions += runner::play_game(Game::new(seed), &mut players).decisions;
+    }
+    decisions
+}

@@ -1,0 +1,154 @@
+//! The [`Player`] trait shared by the in-process runner and the HTTP bot, plus the two
+//! simplest baselines and the registry of player names.
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::auction::server_payment;
+use crate::event::{Answer, Event, Question, TradeStart};
+use crate::knowledge::Knowledge;
+use crate::types::{Animal, Cards, MoneyCard, Seat, MONEY_KINDS};
+
+/// A player: told every notice addressed to him, asked every question.
+///
+/// Both the in-process runner and the network bot call exactly these three methods in the
+/// market's message order, so a player cannot tell them apart. Seats are absolute; a bot that
+/// only knows relative letters plays as seat 0 (`S`=0, `W`=1, `N`=2, `E`=3).
+pub trait Player: Send {
+    /// Display name (the registry name plus parameters).
+    fn name(&self) -> String;
+    /// A new game begins; `me` is this player's seat.
+    fn new_game(&mut self, me: Seat);
+    /// A notice (no reply).
+    fn observe(&mut self, event: &Event);
+    /// A question; the answer is validated by the market (invalid = default).
+    fn decide(&mut self, question: &Question) -> Answer;
+}
+
+/// The names [`make_player`] knows.
+pub const PLAYER_NAMES: [&str; 3] = ["pass", "random", "heuristic"];
+
+/// Creates a player by name (`pass`, `random`, `heuristic`, `strong`), seeded for determinism.
+pub fn make_player(name: &str, seed: u64) -> Option<Box<dyn Player>> {
+    Some(match name {
+        "pass" => Box::new(PassPlayer),
+        "random" => Box::new(RandomPlayer::new(seed)),
+        "heuristic" => Box::new(crate::heuristic::HeuristicPlayer::new(Default::default())),
+        _ => return None,
+    })
+}
+
+/// Never answers anything: every default of the spec applies (like a silent network seat).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PassPlayer;
+
+impl Player for PassPlayer {
+    fn name(&self) -> String {
+        "pass".into()
+    }
+    fn new_game(&mut self, _me: Seat) {}
+    fn observe(&mut self, _event: &Event) {}
+    fn decide(&mut self, _question: &Question) -> Answer {
+        Answer::None
+    }
+}
+
+/// Uniformly random among legal answers (never bluffs, never sends invalid cards).
+#[derive(Clone, Debug)]
+pub struct RandomPlayer {
+    rng: ChaCha8Rng,
+    k: Knowledge,
+}
+
+impl RandomPlayer {
+    /// A random player with its own seeded generator.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x005e_ed0f_7a4d),
+            k: Knowledge::new(Seat(0)),
+        }
+    }
+
+    fn random_subset(&mut self, hand: &Cards) -> Cards {
+        let mut c = Cards::EMPTY;
+        for k in 0..MONEY_KINDS {
+            c.0[k] = self.rng.random_range(0..=hand.0[k]);
+        }
+        c
+    }
+}
+
+/// Every legal trade start `(opponent, animal)` for `k.me` (spec D6.1).
+pub fn legal_trades(k: &Knowledge) -> Vec<(Seat, Animal)> {
+    let mut v = Vec::new();
+    for a in Animal::all() {
+        if k.herds[k.me.idx()].count(a) == 0 {
+            continue;
+        }
+        for o in k.opponents() {
+            if k.herds[o.idx()].count(a) > 0 {
+                v.push((o, a));
+            }
+        }
+    }
+    v
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn new_game(&mut self, me: Seat) {
+        self.k = Knowledge::new(me);
+    }
+    fn observe(&mut self, event: &Event) {
+        self.k.observe(event);
+        self.k.facts.clear();
+    }
+    fn decide(&mut self, q: &Question) -> Answer {
+        self.k.on_question(q);
+        let hand = self.k.hand;
+        let a = match q {
+            Question::Start => {
+                let trades = legal_trades(&self.k);
+                let trade = self.k.deck_left() == 0 || self.rng.random_bool(0.3);
+                match trades.choose(&mut self.rng) {
+                    Some(&(o, animal)) if trade => Answer::Trade(TradeStart {
+                        opponent: Some(o),
+                        animal: Some(animal),
+                        offer: Some(self.random_subset(&hand)),
+                    }),
+                    _ => Answer::Auction,
+                }
+            }
+            Question::Bid { high_bid, .. } => {
+                let (high, mine) = (high_bid.value(), hand.value());
+                if mine > high && self.rng.random_bool(0.5) {
+                    let steps = (mine - high) / 10;
+                    Answer::bid(high + 10 * self.rng.random_range(1..=steps.clamp(1, 10)))
+                } else {
+                    Answer::Money(Cards::EMPTY)
+                }
+            }
+            Question::BuyBack { high_bid, .. } => {
+                Answer::buy_back(self.rng.random_bool(0.5), high_bid)
+            }
+            Question::Pay { price, .. } => Answer::Money(server_payment(&hand, price.value())),
+            Question::Challenged { .. } => {
+                if self.rng.random_bool(0.5) {
+                    Answer::Money(Cards::EMPTY)
+                } else {
+                    let mut c = self.random_subset(&hand);
+                    if c.is_empty() && hand.count(MoneyCard::Zero) > 0 {
+                        c.push(MoneyCard::Zero);
+                    }
+                    Answer::Money(c)
+                }
+            }
+            Question::Reoffer { .. } => Answer::Money(self.random_subset(&hand)),
+        };
+        self.k.on_answer(q, &a);
+        a
+    }
+}
