@@ -103,6 +103,8 @@ pub struct BotStats {
     pub losses: u32,
     /// Each finished game: opponent and the `RESULT` datagram.
     pub results: Vec<(String, String)>,
+    /// Each finished game's stones in playing order, as the bot reconstructed them.
+    pub histories: Vec<Vec<i32>>,
     /// Moves sent without the engine's answer (timeout, missing stone, broken board).
     pub fallbacks: u32,
     /// `WELCOME`s received (more than one after `UNREGISTERED`).
@@ -395,6 +397,7 @@ impl Bot {
         let opponent = self.game.opponent.clone().unwrap_or_default();
         info!(%opponent, result = %text, stones = self.game.own.len() + self.game.opp.len(), "game over");
         self.stats.results.push((opponent, text));
+        self.stats.histories.push(self.game.interleaved());
         self.game.active = false;
     }
 
