@@ -1,8 +1,31 @@
-//! Criterion benches for kibitz-maumau (scaffold).
+//! Criterion benches for kibitz-maumau: ISMCTS playouts per second and raw game simulation.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use kibitz_maumau::arena::play_game;
+use kibitz_maumau::mcts::bench_with;
+use kibitz_maumau::player::{GreedyPlayer, Player};
+use kibitz_maumau::Config;
 
-fn bench(_c: &mut Criterion) {}
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("maumau");
+    g.sample_size(10);
+    // One search of 2000 iterations from each of 2 fixed deals: throughput = playouts.
+    g.throughput(Throughput::Elements(2 * 2000));
+    g.bench_function("ismcts_playouts", |b| b.iter(|| bench_with(2, 2000)));
+    g.throughput(Throughput::Elements(100));
+    g.bench_function("greedy_selfplay_games", |b| {
+        b.iter(|| {
+            let mut turns = 0;
+            for seed in 0..100 {
+                let mut p: Vec<Box<dyn Player>> =
+                    vec![Box::new(GreedyPlayer), Box::new(GreedyPlayer)];
+                turns += play_game(Config::default(), seed, &mut p, None).turns;
+            }
+            turns
+        })
+    });
+    g.finish();
+}
 
 criterion_group!(benches, bench);
 criterion_main!(benches);

@@ -1,8 +1,21 @@
-//! kibitz-maumau: Mau-Mau exactly as the Free-Hack 2017 contest server plays it.
+//! kibitz-maumau: Mau-Mau exactly as the Free-Hack 2017 contest server plays it, a card
+//! tracker, baseline players and an ISMCTS player.
 //!
-//! - [`cards`]: cards, suits, ranks and card sets in the wire's numbering.
-//! - [`game`]: the server's state machine (deal, 7/8/Jack effects, wishes, reshuffle, talon
-//!   exhaustion and its buggy winner rule), driven turn by turn.
+//! - [`cards`]: cards, suits, ranks and card sets in the wire's numbering (`rank × 4 + suit`).
+//! - [`turn`]: the vocabulary of a turn (answers as bots choose them and as the server reads
+//!   them, reactions, game ends, table configuration).
+//! - [`game`]: the server's state machine, bugs included (seat-1 exhaustion winner, Jack on an
+//!   unwished Jack, Jack without a wish = played + penalty, same-name effect groups).
+//! - [`knowledge`]: one seat's card tracker, fed with [`knowledge::Notice`]s (one per received
+//!   wire message), and sampling of hidden hands consistent with it.
+//! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
+//! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
+//! - [`arena`]: in-process games and duplicate-deal matches.
+//!
+//! A reference server drives [`game::Game`]: `begin_turn` (→ broadcast + private message),
+//! then `answer` with the [`turn::RawAnswer`] it read (→ reply), until `outcome()` is `Some`.
+//! A bot keeps a [`knowledge::Knowledge`], calls `observe` for every message it receives, and
+//! answers each private message with [`player::Player::choose`].
 #![warn(missing_docs)]
 
 pub mod arena;
@@ -11,9 +24,11 @@ pub mod game;
 pub mod knowledge;
 pub mod mcts;
 pub mod player;
+pub mod turn;
 
 pub use cards::{Card, CardSet, Rank, Suit};
-pub use game::{
-    Action, Config, DrawTwo, ExhaustionWinner, Game, GameEnd, Phase, RawAnswer, Reaction, TurnStart,
-};
+pub use game::Game;
 pub use mcts::bench;
+pub use turn::{
+    Action, Config, DrawTwo, ExhaustionWinner, GameEnd, Phase, RawAnswer, Reaction, TurnStart,
+};
