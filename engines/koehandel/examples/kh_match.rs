@@ -7,7 +7,10 @@ use kibitz_search::stats::mean_ci;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100);
-    let seats = args.get(2).cloned().unwrap_or("heuristic,random,random,random".into());
+    let seats = args
+        .get(2)
+        .cloned()
+        .unwrap_or("heuristic,random,random,random".into());
     let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let threads: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
     let names: Vec<String> = seats.split(',').map(String::from).collect();
@@ -28,5 +31,8 @@ fn main() {
             r.defaults
         );
     }
-    println!("{games} games, {decisions} decisions, {secs:.2} s, {:.2} µs/decision", secs * 1e6 / decisions as f64);
+    println!(
+        "{games} games, {decisions} decisions, {secs:.2} s, {:.2} µs/decision",
+        secs * 1e6 / decisions as f64
+    );
 }

@@ -1,0 +1,208 @@
+//! Money conservation and knowledge invariants over many random games: a chaos driver
+//! (random, often invalid answers, bluffs) and real players. After every step each seat's
+//! [`Knowledge`], built only from its own messages, must agree with the referee's state.
+
+use kibitz_koehandel::auction::server_payment;
+use kibitz_koehandel::game::Game;
+use kibitz_koehandel::types::{Animal, Cards, MoneyCard, Seat, MONEY_KINDS};
+use kibitz_koehandel::{make_player, Answer, Ask, Knowledge, Player, Question, TradeStart};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn expected_total(donkeys: u8) -> Cards {
+    let mut t = Cards::EMPTY;
+    for _ in 0..4 {
+        t.add(&Cards::START);
+    }
+    for n in 1..=donkeys {
+        for _ in 0..4 {
+            t.push(MoneyCard::donkey_payout(n));
+        }
+    }
+    t
+}
+
+fn random_cards(rng: &mut ChaCha8Rng, hand: &Cards, owned: bool) -> Cards {
+    let mut c = Cards::EMPTY;
+    for k in 0..MONEY_KINDS {
+        let max = if owned { hand.0[k] } else { hand.0[k] + 2 };
+        c.0[k] = rng.random_range(0..=max);
+    }
+    c
+}
+
+fn chaos(g: &Game, ask: &Ask, rng: &mut ChaCha8Rng) -> Answer {
+    let hand = g.money(ask.seat);
+    let r: f64 = rng.random();
+    if r < 0.08 {
+        return Answer::None;
+    }
+    if r < 0.12 {
+        return Answer::InvalidMoney;
+    }
+    match &ask.question {
+        Question::Start => {
+            if rng.random_bool(0.5) {
+                Answer::Auction
+            } else {
+                Answer::Trade(TradeStart {
+                    opponent: Some(Seat(rng.random_range(0..4))),
+                    animal: Some(Animal(rng.random_range(0..10))),
+                    offer: Some({
+                        let owned = rng.random_bool(0.9);
+                        random_cards(rng, &hand, owned)
+                    }),
+                })
+            }
+        }
+        Question::Bid { high_bid, .. } => {
+            if rng.random_bool(0.4) {
+                Answer::Money(Cards::EMPTY)
+            } else {
+                Answer::bid(high_bid.value() + 10 * rng.random_range(0..12))
+            }
+        }
+        Question::BuyBack { high_bid, .. } => Answer::buy_back(rng.random_bool(0.4), high_bid),
+        Question::Pay { price, .. } => {
+            if rng.random_bool(0.5) {
+                let mut c = server_payment(&hand, price.value());
+                if hand.count(MoneyCard::Zero) > 0 && rng.random_bool(0.3) {
+                    c.push(MoneyCard::Zero);
+                }
+                Answer::Money(c)
+            } else {
+                Answer::Money({
+                    let owned = rng.random_bool(0.5);
+                    random_cards(rng, &hand, owned)
+                })
+            }
+        }
+        Question::Challenged { .. } | Question::Reoffer { .. } => {
+            if rng.random_bool(0.3) {
+                Answer::Money(Cards::EMPTY)
+            } else {
+                Answer::Money({
+                    let owned = rng.random_bool(0.85);
+                    random_cards(rng, &hand, owned)
+                })
+            }
+        }
+    }
+}
+
+fn check(g: &Game, ks: &[Knowledge; 4], at_turn: bool) {
+    assert_eq!(
+        g.total_money(),
+        expected_total(g.donkeys_revealed()),
+        "money conserved"
+    );
+    let animals: u32 = Seat::ALL.iter().map(|&s| g.herd(s).len()).sum();
+    for k in ks {
+        assert_eq!(k.hand, g.money(k.me), "own hand exact");
+        assert_eq!(k.total, g.total_money(), "money in play");
+        if at_turn {
+            assert_eq!(animals as usize + g.deck_left(), 40);
+            for a in Animal::all() {
+                assert!(
+                    Seat::ALL
+                        .iter()
+                        .map(|&s| g.herd(s).count(a) as u32)
+                        .sum::<u32>()
+                        <= 4
+                );
+            }
+            assert_eq!(k.deck_left() as usize, g.deck_left(), "deck count");
+            for s in Seat::ALL {
+                assert_eq!(k.herds[s.idx()], g.herd(s), "herd of {s} seen by {}", k.me);
+                assert_eq!(k.counts[s.idx()], g.money(s).len(), "card count of {s}");
+                assert_eq!(k.caught[s.idx()], g.caught(s));
+            }
+            let opp: u32 = k.opponents().iter().map(|s| k.counts[s.idx()]).sum();
+            assert_eq!(opp, k.opponents_money().len());
+        }
+    }
+}
+
+/// Plays one game; `players` answer when given, else the chaos driver does.
+fn run(seed: u64, mut players: Option<Vec<Box<dyn Player>>>) -> Game {
+    let mut g = Game::new(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut ks: [Knowledge; 4] = std::array::from_fn(|i| Knowledge::new(Seat(i as u8)));
+    if let Some(ps) = players.as_mut() {
+        for (i, p) in ps.iter_mut().enumerate() {
+            p.new_game(Seat(i as u8));
+        }
+    }
+    loop {
+        let notices: Vec<_> = g.drain_notices().collect();
+        for n in notices {
+            ks[n.seat.idx()].observe(&n.event);
+            if let kibitz_koehandel::Event::Bluffed { bluffer, cards, .. } = n.event {
+                assert_eq!(cards, g.money(bluffer), "a bluff shows the whole hand");
+            }
+            if let Some(ps) = players.as_mut() {
+                ps[n.seat.idx()].observe(&n.event);
+            }
+        }
+        let ask = g.ask();
+        check(
+            &g,
+            &ks,
+            matches!(
+                ask,
+                None | Some(Ask {
+                    question: Question::Start,
+                    ..
+                })
+            ),
+        );
+        let Some(ask) = ask else { break };
+        let k = &mut ks[ask.seat.idx()];
+        k.on_question(&ask.question);
+        let a = match players.as_mut() {
+            Some(ps) => ps[ask.seat.idx()].decide(&ask.question),
+            None => chaos(&g, &ask, &mut rng),
+        };
+        k.on_answer(&ask.question, &a);
+        g.answer(a);
+    }
+    for k in &ks {
+        assert_eq!(k.final_scores, Some(g.scores()));
+    }
+    g
+}
+
+#[test]
+fn chaos_games_conserve_money_and_knowledge_stays_exact() {
+    let mut bluffs = 0;
+    let mut bars = 0;
+    for seed in 0..300 {
+        let g = run(seed, None);
+        assert!(g.is_over());
+        bluffs += g.stats().iter().map(|s| s.bluffs).sum::<u32>();
+        bars += g.stats().iter().filter(|s| s.barred).count();
+        for s in g.stats() {
+            assert!(s.bluffs <= 1, "nobody is caught twice");
+        }
+    }
+    assert!(bluffs > 50, "the chaos driver exercises bluffs ({bluffs})");
+    assert!(bars > 50, "and bars ({bars})");
+}
+
+#[test]
+fn player_games_conserve_money_and_knowledge_stays_exact() {
+    let names = ["heuristic", "random", "heuristic", "pass"];
+    for seed in 0..100u64 {
+        let players: Vec<Box<dyn Player>> = (0..4)
+            .map(|i| make_player(names[(i + seed as usize) % 4], seed * 4 + i as u64).unwrap())
+            .collect();
+        let g = run(seed, Some(players));
+        assert!(g.is_over());
+        assert_eq!(
+            g.total_money().value(),
+            3760,
+            "all four donkeys were revealed"
+        );
+        assert_eq!(g.total_money().len(), 44);
+    }
+}
