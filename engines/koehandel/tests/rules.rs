@@ -300,7 +300,7 @@ fn invalid_start_with_empty_deck_bars_the_player() {
     assert_eq!(g.ask().unwrap().seat, Seat(3));
     g.answer(Answer::Auction);
     assert!(g.is_over(), "nobody may start a trade any more");
-    assert_eq!(g.stats()[0].barred, true);
+    assert!(g.stats()[0].barred);
 }
 
 #[test]
