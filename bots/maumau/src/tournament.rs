@@ -1,9 +1,129 @@
-//! The maumau part of `kibitz tournament`: reference server on loopback, bots over the real protocol.
+//! The Mau-Mau part of `kibitz tournament`: the contest's knock-out format on our reference
+//! server (loopback, port 0), with our ISMCTS bot and the baseline bots as real TCP clients
+//! (in-process threads running [`crate::client`]).
+//!
+//! Field, in seeding order: `kibitz-ismcts` (50 ms per move), `heuristic`, `greedy`, `random`.
+//! Matches are best of five; no game starts after 80 % of the budget (an open match is then
+//! decided by its score so far, ties to the higher seed).
 
+use crate::client::{play, BotConfig};
+use crate::knockout::{run_knockout, Entrant, KnockoutConfig, KnockoutReport, Launch};
+use crate::server::ServerConfig;
 use kibitz_search::stats::Standing;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Thinking time of our ISMCTS bot per move.
+pub const ISMCTS_MOVE_TIME: Duration = Duration::from_millis(50);
+
+fn entrant(name: &str, strategy: &str, time: Duration, seeds: Arc<AtomicU64>) -> Entrant {
+    let strategy = strategy.to_string();
+    let start = move |addr, name: &str| {
+        let cfg = BotConfig {
+            name: name.to_string(),
+            strategy: strategy.clone(),
+            time,
+            iterations: None,
+            seed: seeds.fetch_add(1, Ordering::Relaxed),
+            players: 2,
+            read_timeout: Duration::from_secs(15),
+        };
+        std::thread::spawn(move || {
+            if let Err(e) = play(addr, &cfg) {
+                tracing::warn!("{}: {e}", cfg.name);
+            }
+        });
+    };
+    Entrant {
+        name: name.into(),
+        launch: Launch::InProcess(Arc::new(start)),
+    }
+}
 
 /// Runs this contest's local tournament within roughly `budget` and returns the standings.
-pub fn run(_budget: Duration) -> anyhow::Result<Vec<Standing>> {
-    anyhow::bail!("maumau is not wired into the tournament yet")
+pub fn run(budget: Duration) -> anyhow::Result<Vec<Standing>> {
+    let deadline = Instant::now() + budget.mul_f64(0.8);
+    let seeds = Arc::new(AtomicU64::new(0x6d61_756d));
+    let entrants = vec![
+        entrant("kibitz-ismcts", "ismcts", ISMCTS_MOVE_TIME, seeds.clone()),
+        entrant(
+            "heuristic",
+            "heuristic",
+            Duration::from_millis(10),
+            seeds.clone(),
+        ),
+        entrant("greedy", "greedy", Duration::from_millis(10), seeds.clone()),
+        entrant("random", "random", Duration::from_millis(10), seeds),
+    ];
+    let cfg = KnockoutConfig {
+        match_games: 5,
+        shuffle: false,
+        server: ServerConfig {
+            turn_timeout: Some(Duration::from_secs(2)),
+            max_turns: 2000,
+            seed: 2017,
+            games: u32::MAX,
+            ..ServerConfig::default()
+        },
+        deadline: Some(deadline),
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let report = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        run_knockout(&listener, &entrants, &cfg).await
+    })?;
+    tracing::info!("maumau knock-out:\n{report}");
+    Ok(standings(&report))
+}
+
+/// Standings from a knock-out: champion first, then by the round reached, then by wins.
+pub fn standings(report: &KnockoutReport) -> Vec<Standing> {
+    let n = report.names.len();
+    let mut reached = vec![0u32; n];
+    let mut out_by = vec![None; n];
+    for m in &report.matches {
+        for e in std::iter::once(m.a).chain(m.b) {
+            reached[e] = reached[e].max(m.round);
+            if e != m.winner {
+                out_by[e] = Some((m.round, m.winner, m.score));
+            }
+        }
+    }
+    let mut rows: Vec<(usize, Standing)> = (0..n)
+        .map(|i| {
+            let t = &report.totals[i];
+            let fate = match out_by[i] {
+                _ if i == report.champion => "champion".to_string(),
+                Some((r, w, (a, b))) => {
+                    format!("out in round {r} to {} ({a}-{b})", report.names[w])
+                }
+                None => "did not play".to_string(),
+            };
+            let note = format!(
+                "{fate}; penalties {}, timeouts {}, drops {}",
+                t.penalties, t.timeouts, t.drops
+            );
+            let st = Standing {
+                player: report.names[i].clone(),
+                games: t.games,
+                wins: t.wins,
+                draws: 0,
+                losses: t.games - t.wins,
+                points: t.wins as f64,
+                note,
+            };
+            (i, st)
+        })
+        .collect();
+    rows.sort_by_key(|(i, s)| {
+        (
+            *i != report.champion,
+            std::cmp::Reverse(reached[*i]),
+            std::cmp::Reverse(s.wins),
+        )
+    });
+    rows.into_iter().map(|(_, s)| s).collect()
 }
