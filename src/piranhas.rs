@@ -1,15 +1,373 @@
-//! `kibitz piranhas …` subcommands (scaffold: filled in by the piranhas issue).
+//! `kibitz piranhas …`: perft, bench, a single search, one shown game, and matches between
+//! player specs. No game logic here: everything calls into `kibitz_piranhas`.
 
-use clap::Subcommand;
+use anyhow::{anyhow, bail, Context};
+use clap::{Args, Subcommand};
+use comfy_table::Table;
+use indicatif::{ProgressBar, ProgressStyle};
+use kibitz_piranhas::arena::{play_game, play_pair, GameRecord};
+use kibitz_piranhas::kraken::{parse_pair, random_pair};
+use kibitz_piranhas::players::PlayerSpec;
+use kibitz_piranhas::{perft, Choice, Engine, EngineConfig, EvalParams, State};
+use kibitz_search::stats::{elo_from_wdl, Sprt, SprtStatus};
+use kibitz_search::time::TimeControl;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// `kibitz piranhas` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
-    /// Not built yet.
-    Todo,
+    /// Leaf counts of pure move generation from the start position (RED to move).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Kraken squares `x,y,x,y` (default 3,3,6,7).
+        #[arg(long, default_value = "3,3,6,7")]
+        kraken: String,
+        /// Print every depth from 1 up to `depth`.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Deterministic search bench: node count (the signature) and nodes/s.
+    Bench,
+    /// Search one position and print every iteration.
+    Search(SearchArgs),
+    /// Play one game between two player specs and show the board after every move.
+    Game {
+        /// RED player spec.
+        #[arg(long, default_value = "search:time=300")]
+        a: String,
+        /// BLUE player spec.
+        #[arg(long, default_value = "greedy")]
+        b: String,
+        /// Kraken squares `x,y,x,y` (default: random from --seed).
+        #[arg(long)]
+        kraken: Option<String>,
+        /// Seed for the Kraken and random players.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// A match between two player specs, both colours per Kraken pair, in parallel.
+    Match(MatchArgs),
+}
+
+/// Flags of `kibitz piranhas search`.
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// Kraken squares `x,y,x,y` for the start position.
+    #[arg(long, default_value = "3,3,6,7")]
+    kraken: String,
+    /// A position as the data files write it (100 characters) instead of the start position.
+    #[arg(long)]
+    board: Option<String>,
+    /// Turn of `--board` (0..=60; even = RED to move).
+    #[arg(long, default_value_t = 0)]
+    turn: u32,
+    /// Soft time budget in ms (the hard deadline is 4/3 of it).
+    #[arg(long, default_value_t = 1200)]
+    time_ms: u64,
+    /// Maximum depth.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 32)]
+    hash_mb: usize,
+    /// Search threads (only 1 is implemented).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Evaluation preset: `tuned` or `v1`.
+    #[arg(long, default_value = "tuned")]
+    eval: String,
+    /// Evaluation weight override `name=value` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+}
+
+/// Flags of `kibitz piranhas match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Number of games (rounded up to an even number: each Kraken pair is played twice).
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Player A, e.g. `search:time=100,param.rim=8`, `greedy`, `random`.
+    #[arg(long)]
+    a: String,
+    /// Player B.
+    #[arg(long)]
+    b: String,
+    /// Games played in parallel.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Match seed (Kraken pairs, random players).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// SPRT hypotheses `elo0,elo1` (alpha = beta = 0.05).
+    #[arg(long, default_value = "0,10")]
+    sprt: String,
+    /// Stop early when the SPRT accepts a hypothesis.
+    #[arg(long)]
+    sprt_stop: bool,
 }
 
 /// Runs one `kibitz piranhas` subcommand.
-pub fn run(_cmd: Cmd) -> anyhow::Result<()> {
-    anyhow::bail!("kibitz piranhas is not built yet")
+pub fn run(cmd: Cmd) -> anyhow::Result<()> {
+    match cmd {
+        Cmd::Perft { depth, kraken, all } => run_perft(depth, &kraken, all),
+        Cmd::Bench => {
+            let t = Instant::now();
+            let nodes = kibitz_piranhas::bench();
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "piranhas bench: {nodes} nodes  {:.3} s  {:.0} nodes/s",
+                s,
+                nodes as f64 / s
+            );
+            Ok(())
+        }
+        Cmd::Search(args) => run_search(args),
+        Cmd::Game { a, b, kraken, seed } => run_game(&a, &b, kraken.as_deref(), seed),
+        Cmd::Match(args) => run_match(args),
+    }
+}
+
+fn run_perft(depth: u32, kraken: &str, all: bool) -> anyhow::Result<()> {
+    let state = State::start(parse_pair(kraken)?);
+    println!("{state}");
+    let from = if all { 1 } else { depth };
+    for d in from..=depth {
+        let t = Instant::now();
+        let n = perft(&state, d);
+        let s = t.elapsed().as_secs_f64().max(1e-9);
+        println!(
+            "perft {d}: {n} leaves  {:.3} s  {:.0} nodes/s",
+            s,
+            n as f64 / s
+        );
+    }
+    Ok(())
+}
+
+fn eval_params(preset: &str, overrides: &[String]) -> anyhow::Result<EvalParams> {
+    let mut p =
+        EvalParams::preset(preset).ok_or_else(|| anyhow!("unknown eval preset {preset:?}"))?;
+    for o in overrides {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--param wants name=value, got {o:?}"))?;
+        let v: i32 = v.parse().with_context(|| format!("--param {o}"))?;
+        if !p.set(k, v) {
+            bail!(
+                "unknown eval weight {k:?}; known: {}",
+                EvalParams::NAMES.join(", ")
+            );
+        }
+    }
+    Ok(p)
+}
+
+fn run_search(a: SearchArgs) -> anyhow::Result<()> {
+    let state = match &a.board {
+        Some(b) => State::from_letters(b, a.turn)?,
+        None => State::start(parse_pair(&a.kraken)?),
+    };
+    let mut config = EngineConfig {
+        eval: eval_params(&a.eval, &a.params)?,
+        threads: a.threads,
+        ..EngineConfig::default()
+    };
+    config.search.hash_mb = a.hash_mb;
+    if let Some(d) = a.depth {
+        config.search.max_depth = d;
+    }
+    if a.threads > 1 {
+        eprintln!(
+            "note: the search is single-threaded; --threads {} is ignored",
+            a.threads
+        );
+    }
+    println!("{state}");
+    let mut engine = Engine::new(config);
+    let soft = Duration::from_millis(a.time_ms);
+    let tc = TimeControl::new(soft, soft * 4 / 3);
+    let start = Instant::now();
+    let print = |c: &Choice| {
+        let s = start.elapsed().as_secs_f64().max(1e-9);
+        let pv: Vec<String> = c.pv.iter().map(|m| m.to_string()).collect();
+        println!(
+            "depth {:>2}  score {:>6}  nodes {:>10}  {:>8.0} nps  {:>6.0} ms  pv {}",
+            c.depth,
+            c.score,
+            c.nodes,
+            c.nodes as f64 / s,
+            s * 1000.0,
+            pv.join(" ")
+        );
+    };
+    let c = engine.choose_with(&state, &tc, print);
+    let s = start.elapsed().as_secs_f64().max(1e-9);
+    match c.mv {
+        Some(m) => println!(
+            "best {m}  depth {}  nodes {}  {:.0} nodes/s  {:.0} ms",
+            c.depth,
+            c.nodes,
+            c.nodes as f64 / s,
+            s * 1000.0
+        ),
+        None => println!("no legal move"),
+    }
+    Ok(())
+}
+
+fn run_game(a: &str, b: &str, kraken: Option<&str>, seed: u64) -> anyhow::Result<()> {
+    let (sa, sb): (PlayerSpec, PlayerSpec) = (a.parse()?, b.parse()?);
+    let krakens = match kraken {
+        Some(k) => parse_pair(k)?,
+        None => random_pair(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
+    };
+    let (mut pa, mut pb) = (sa.build(seed), sb.build(seed + 1));
+    let rec = play_game([pa.as_mut(), pb.as_mut()], krakens);
+    let mut state = State::start(krakens);
+    println!("RED = {a}, BLUE = {b}\n{state}\n");
+    for m in &rec.moves {
+        state = state.apply(*m)?;
+        println!("{m}\n{state}\n");
+    }
+    println!("{}", describe(&rec));
+    Ok(())
+}
+
+fn describe(rec: &GameRecord) -> String {
+    match (&rec.result, &rec.violation) {
+        (Some(r), _) => r.to_string(),
+        (None, Some((c, Some(e)))) => format!("{c} broke the rules: {e}"),
+        (None, Some((c, None))) => format!("{c} returned no move"),
+        (None, None) => "unfinished".into(),
+    }
+}
+
+fn parse_sprt(s: &str) -> anyhow::Result<Sprt> {
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| anyhow!("--sprt wants elo0,elo1"))?;
+    Ok(Sprt {
+        elo0: a.trim().parse()?,
+        elo1: b.trim().parse()?,
+        alpha: 0.05,
+        beta: 0.05,
+    })
+}
+
+#[derive(Default)]
+struct Tally {
+    w: u32,
+    d: u32,
+    l: u32,
+    plies: u64,
+    violations: u32,
+    by_reason: [u32; 3],
+}
+
+fn run_match(args: MatchArgs) -> anyhow::Result<()> {
+    let a: PlayerSpec = args.a.parse()?;
+    let b: PlayerSpec = args.b.parse()?;
+    let sprt = parse_sprt(&args.sprt)?;
+    let pairs = args.games.div_ceil(2).max(1) as u64;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.max(1))
+        .build()?;
+    let bar = ProgressBar::new(pairs * 2);
+    bar.set_style(ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]",
+    )?);
+    let tally = Mutex::new(Tally::default());
+    let started = Instant::now();
+    pool.install(|| {
+        (0..pairs).into_par_iter().for_each(|i| {
+            let stop = {
+                let t = tally.lock().unwrap_or_else(|e| e.into_inner());
+                args.sprt_stop && sprt.status(t.w, t.d, t.l) != SprtStatus::Continue
+            };
+            if stop {
+                return;
+            }
+            let ((w, d, l), recs) = play_pair(&a, &b, args.seed, i);
+            let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+            t.w += w;
+            t.d += d;
+            t.l += l;
+            for r in &recs {
+                t.plies += r.moves.len() as u64;
+                t.violations += r.violation.is_some() as u32;
+                if let Some(res) = r.result {
+                    t.by_reason[res.reason as usize] += 1;
+                }
+            }
+            let e = elo_from_wdl(t.w, t.d, t.l);
+            bar.set_message(format!(
+                "+{} ={} -{}  Elo {:+.0} ± {:.0}  LLR {:.2}",
+                t.w,
+                t.d,
+                t.l,
+                e.elo,
+                e.error95,
+                sprt.llr(t.w, t.d, t.l)
+            ));
+            bar.inc(2);
+        })
+    });
+    bar.finish_and_clear();
+    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    let n = t.w + t.d + t.l;
+    let e = elo_from_wdl(t.w, t.d, t.l);
+    let (lo, hi) = sprt.bounds();
+    let status = match sprt.status(t.w, t.d, t.l) {
+        SprtStatus::Continue => "continue",
+        SprtStatus::AcceptH0 => "H0 accepted",
+        SprtStatus::AcceptH1 => "H1 accepted",
+    };
+    let mut table = Table::new();
+    table.set_header(vec![
+        "A",
+        "B",
+        "games",
+        "W",
+        "D",
+        "L",
+        "score",
+        "Elo (A−B)",
+        "LOS",
+        "SPRT",
+    ]);
+    table.add_row(vec![
+        args.a.clone(),
+        args.b.clone(),
+        n.to_string(),
+        t.w.to_string(),
+        t.d.to_string(),
+        t.l.to_string(),
+        format!("{:.1} %", 100.0 * e.score),
+        format!("{:+.0} ± {:.0}", e.elo, e.error95),
+        format!("{:.1} %", 100.0 * e.los),
+        format!(
+            "[{},{}] LLR {:.2} ({:.2},{:.2}) {status}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.llr(t.w, t.d, t.l),
+            lo,
+            hi
+        ),
+    ]);
+    println!("{table}");
+    println!(
+        "{n} games in {:.1} s, {:.1} plies/game; ends: {} united swarm, {} round limit, {} no legal move, {} violations",
+        started.elapsed().as_secs_f64(),
+        t.plies as f64 / n.max(1) as f64,
+        t.by_reason[0],
+        t.by_reason[1],
+        t.by_reason[2],
+        t.violations
+    );
+    Ok(())
 }

@@ -126,6 +126,9 @@ mod tests {
             let ((w, d, _), _) = play_pair(&g, &r, 3, i);
             score += w as f64 + 0.5 * d as f64;
         }
-        assert!(score >= 14.0, "greedy scored only {score}/20 against random");
+        assert!(
+            score >= 14.0,
+            "greedy scored only {score}/20 against random"
+        );
     }
 }

@@ -155,7 +155,13 @@ pub struct Tables {
     pub column: [u128; 10],
     /// Row masks by y.
     pub row: [u128; 10],
+    /// `line_id[sq][k]`: index (0..58) of the line of kind k through `sq`: columns 0..9,
+    /// rows 10..19, rising diagonals 20..38 (x − y + 29), falling diagonals 39..57 (x + y + 39).
+    pub line_id: [[u8; 4]; SQUARES],
 }
+
+/// Number of distinct lines (10 columns, 10 rows, 19 + 19 diagonals).
+pub const LINES: usize = 58;
 
 const fn build_tables() -> Tables {
     let mut t = Tables {
@@ -164,6 +170,7 @@ const fn build_tables() -> Tables {
         steps: [[0; SQUARES]; 8],
         column: [0; 10],
         row: [0; 10],
+        line_id: [[0; 4]; SQUARES],
     };
     let mut sq = 0;
     while sq < SQUARES {
@@ -191,6 +198,17 @@ const fn build_tables() -> Tables {
             t.line[k][sq] |= t.ray[d][sq] | (1u128 << sq);
             d += 1;
         }
+        sq += 1;
+    }
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (x, y) = (sq % 10, sq / 10);
+        t.line_id[sq] = [
+            x as u8,
+            10 + y as u8,
+            (x + 29 - y) as u8,
+            (x + y + 39) as u8,
+        ];
         sq += 1;
     }
     let mut i = 0;

@@ -141,6 +141,16 @@ pub struct Features {
 
 /// Computes the static features of one colour's fish.
 pub fn features(fish: Bitboard) -> Features {
+    let (mut sx, mut sy) = (0u32, 0u32);
+    for sq in fish.iter() {
+        sx += (sq % 10) as u32;
+        sy += (sq / 10) as u32;
+    }
+    features_with_sums(fish, (sx, sy))
+}
+
+/// [`features`] with the coordinate sums (Σ x, Σ y) already known.
+fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features {
     let n = fish.count();
     let mut f = Features {
         fish: n,
@@ -157,11 +167,7 @@ pub fn features(fish: Bitboard) -> Features {
         f.groups += 1;
         rest ^= s;
     }
-    let (mut sx, mut sy) = (0i32, 0i32);
-    for sq in fish.iter() {
-        sx += (sq % 10) as i32;
-        sy += (sq / 10) as i32;
-    }
+    let (sx, sy) = (sums.0 as i32, sums.1 as i32);
     let n = n as i32;
     for sq in fish.iter() {
         let dx = (n * (sq % 10) as i32 - sx).abs();
@@ -177,12 +183,13 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
     let turn = state.turn().min(MAX_TURN as u32) as i64;
     let conc = p.conc_open as i64 + (p.conc_end as i64 - p.conc_open as i64) * turn / 60;
     let side = |c: Color| -> i64 {
-        let f = features(state.board().fish_of(c));
+        let f = features_with_sums(state.board().fish_of(c), state.coordinate_sums(c));
         if f.fish == 0 {
             return 0;
         }
         let n = f.fish as i64;
-        p.swarm_share as i64 * f.biggest as i64 / n - p.groups as i64 * (f.groups as i64 - 1)
+        p.swarm_share as i64 * f.biggest as i64 / n
+            - p.groups as i64 * (f.groups as i64 - 1)
             - conc * f.spread as i64 / (n * n)
             - p.rim as i64 * f.rim as i64
             + p.fish as i64 * n

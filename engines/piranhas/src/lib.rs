@@ -31,11 +31,11 @@ mod zobrist;
 pub use bitboard::Bitboard;
 pub use board::{Board, Color, Direction, Field, Move};
 pub use error::{ParseError, RuleError};
+pub use eval::EvalParams;
 pub use movegen::perft;
 pub use result::{EndReason, GameResult};
-pub use state::{State, MAX_TURN};
-pub use eval::EvalParams;
 pub use search::{default_time_control, Choice, Engine, EngineConfig};
+pub use state::{State, MAX_TURN};
 
 /// Deterministic bench workload for `kibitz bench`: fixed-depth searches from fixed
 /// positions (three Kraken pairs, start and after a few fixed moves) with fresh tables.

@@ -1,8 +1,8 @@
 //! Legal move generation by line counts, and perft.
 //!
-//! For each own fish and each of its four lines the distance is one popcount of the
-//! occupancy masked with a precomputed line mask; the path test is one mask built from two
-//! precomputed rays.
+//! For each own fish and each of its four lines the distance is the line's fish count, kept
+//! incrementally in the [`State`] (it equals the popcount of the occupancy masked with the
+//! precomputed line mask); the path test is one mask built from two precomputed rays.
 
 use crate::bitboard::TABLES;
 use crate::board::{Direction, Move};
@@ -19,7 +19,8 @@ pub fn for_each_move(state: &State, mut f: impl FnMut(usize, usize, Direction)) 
     let occ = own | opp;
     for sq in board.fish[me].iter() {
         for (kind, dirs) in LINE_DIRS.iter().enumerate() {
-            let d = (occ & TABLES.line[kind][sq]).count_ones() as i32;
+            let d = state.line_count(sq, kind) as i32;
+            debug_assert_eq!(d as u32, (occ & TABLES.line[kind][sq]).count_ones());
             for dir in [Direction::ALL[dirs[0]], Direction::ALL[dirs[1]]] {
                 let di = dir as usize;
                 if d > TABLES.steps[di][sq] as i32 {

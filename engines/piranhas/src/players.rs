@@ -192,7 +192,9 @@ mod tests {
 
     #[test]
     fn specs_parse_and_reject_garbage() {
-        let s: PlayerSpec = "search:time=100,depth=6,param.rim=9,eval=v1".parse().unwrap();
+        let s: PlayerSpec = "search:time=100,depth=6,param.rim=9,eval=v1"
+            .parse()
+            .unwrap();
         assert_eq!(s.kind, PlayerKind::Search);
         assert_eq!(s.time, Some(Duration::from_millis(100)));
         assert_eq!(s.config.search.max_depth, 6);

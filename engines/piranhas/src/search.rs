@@ -104,13 +104,9 @@ impl Game for Node {
     fn order_hint(&self, m: Move) -> i32 {
         // Captures first, then moves that bring the fish closer to its colour's centre.
         let me = self.state.current();
-        let fish = self.state.board().fish_of(me);
-        let n = fish.count() as i32;
-        let (mut sx, mut sy) = (0, 0);
-        for sq in fish.iter() {
-            sx += (sq % 10) as i32;
-            sy += (sq / 10) as i32;
-        }
+        let n = self.state.board().fish_of(me).count() as i32;
+        let (sx, sy) = self.state.coordinate_sums(me);
+        let (sx, sy) = (sx as i32, sy as i32);
         let dist = |sq: usize| {
             let dx = (n * (sq % 10) as i32 - sx).abs();
             let dy = (n * (sq / 10) as i32 - sy).abs();
@@ -124,7 +120,10 @@ impl Game for Node {
 
     fn is_noisy(&self, m: Move) -> bool {
         let to = self.target(m);
-        self.state.board().fish_of(self.state.current().other()).has(to)
+        self.state
+            .board()
+            .fish_of(self.state.current().other())
+            .has(to)
     }
 
     fn null_move(&self) -> Option<Self> {
@@ -248,8 +247,12 @@ pub fn greedy_move(state: &State, params: &EvalParams) -> Option<Move> {
     for_each_move(state, |from, to, dir| {
         let child = state.make(from, to);
         let score = match child.result() {
-            Some(GameResult { winner: Some(w), .. }) if w == me => i32::MAX,
-            Some(GameResult { winner: Some(_), .. }) => i32::MIN + 1,
+            Some(GameResult {
+                winner: Some(w), ..
+            }) if w == me => i32::MAX,
+            Some(GameResult {
+                winner: Some(_), ..
+            }) => i32::MIN + 1,
             Some(_) => 0,
             None => -evaluate(&child, params),
         };

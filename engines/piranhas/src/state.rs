@@ -1,6 +1,6 @@
 //! A game position: board, turn counter and Zobrist hash; applying and validating moves.
 
-use crate::bitboard::{Bitboard, TABLES};
+use crate::bitboard::{Bitboard, LINES, TABLES};
 use crate::board::{Board, Color, Field, Move};
 use crate::error::{ParseError, RuleError};
 use crate::zobrist::KEYS;
@@ -15,6 +15,10 @@ pub struct State {
     board: Board,
     turn: u8,
     hash: u64,
+    /// Fish of both colours per line (see `Tables::line_id`): the move distances.
+    lines: [u8; LINES],
+    /// Per colour: (Σ x, Σ y) of its fish, for centre-of-mass terms.
+    sums: [[u16; 2]; 2],
 }
 
 impl State {
@@ -35,8 +39,19 @@ impl State {
             board,
             turn: turn as u8,
             hash: 0,
+            lines: [0; LINES],
+            sums: [[0; 2]; 2],
         };
         s.hash = s.compute_hash();
+        for c in 0..2 {
+            for sq in board.fish[c].iter() {
+                for id in TABLES.line_id[sq] {
+                    s.lines[id as usize] += 1;
+                }
+                s.sums[c][0] += (sq % 10) as u16;
+                s.sums[c][1] += (sq / 10) as u16;
+            }
+        }
         Ok(s)
     }
 
@@ -97,7 +112,21 @@ impl State {
     /// square has a distance too.
     #[inline]
     pub fn distance(&self, sq: usize, dir: crate::board::Direction) -> u32 {
-        (self.board.occupied().0 & TABLES.line[dir.line_kind()][sq]).count_ones()
+        self.lines[TABLES.line_id[sq][dir.line_kind()] as usize] as u32
+    }
+
+    /// Fish of both colours on the line of kind `kind` (0 column, 1 row, 2 rising, 3 falling)
+    /// through `sq`.
+    #[inline]
+    pub(crate) fn line_count(&self, sq: usize, kind: usize) -> u32 {
+        self.lines[TABLES.line_id[sq][kind] as usize] as u32
+    }
+
+    /// (Σ x, Σ y) over the fish of `c` (with the fish count: the centre of mass).
+    #[inline]
+    pub fn coordinate_sums(&self, c: Color) -> (u32, u32) {
+        let s = self.sums[c as usize];
+        (s[0] as u32, s[1] as u32)
     }
 
     /// Checks `mv` for the side to move in the official server's order (rule M2) and returns
@@ -147,9 +176,21 @@ impl State {
         let to_bit = Bitboard::square(to);
         s.board.fish[me] ^= Bitboard::square(from) | to_bit;
         s.hash ^= KEYS.fish[me][from] ^ KEYS.fish[me][to];
+        let (fx, fy, tx, ty) = (from % 10, from / 10, to % 10, to / 10);
+        s.sums[me][0] = s.sums[me][0] + tx as u16 - fx as u16;
+        s.sums[me][1] = s.sums[me][1] + ty as u16 - fy as u16;
+        for id in TABLES.line_id[from] {
+            s.lines[id as usize] -= 1;
+        }
         if s.board.fish[1 - me].has(to) {
             s.board.fish[1 - me] ^= to_bit;
             s.hash ^= KEYS.fish[1 - me][to];
+            s.sums[1 - me][0] -= tx as u16;
+            s.sums[1 - me][1] -= ty as u16;
+        } else {
+            for id in TABLES.line_id[to] {
+                s.lines[id as usize] += 1;
+            }
         }
         s.hash ^= KEYS.turn[s.turn as usize & 63] ^ KEYS.turn[(s.turn as usize + 1) & 63];
         s.turn = s.turn.saturating_add(1);
