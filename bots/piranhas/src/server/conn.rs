@@ -67,7 +67,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
     let mut gone: Option<String> = None;
     'conn: loop {
         let n = tokio::select! {
-            r = rd.read(&mut buf) => match r { Ok(n) => n, Err(_) => 0 },
+            r = rd.read(&mut buf) => r.unwrap_or(0),
             _ = kill_rx.changed() => break 'conn,
             _ = tokio::time::sleep_until(deadline), if !joined && !admin => {
                 gone = Some("no join within the login timeout".into());

@@ -1,0 +1,341 @@
+//! End-to-end games on loopback: our bot against a random client, `join` games, misbehaving
+//! clients (garbage, oversized, silent, vanishing) that must lose their own game while a
+//! parallel game finishes normally, and the tournament contract.
+
+use kibitz_bots_piranhas::client::{self, ClientConfig, ClientOutcome};
+use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
+use kibitz_bots_piranhas::protocol::{Frame, Framer, ScoreCause, ServerMessage, Slot};
+use kibitz_bots_piranhas::server::{GameRecord, Server, ServerConfig};
+use kibitz_piranhas::{Color, EngineConfig, State};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A hang guard, not a speed assertion.
+const GUARD: Duration = Duration::from_secs(60);
+
+fn slot(name: &str) -> Slot {
+    Slot {
+        display_name: name.into(),
+        can_timeout: true,
+        should_be_paused: false,
+    }
+}
+
+fn client_config(port: u16, code: Option<String>) -> ClientConfig {
+    ClientConfig {
+        host: "127.0.0.1".into(),
+        port,
+        reservation: code,
+        soft: Duration::from_millis(30),
+        hard: Duration::from_millis(80),
+        idle_timeout: GUARD,
+    }
+}
+
+fn search_player() -> Box<dyn Player> {
+    let mut cfg = EngineConfig::default();
+    cfg.search.hash_mb = 4;
+    Box::new(SearchPlayer::new(cfg, "search"))
+}
+
+/// Replays the server's record with the engine: every move legal, and a regular end agrees
+/// with the engine's evaluation of the final board.
+fn check_record(rec: &GameRecord) {
+    let mut st = State::start(rec.krakens);
+    for &m in &rec.moves {
+        st = st.apply(m).expect("server applied an illegal move");
+    }
+    for c in Color::BOTH {
+        assert_eq!(rec.result.scores[c as usize].swarm, st.biggest_swarm(c));
+    }
+    if rec
+        .result
+        .scores
+        .iter()
+        .all(|s| s.cause == ScoreCause::Regular)
+    {
+        let r = st.result().expect("regular end without an engine result");
+        assert_eq!(r.winner, rec.result.winner.as_ref().map(|w| w.1));
+        for c in Color::BOTH {
+            assert_eq!(rec.result.scores[c as usize].points, r.points(c));
+        }
+    }
+}
+
+fn check_client(out: &ClientOutcome, rec: &GameRecord, color: Color) {
+    assert_eq!(out.color, Some(color));
+    assert_eq!(
+        out.result.as_ref(),
+        Some(&rec.result),
+        "client saw another result"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_bot_plays_a_full_game_against_random() {
+    let config = ServerConfig {
+        close_grace: Duration::from_millis(100),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+    let g = server.prepare([slot("search"), slot("random")], Some([(3, 3), (6, 7)]));
+    let red = tokio::spawn({
+        let c = client_config(port, Some(g.codes[0].clone()));
+        async move { client::run(&c, search_player()).await }
+    });
+    let blue = tokio::spawn({
+        let c = client_config(port, Some(g.codes[1].clone()));
+        async move { client::run(&c, Box::new(RandomPlayer::new(3))).await }
+    });
+    let rec = tokio::time::timeout(GUARD, g.result)
+        .await
+        .unwrap()
+        .unwrap();
+    check_record(&rec);
+    assert!(rec
+        .result
+        .scores
+        .iter()
+        .all(|s| s.cause == ScoreCause::Regular));
+    let (r, b) = (red.await.unwrap().unwrap(), blue.await.unwrap().unwrap());
+    check_client(&r, &rec, Color::Red);
+    check_client(&b, &rec, Color::Blue);
+    assert_eq!((r.moves + b.moves) as usize, rec.moves.len());
+    assert_eq!(rec.names, ["search".to_string(), "random".to_string()]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn join_game_first_joiner_is_red() {
+    let config = ServerConfig {
+        close_grace: Duration::from_millis(100),
+        seed: Some(9),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+    let c = client_config(port, None);
+    // The first joiner (the probe) must be seated before the second client connects.
+    let mut probe = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    probe
+        .write_all(b"<protocol><join gameType=\"swc_2019_piranhas\" />")
+        .await
+        .unwrap();
+    let mut second = None;
+    // The probe answers with random moves through the same session logic as our client.
+    let mut session = client::Session::new();
+    let mut rng = RandomPlayer::new(5);
+    let mut framer = Framer::new(1 << 20);
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = probe.read(&mut buf).await.unwrap();
+        if n == 0 {
+            break;
+        }
+        framer.push(&buf[..n]);
+        while let Some(f) = framer.next_frame().unwrap() {
+            let action = session.on_frame(f).unwrap();
+            if session.room.is_some() && second.is_none() {
+                let c = c.clone();
+                second = Some(tokio::spawn(async move {
+                    client::run(&c, Box::new(GreedyPlayer::new())).await
+                }));
+            }
+            match action {
+                client::Action::Move { room, state } => {
+                    let mv = rng
+                        .choose(&state, &kibitz_search::time::TimeControl::infinite())
+                        .mv
+                        .unwrap();
+                    let msg = kibitz_bots_piranhas::protocol::ClientMessage::Move {
+                        room,
+                        mv: kibitz_bots_piranhas::protocol::MoveMsg {
+                            mv,
+                            hints: vec!["probe".into()],
+                        },
+                    };
+                    probe.write_all(msg.to_xml().as_bytes()).await.unwrap();
+                }
+                client::Action::Finish => {
+                    let _ = probe.write_all(b"</protocol>").await;
+                }
+                client::Action::Wait => {}
+            }
+        }
+    }
+    assert_eq!(session.color, Some(Color::Red));
+    let rec = tokio::time::timeout(GUARD, server.next_finished())
+        .await
+        .unwrap()
+        .unwrap();
+    check_record(&rec);
+    assert_eq!(session.result.as_ref(), Some(&rec.result));
+    let b = second.expect("never joined").await.unwrap().unwrap();
+    check_client(&b, &rec, Color::Blue);
+    assert_eq!(rec.names, ["Unknown".to_string(), "Unknown".to_string()]);
+}
+
+/// Reads server messages until `stop` matches one; returns all messages seen. Panics on EOF.
+async fn read_until(
+    s: &mut TcpStream,
+    stop: impl Fn(&ServerMessage) -> bool,
+) -> Vec<ServerMessage> {
+    let mut framer = Framer::new(1 << 20);
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = s.read(&mut buf).await.unwrap();
+        assert!(n > 0, "connection closed early");
+        framer.push(&buf[..n]);
+        while let Some(f) = framer.next_frame().unwrap() {
+            if let Frame::Message(m) = f {
+                let msg = ServerMessage::parse(&m).unwrap();
+                let done = stop(&msg);
+                seen.push(msg);
+                if done {
+                    return seen;
+                }
+            }
+        }
+    }
+}
+
+/// Reads until the server closes the connection; returns everything received.
+async fn drain(s: &mut TcpStream) -> String {
+    let mut all = Vec::new();
+    let _ = tokio::time::timeout(GUARD, s.read_to_end(&mut all))
+        .await
+        .expect("server never closed");
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+/// A raw client: joins with `code`, waits for its first MoveRequest, then does `act`.
+async fn misbehave(port: u16, code: String, act: &'static str) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    s.write_all(format!("<protocol><joinPrepared reservationCode=\"{code}\" />").as_bytes())
+        .await
+        .unwrap();
+    read_until(&mut s, |m| matches!(m, ServerMessage::MoveRequest { .. })).await;
+    match act {
+        "garbage" => s
+            .write_all(b"this is not XML \xff\xfe <<<>>>")
+            .await
+            .unwrap(),
+        "oversized" => {
+            let mut big = b"<room roomId=\"x\"><data class=\"move\" x=\"".to_vec();
+            big.extend(std::iter::repeat_n(b'9', 100_000));
+            let _ = s.write_all(&big).await;
+        }
+        "vanish" => return String::new(),
+        "silent" => {}
+        _ => unreachable!(),
+    }
+    drain(&mut s).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn misbehaving_clients_lose_while_a_parallel_game_finishes() {
+    let config = ServerConfig {
+        soft_timeout: Duration::from_millis(400),
+        hard_timeout: Duration::from_millis(900),
+        close_grace: Duration::from_millis(200),
+        max_message: 4096,
+        ..ServerConfig::default()
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+
+    // A stranger sending garbage before joining is refused and harms nobody.
+    let mut stranger = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    stranger.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+
+    let mut games = Vec::new();
+    for act in ["garbage", "oversized", "vanish", "silent"] {
+        let g = server.prepare([slot(act), slot("random")], None);
+        let bad = tokio::spawn(misbehave(port, g.codes[0].clone(), act));
+        let c = client_config(port, Some(g.codes[1].clone()));
+        let good =
+            tokio::spawn(async move { client::run(&c, Box::new(RandomPlayer::new(1))).await });
+        games.push((act, g.result, bad, good));
+    }
+    let normal = server.prepare([slot("greedy"), slot("random")], None);
+    let c1 = client_config(port, Some(normal.codes[0].clone()));
+    let c2 = client_config(port, Some(normal.codes[1].clone()));
+    let n1 = tokio::spawn(async move { client::run(&c1, Box::new(GreedyPlayer::new())).await });
+    let n2 = tokio::spawn(async move { client::run(&c2, Box::new(RandomPlayer::new(2))).await });
+
+    let refused = drain(&mut stranger).await;
+    assert!(
+        refused.contains("<error message="),
+        "stranger got {refused:?}"
+    );
+
+    for (act, result, bad, good) in games {
+        let rec = tokio::time::timeout(GUARD, result).await.unwrap().unwrap();
+        let red = &rec.result.scores[0];
+        let expected = if act == "silent" {
+            ScoreCause::HardTimeout
+        } else {
+            ScoreCause::Left
+        };
+        assert_eq!(red.cause, expected, "{act}");
+        assert_eq!(red.points, 0, "{act}");
+        assert_eq!(
+            rec.result.winner.as_ref().map(|w| w.1),
+            Some(Color::Blue),
+            "{act}"
+        );
+        assert!(rec.moves.is_empty(), "{act}");
+        let good = good.await.unwrap().unwrap();
+        check_client(&good, &rec, Color::Blue);
+        let bad_stream = bad.await.unwrap();
+        if act == "silent" {
+            assert!(
+                bad_stream.contains("cause=\"HARD_TIMEOUT\""),
+                "{bad_stream}"
+            );
+        }
+        // (An oversized sender may see a reset instead of the closing tag.)
+        if act != "vanish" && act != "oversized" {
+            assert!(
+                bad_stream.ends_with("\n</protocol>"),
+                "{act}: {bad_stream:?}"
+            );
+        }
+    }
+    let rec = tokio::time::timeout(GUARD, normal.result)
+        .await
+        .unwrap()
+        .unwrap();
+    check_record(&rec);
+    assert!(rec
+        .result
+        .scores
+        .iter()
+        .all(|s| s.cause == ScoreCause::Regular));
+    check_client(&n1.await.unwrap().unwrap(), &rec, Color::Red);
+    check_client(&n2.await.unwrap().unwrap(), &rec, Color::Blue);
+}
+
+#[test]
+fn tournament_contract() {
+    let standings = kibitz_bots_piranhas::tournament::run(Duration::from_secs(6)).unwrap();
+    assert_eq!(standings.len(), 3);
+    let games: u32 = standings.iter().map(|s| s.games).sum();
+    assert_eq!(games, 12, "6 games, two players each");
+    let wins: u32 = standings.iter().map(|s| s.wins).sum();
+    let losses: u32 = standings.iter().map(|s| s.losses).sum();
+    assert_eq!(wins, losses);
+    let points: f64 = standings.iter().map(|s| s.points).sum();
+    assert_eq!(points, 12.0, "2 match points per game");
+    for s in &standings {
+        assert_eq!(s.wins + s.draws + s.losses, s.games);
+        assert!(
+            s.note
+                .contains("timeouts 0; violations 0; left 0; aborted 0"),
+            "{}",
+            s.note
+        );
+    }
+}
