@@ -6,10 +6,14 @@
 //!   bot agrees with the classification (penalty after a bad answer, `setName:false` after a non-JSON
 //!   name, ...); and every well-formed answer is byte-identical to what our bot writes for it.
 
+use kibitz_bots_maumau::client::{Bot, BotConfig};
 use kibitz_bots_maumau::protocol::{
     read_answer, read_name_line, Answer, BotMsg, NameLine, ServerMsg,
 };
 use kibitz_bots_maumau::transcript::{parse, Event, Kind};
+use kibitz_maumau::game::legal_set;
+use kibitz_maumau::player::make_player;
+use kibitz_maumau::{Card, CardSet, Suit};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 const DIR: &str = concat!(
@@ -39,6 +43,21 @@ fn main() {
                 continue;
             }
         };
+        if file != "samename.log" {
+            let mut bots: Vec<String> = events
+                .iter()
+                .filter(|e| e.kind == Kind::Connect)
+                .map(|e| e.bot.clone())
+                .collect();
+            bots.dedup();
+            for bot in bots {
+                let evs = events.clone();
+                trials.push(Trial::test(
+                    format!("{file}::our_bot_as_{bot}"),
+                    move || our_bot_as(&evs, &bot),
+                ));
+            }
+        }
         for (i, ev) in events.iter().enumerate() {
             let name = format!("{file}::{:05}", ev.seq);
             match &ev.kind {
@@ -61,6 +80,122 @@ fn main() {
         }
     }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// Feeds everything the recorded bot `bot` received to our bot's state machine: it must answer
+/// the name request and every private request after a broadcast naming it, nothing else, and
+/// every card it plays must be in its hand and legal.
+fn our_bot_as(events: &[Event], bot: &str) -> Result<(), Failed> {
+    let cfg = BotConfig {
+        name: bot.to_string(),
+        strategy: "heuristic".into(),
+        ..BotConfig::default()
+    };
+    let mut ours = Bot::new(
+        &cfg,
+        make_player("heuristic", 1, None, 1).map_err(|e| e.to_string())?,
+    );
+    let mut name = bot.to_string();
+    let mut hand = CardSet::EMPTY;
+    let mut expect_request = false;
+    let mut last_play: Option<(Card, Option<Suit>, Card)> = None; // (card, wish, top) of the recorded bot
+    let mut answers = 0;
+    for e in events.iter().filter(|e| e.bot == bot) {
+        match &e.kind {
+            Kind::BotToServer(l) => {
+                // Track the recorded bot's legal plays to know the real hand.
+                if let kibitz_bots_maumau::protocol::Answer::Play { card, .. } = read_answer(l) {
+                    if let (Some(c), Some((_, wish, top))) = (Card::from_index(card), last_play) {
+                        last_play = Some((c, wish, top));
+                    }
+                } else {
+                    last_play = None;
+                }
+            }
+            Kind::ServerToBot(b) => {
+                let msg = ServerMsg::decode(b).map_err(|e| e.to_string())?;
+                // Apply the recorded bot's last play unless it was penalised as illegal.
+                if let Some((c, wish, top)) = last_play.take() {
+                    let penalised_illegal =
+                        matches!(msg, ServerMsg::Drawn { ok: false, .. }) && !c.is_jack();
+                    if !penalised_illegal && hand.contains(c) && legal_set(top, wish).contains(c) {
+                        hand.remove(c);
+                    }
+                }
+                let reply = ours.on_line(b);
+                match &msg {
+                    ServerMsg::SendName => {
+                        if reply != Some(BotMsg::Name(bot.to_string())) {
+                            return Err(format!("name request answered with {reply:?}").into());
+                        }
+                        continue;
+                    }
+                    ServerMsg::SetName { name: Some(n), .. } => name = n.clone(),
+                    ServerMsg::Broadcast(bc) => expect_request = bc.turn_of == name && !bc.skipped,
+                    ServerMsg::Request(r) => {
+                        if let Some(h) = &r.hand {
+                            hand = h
+                                .iter()
+                                .filter_map(|&c| Card::from_index(c as u8))
+                                .collect();
+                        } else if let Some(d) = &r.drawn {
+                            hand = hand.union(
+                                d.iter()
+                                    .filter_map(|&c| Card::from_index(c as u8))
+                                    .collect(),
+                            );
+                        }
+                        let top = Card::from_index(r.top as u8).ok_or("bad top")?;
+                        let wish = u8::try_from(r.wished).ok().and_then(Suit::from_index);
+                        last_play = Some((top, wish, top));
+                        if !expect_request {
+                            return Err("request without a broadcast naming the bot".into());
+                        }
+                        expect_request = false;
+                        answers += 1;
+                        match reply {
+                            Some(BotMsg::Draw) => {}
+                            Some(BotMsg::Play { card, wish: w }) => {
+                                let c = Card::from_index(card as u8).ok_or("card out of range")?;
+                                if !hand.contains(c) || !legal_set(top, wish).contains(c) {
+                                    return Err(format!(
+                                        "illegal play {c} on {top} wish {wish:?}, hand {hand}"
+                                    )
+                                    .into());
+                                }
+                                if c.is_jack() && !(0..4).contains(&w) {
+                                    return Err("Jack without a wish".into());
+                                }
+                            }
+                            other => return Err(format!("request answered with {other:?}").into()),
+                        }
+                        continue;
+                    }
+                    ServerMsg::Drawn { card, .. } if *card >= 0 => {
+                        hand.insert(Card::from_index(*card as u8).ok_or("bad card")?);
+                    }
+                    _ => {}
+                }
+                if reply.is_some() {
+                    return Err(format!("answered a non-request {msg:?} with {reply:?}").into());
+                }
+            }
+            _ => {}
+        }
+    }
+    if ours.report.penalties as usize != events.iter().filter(|e| e.bot == bot && matches!(&e.kind, Kind::ServerToBot(b) if b.ends_with(b"\"error\"}\n") && b.starts_with(b"{\"drawedCards"))).count() {
+        return Err("penalty count differs".into());
+    }
+    let requests = events
+        .iter()
+        .filter(|e| {
+            e.bot == bot && matches!(&e.kind, Kind::ServerToBot(b) if b.starts_with(b"{\"topcard"))
+        })
+        .count();
+    if answers != requests {
+        return Err(format!("answered {answers} of {requests} requests").into());
+    }
+    Ok(())
 }
 
 fn server_line(bytes: &[u8]) -> Result<(), Failed> {
