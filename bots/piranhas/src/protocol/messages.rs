@@ -1,17 +1,13 @@
 //! Typed messages of both directions, their XML form, and memento ⇄ engine state.
 
 use super::dom::Element;
+use super::memento::{memento_element, parse_memento, Memento};
+use super::result::{parse_result, result_element, ResultMsg};
 use super::{bad_value, ProtocolError, GAME_TYPE};
-use kibitz_piranhas::{Board, Color, Direction, Field, Move, State};
+use kibitz_piranhas::{Color, Direction, Move};
 
 /// `class` of the MoveRequest data element.
 pub const MOVE_REQUEST_CLASS: &str = "sc.framework.plugins.protocol.MoveRequest";
-/// `class` of the memento's state element.
-pub const STATE_CLASS: &str = "sc.plugin2019.GameState";
-/// Name of the match-points result fragment.
-pub const FRAGMENT_POINTS: &str = "Gewinner";
-/// Name of the tie-break fragment (U+2205, as 19.2.1 sends it).
-pub const FRAGMENT_SWARM: &str = "\u{2205} Schwarm";
 
 /// A reserved seat of a prepared game.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,113 +75,6 @@ pub enum ClientMessage {
     },
     /// Anything else (ignored by the server); holds the element name or data class.
     Unknown(String),
-}
-
-/// Why a player's score ended as it did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ScoreCause {
-    /// Normal end.
-    Regular,
-    /// The player left (disconnected).
-    Left,
-    /// The player sent an invalid move.
-    RuleViolation,
-    /// The move came after the soft limit.
-    SoftTimeout,
-    /// No move within the hard limit.
-    HardTimeout,
-}
-
-impl ScoreCause {
-    /// The protocol name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ScoreCause::Regular => "REGULAR",
-            ScoreCause::Left => "LEFT",
-            ScoreCause::RuleViolation => "RULE_VIOLATION",
-            ScoreCause::SoftTimeout => "SOFT_TIMEOUT",
-            ScoreCause::HardTimeout => "HARD_TIMEOUT",
-        }
-    }
-
-    fn parse(s: &str) -> Result<Self, ProtocolError> {
-        [
-            ScoreCause::Regular,
-            ScoreCause::Left,
-            ScoreCause::RuleViolation,
-            ScoreCause::SoftTimeout,
-            ScoreCause::HardTimeout,
-        ]
-        .into_iter()
-        .find(|c| c.name() == s)
-        .ok_or_else(|| bad_value("score cause", s))
-    }
-}
-
-/// One player's `<score>`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScoreMsg {
-    /// Why it ended.
-    pub cause: ScoreCause,
-    /// Reason text (absent for the innocent side of a violation).
-    pub reason: Option<String>,
-    /// Part 1, "Gewinner": 2 win, 1 draw, 0 loss.
-    pub points: u32,
-    /// Part 2, "∅ Schwarm": the player's biggest swarm at the end.
-    pub swarm: u32,
-}
-
-/// The `result` message: RED's score, BLUE's score, winner.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResultMsg {
-    /// Scores indexed by `Color as usize` (RED first on the wire).
-    pub scores: [ScoreMsg; 2],
-    /// Winner's display name and colour; `None` on a draw.
-    pub winner: Option<(String, Color)>,
-}
-
-/// The game state of a memento, as the server describes it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Memento {
-    /// Always RED in 2019.
-    pub start_player: Color,
-    /// Side to move.
-    pub current_player: Color,
-    /// Moves made so far.
-    pub turn: u32,
-    /// The move that led here (absent at turn 0).
-    pub last_move: Option<MoveMsg>,
-    /// Display names, RED then BLUE.
-    pub names: [String; 2],
-    /// The board.
-    pub board: Board,
-}
-
-impl Memento {
-    /// The engine position this memento describes (checks turn range and consistency).
-    pub fn to_state(&self) -> Result<State, ProtocolError> {
-        let st = State::from_board(self.board, self.turn)
-            .map_err(|e| bad_value("memento state", &e.to_string()))?;
-        if st.current() != self.current_player {
-            return Err(bad_value(
-                "currentPlayerColor for the turn",
-                self.current_player.name(),
-            ));
-        }
-        Ok(st)
-    }
-
-    /// The memento of an engine position.
-    pub fn from_state(state: &State, names: [String; 2], last_move: Option<MoveMsg>) -> Self {
-        Memento {
-            start_player: Color::Red,
-            current_player: state.current(),
-            turn: state.turn(),
-            last_move,
-            names,
-            board: *state.board(),
-        }
-    }
 }
 
 /// Server → client messages.
@@ -261,7 +150,10 @@ pub enum ServerMessage {
 
 const CLOSE_CONNECTION: &str = "sc.protocol.responses.CloseConnection";
 
-fn parse_int<T: std::str::FromStr>(el: &Element, name: &str) -> Result<T, ProtocolError> {
+pub(super) fn parse_int<T: std::str::FromStr>(
+    el: &Element,
+    name: &str,
+) -> Result<T, ProtocolError> {
     let v = el.req(name)?;
     v.trim().parse().map_err(|_| bad_value(name, v))
 }
@@ -275,13 +167,13 @@ fn parse_bool(el: &Element, name: &str, default: bool) -> Result<bool, ProtocolE
     }
 }
 
-fn parse_color(el: &Element, name: &str) -> Result<Color, ProtocolError> {
+pub(super) fn parse_color(el: &Element, name: &str) -> Result<Color, ProtocolError> {
     let v = el.req(name)?;
     v.parse().map_err(|_| bad_value(name, v))
 }
 
 /// Reads a move element (`data class="move"` or `lastMove`) with its hints.
-fn parse_move(el: &Element) -> Result<MoveMsg, ProtocolError> {
+pub(super) fn parse_move(el: &Element) -> Result<MoveMsg, ProtocolError> {
     // Coordinates far off the board are kept off the board (the rules reject them).
     let x: i64 = parse_int(el, "x")?;
     let y: i64 = parse_int(el, "y")?;
@@ -298,7 +190,7 @@ fn parse_move(el: &Element) -> Result<MoveMsg, ProtocolError> {
     })
 }
 
-fn move_element(name: &str, m: &MoveMsg) -> Element {
+pub(super) fn move_element(name: &str, m: &MoveMsg) -> Element {
     let mut el = Element::new(name)
         .attr("class", "move")
         .attr("x", m.mv.x.to_string())
@@ -403,95 +295,6 @@ impl ClientMessage {
         el.write_compact(&mut out);
         out
     }
-}
-
-fn parse_board(board: &Element) -> Result<Board, ProtocolError> {
-    let mut b = Board::empty();
-    let mut seen = [false; 100];
-    for fields in board.find_all("fields") {
-        for f in fields.find_all("field") {
-            let x: usize = parse_int(f, "x")?;
-            let y: usize = parse_int(f, "y")?;
-            if x > 9 || y > 9 {
-                return Err(bad_value("field coordinates", &format!("{x},{y}")));
-            }
-            let s = f.req("state")?;
-            let field: Field = s.parse().map_err(|_| bad_value("field state", s))?;
-            b.set(x, y, field);
-            seen[x + 10 * y] = true;
-        }
-    }
-    if let Some(i) = seen.iter().position(|s| !s) {
-        return Err(bad_value(
-            "board (missing field)",
-            &format!("{},{}", i % 10, i / 10),
-        ));
-    }
-    Ok(b)
-}
-
-fn parse_memento(data: &Element) -> Result<Memento, ProtocolError> {
-    let state = data.find("state").ok_or_else(|| ProtocolError::Missing {
-        element: "data".into(),
-        what: "state".into(),
-    })?;
-    let name = |c: &str| {
-        state
-            .find(c)
-            .and_then(|p| p.get("displayName"))
-            .unwrap_or("Unknown")
-            .to_string()
-    };
-    let board = state.find("board").ok_or_else(|| ProtocolError::Missing {
-        element: "state".into(),
-        what: "board".into(),
-    })?;
-    Ok(Memento {
-        start_player: parse_color(state, "startPlayerColor").unwrap_or(Color::Red),
-        current_player: parse_color(state, "currentPlayerColor")?,
-        turn: parse_int(state, "turn")?,
-        last_move: state.find("lastMove").map(parse_move).transpose()?,
-        names: [name("red"), name("blue")],
-        board: parse_board(board)?,
-    })
-}
-
-fn parse_result(data: &Element) -> Result<ResultMsg, ProtocolError> {
-    let scores: Vec<ScoreMsg> = data
-        .find_all("score")
-        .map(|s| {
-            let parts: Vec<f64> = s
-                .find_all("part")
-                .map(|p| {
-                    p.text
-                        .trim()
-                        .parse()
-                        .map_err(|_| bad_value("part", &p.text))
-                })
-                .collect::<Result<_, _>>()?;
-            let part = |i: usize| parts.get(i).copied().unwrap_or(0.0).max(0.0).round() as u32;
-            Ok(ScoreMsg {
-                cause: ScoreCause::parse(s.get("cause").unwrap_or("REGULAR"))?,
-                reason: s.get("reason").map(str::to_string),
-                points: part(0),
-                swarm: part(1),
-            })
-        })
-        .collect::<Result<_, ProtocolError>>()?;
-    let [red, blue]: [ScoreMsg; 2] = scores
-        .try_into()
-        .map_err(|v: Vec<ScoreMsg>| bad_value("number of scores", &v.len().to_string()))?;
-    let winner = match data.find("winner") {
-        Some(w) => Some((
-            w.get("displayName").unwrap_or("Unknown").to_string(),
-            parse_color(w, "color")?,
-        )),
-        None => None,
-    };
-    Ok(ResultMsg {
-        scores: [red, blue],
-        winner,
-    })
 }
 
 impl ServerMessage {
@@ -605,71 +408,4 @@ impl ServerMessage {
         self.to_element().write_pretty(&mut out, 2);
         out
     }
-}
-
-fn memento_element(m: &Memento) -> Element {
-    let mut state = Element::new("state")
-        .attr("class", STATE_CLASS)
-        .attr("startPlayerColor", m.start_player.name())
-        .attr("currentPlayerColor", m.current_player.name())
-        .attr("turn", m.turn.to_string());
-    if let Some(lm) = &m.last_move {
-        state = state.child(move_element("lastMove", lm));
-    }
-    for (tag, c) in [("red", Color::Red), ("blue", Color::Blue)] {
-        state = state.child(
-            Element::new(tag)
-                .attr("displayName", m.names[c as usize].clone())
-                .attr("color", c.name()),
-        );
-    }
-    let mut board = Element::new("board");
-    for x in 0..10 {
-        let mut fields = Element::new("fields");
-        for y in 0..10 {
-            fields = fields.child(
-                Element::new("field")
-                    .attr("x", x.to_string())
-                    .attr("y", y.to_string())
-                    .attr("state", m.board.get(x, y).name()),
-            );
-        }
-        board = board.child(fields);
-    }
-    Element::new("data")
-        .attr("class", "memento")
-        .child(state.child(board))
-}
-
-fn result_element(r: &ResultMsg) -> Element {
-    let fragment = |name: &str, aggregation: &str| {
-        Element::new("fragment")
-            .attr("name", name)
-            .child(Element::new("aggregation").text(aggregation))
-            .child(Element::new("relevantForRanking").text("true"))
-    };
-    let mut data = Element::new("data").attr("class", "result").child(
-        Element::new("definition")
-            .child(fragment(FRAGMENT_POINTS, "SUM"))
-            .child(fragment(FRAGMENT_SWARM, "AVERAGE")),
-    );
-    for s in &r.scores {
-        let mut score = Element::new("score").attr("cause", s.cause.name());
-        if let Some(reason) = &s.reason {
-            score = score.attr("reason", reason.clone());
-        }
-        data = data.child(
-            score
-                .child(Element::new("part").text(s.points.to_string()))
-                .child(Element::new("part").text(s.swarm.to_string())),
-        );
-    }
-    if let Some((name, color)) = &r.winner {
-        data = data.child(
-            Element::new("winner")
-                .attr("displayName", name.clone())
-                .attr("color", color.name()),
-        );
-    }
-    data
 }

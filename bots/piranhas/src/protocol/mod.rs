@@ -5,8 +5,9 @@
 //!   however TCP chunks it (spec §7.1).
 //! - [`dom`]: parses one element into a small tree (quick-xml) and writes trees back, pretty
 //!   like the official server or compact like the official clients.
-//! - [`messages`]: typed client and server messages (spec §7.2–§7.5, §8) with conversion to and
-//!   from the tree, and the memento ⇄ engine [`State`](kibitz_piranhas::State) conversion.
+//! - [`messages`]: typed client and server messages (spec §7.2–§7.5, §8) to and from the tree;
+//!   [`memento`] (game state ⇄ engine [`State`](kibitz_piranhas::State)) and [`result`] (scores,
+//!   winner) are their two big payloads.
 //!
 //! Reading is tolerant (unknown elements and attributes, the stray `<line>` element, comments,
 //! an XML declaration are ignored); writing is strict and matches the official bytes wherever the
@@ -14,13 +15,15 @@
 
 pub mod dom;
 pub mod framer;
+pub mod memento;
 pub mod messages;
+pub mod result;
 
 pub use dom::Element;
 pub use framer::{Frame, Framer};
-pub use messages::{
-    ClientMessage, Memento, MoveMsg, ResultMsg, ScoreCause, ScoreMsg, ServerMessage, Slot,
-};
+pub use memento::Memento;
+pub use messages::{ClientMessage, MoveMsg, ServerMessage, Slot};
+pub use result::{ResultMsg, ScoreCause, ScoreMsg};
 
 use thiserror::Error;
 
