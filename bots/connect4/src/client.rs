@@ -243,6 +243,8 @@ impl Bot {
                 }
             }
         }
+        // Take in what already arrived (e.g. the last RESULT) so the stats are complete.
+        self.drain().await?;
         if let Some(t) = self.thinker.as_mut() {
             t.stop_ponder();
         }

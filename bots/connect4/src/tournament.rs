@@ -70,9 +70,12 @@ async fn run_async(budget: Duration) -> anyhow::Result<Vec<Standing>> {
             .await
             .with_context(|| format!("starting {name}"))?;
         let mut rx = stop_rx.clone();
-        bots.push(tokio::spawn(bot.run(async move {
-            let _ = rx.wait_for(|s| *s).await;
-        })));
+        bots.push((
+            name,
+            tokio::spawn(bot.run(async move {
+                let _ = rx.wait_for(|s| *s).await;
+            })),
+        ));
     }
     // Play seasons while another one (as long as the longest so far, plus margin) fits.
     let mut longest = Duration::ZERO;
@@ -89,10 +92,29 @@ async fn run_async(budget: Duration) -> anyhow::Result<Vec<Standing>> {
             break;
         }
     }
-    let standings = server.standings();
+    let mut standings = server.standings();
     let _ = stop_tx.send(true);
-    for b in bots {
-        let _ = tokio::time::timeout(Duration::from_secs(2), b).await;
+    for (name, b) in bots {
+        let Ok(Ok(Ok(stats))) = tokio::time::timeout(Duration::from_secs(2), b).await else {
+            continue;
+        };
+        let Some(row) = standings.iter_mut().find(|s| s.player == name) else {
+            continue;
+        };
+        let mut note = Vec::new();
+        if let Some(t) = stats.times.summary() {
+            note.push(format!(
+                "move ms median {:.0} / p99 {:.0} / max {:.0}",
+                t.median, t.p99, t.max
+            ));
+        }
+        if stats.fallbacks > 0 {
+            note.push(format!("{} fallback moves", stats.fallbacks));
+        }
+        if !row.note.is_empty() {
+            note.push(row.note.clone());
+        }
+        row.note = note.join("; ");
     }
     server.shutdown().await;
     if seasons == 0 {
