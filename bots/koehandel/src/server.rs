@@ -112,6 +112,10 @@ pub struct GameRecord {
     pub counters: [SeatCounters; SEATS],
     /// Turns played.
     pub turns: u32,
+    /// Final animals per seat (letters), once the game is over.
+    pub herds: [String; SEATS],
+    /// Final money per seat (letters), once the game is over.
+    pub money: [String; SEATS],
 }
 
 /// The ids of a started game.
@@ -214,6 +218,8 @@ impl Market {
             stats: Default::default(),
             counters: Default::default(),
             turns: 0,
+            herds: Default::default(),
+            money: Default::default(),
         }));
         g.by_market.insert(market, rec.clone());
         for id in ids {
@@ -234,14 +240,31 @@ impl Market {
     pub fn start(&self, entrants: Vec<Entrant>) -> Result<Started, MarketError> {
         let (started, rec) = self.register(&entrants)?;
         let me = self.clone();
-        tokio::spawn(async move { me.run(entrants, rec).await });
+        let game = Game::new(started_seed(&rec));
+        tokio::spawn(async move { me.run(entrants, game, rec).await });
         Ok(started)
     }
 
     /// Plays a game to the end and returns its record.
     pub async fn play(&self, entrants: Vec<Entrant>) -> Result<GameRecord, MarketError> {
         let (_, rec) = self.register(&entrants)?;
-        self.run(entrants, rec.clone()).await;
+        let game = Game::new(started_seed(&rec));
+        self.run(entrants, game, rec.clone()).await;
+        let r = lock(&rec).clone();
+        Ok(r)
+    }
+
+    /// Plays a given engine position to the end (tests, worked examples): the game's pending
+    /// notices and questions are sent as they are. The record's `seed` is 0.
+    pub async fn play_from(
+        &self,
+        entrants: Vec<Entrant>,
+        mut game: Game,
+    ) -> Result<GameRecord, MarketError> {
+        let (_, rec) = self.register(&entrants)?;
+        lock(&rec).seed = 0;
+        game.set_quiet(false);
+        self.run(entrants, game, rec.clone()).await;
         let r = lock(&rec).clone();
         Ok(r)
     }
@@ -281,10 +304,10 @@ impl Market {
         }
     }
 
-    async fn run(&self, entrants: Vec<Entrant>, rec: Arc<Mutex<GameRecord>>) {
-        let (market, ids, seed) = {
+    async fn run(&self, entrants: Vec<Entrant>, mut game: Game, rec: Arc<Mutex<GameRecord>>) {
+        let (market, ids) = {
             let r = lock(&rec);
-            (r.market, r.ids, r.seed)
+            (r.market, r.ids)
         };
         let mut seats: Vec<SeatConn> = (0..SEATS)
             .map(|i| SeatConn {
@@ -292,7 +315,6 @@ impl Market {
                 failures_in_row: 0,
             })
             .collect();
-        let mut game = Game::new(seed);
         let mut verbatim: Option<Letters> = None;
         loop {
             let notices: Vec<_> = game.drain_notices().collect();
@@ -327,6 +349,10 @@ impl Market {
             r.scores = Some(game.scores());
             r.stats = game.stats();
             r.turns = game.turns();
+            for seat in Seat::ALL {
+                r.herds[seat.idx()] = game.herd(seat).to_string();
+                r.money[seat.idx()] = game.money(seat).to_string();
+            }
         }
         lock(&self.inner.games).running -= 1;
         self.inner.done.notify_waiters();
@@ -388,6 +414,10 @@ impl Market {
         c.time += time;
         reply
     }
+}
+
+fn started_seed(rec: &Mutex<GameRecord>) -> u64 {
+    lock(rec).seed
 }
 
 struct SeatConn {
