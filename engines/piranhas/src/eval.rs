@@ -38,6 +38,9 @@ pub struct EvalParams {
     pub big_late: i32,
     /// Bonus for having the move.
     pub tempo: i32,
+    /// Penalty per king step a fish outside the biggest swarm is away from touching it
+    /// (Σ over stragglers of Chebyshev distance − 1).
+    pub join: i32,
 }
 
 impl EvalParams {
@@ -53,6 +56,7 @@ impl EvalParams {
         fish: 0,
         big_late: 10,
         tempo: 10,
+        join: 0,
     };
 
     /// The current default (tuned) weights.
@@ -68,7 +72,7 @@ impl EvalParams {
     }
 
     /// The names of all weights, in declaration order.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "swarm_share",
         "groups",
         "conc_open",
@@ -79,6 +83,7 @@ impl EvalParams {
         "fish",
         "big_late",
         "tempo",
+        "join",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -93,6 +98,7 @@ impl EvalParams {
             "fish" => &mut self.fish,
             "big_late" => &mut self.big_late,
             "tempo" => &mut self.tempo,
+            "join" => &mut self.join,
             _ => return None,
         })
     }
@@ -137,6 +143,8 @@ pub struct Features {
     pub spread: u32,
     /// Fish on the outer ring.
     pub rim: u32,
+    /// Σ over fish outside the biggest swarm of (king distance to it − 1).
+    pub join: u32,
 }
 
 /// Computes the static features of one colour's fish.
@@ -161,11 +169,24 @@ fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features {
         return f;
     }
     let mut rest = fish;
+    let mut main = Bitboard::EMPTY;
     while !rest.is_empty() {
         let s = flood(rest, Bitboard::square(rest.lowest()));
-        f.biggest = f.biggest.max(s.count());
+        if s.count() > f.biggest {
+            f.biggest = s.count();
+            main = s;
+        }
         f.groups += 1;
         rest ^= s;
+    }
+    // Distance of the stragglers to the biggest swarm, by repeated dilation: after k
+    // dilations every straggler not yet reached is more than k steps away.
+    let mut reach = main.dilate();
+    let mut out = fish & !reach;
+    while !out.is_empty() {
+        f.join += out.count();
+        reach = reach.dilate();
+        out &= !reach;
     }
     let (sx, sy) = (sums.0 as i32, sums.1 as i32);
     let n = n as i32;
@@ -194,6 +215,7 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
             - p.rim as i64 * f.rim as i64
             + p.fish as i64 * n
             + p.big_late as i64 * f.biggest as i64 * turn / 60
+            - p.join as i64 * f.join as i64
     };
     let mut score = side(me) - side(me.other()) + p.tempo as i64;
     if p.mobility != 0 || p.capturable != 0 {
@@ -254,5 +276,9 @@ mod tests {
         assert!(features(compact).spread < features(spread).spread);
         assert_eq!(features(compact).groups, 1);
         assert_eq!(features(spread).groups, 3);
+        assert_eq!(features(compact).join, 0);
+        // Biggest swarm {(4,4),(5,4)}; (7,4) is 2 steps away (1 gap), (9,9) is 5 away (4).
+        let two = Bitboard::at(4, 4) | Bitboard::at(5, 4) | Bitboard::at(7, 4) | Bitboard::at(9, 9);
+        assert_eq!(features(two).join, 1 + 4);
     }
 }

@@ -262,3 +262,71 @@ pub fn greedy_move(state: &State, params: &EvalParams) -> Option<Move> {
     });
     best.map(|(_, m)| m)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Color, Direction, Field};
+    use kibitz_search::alphabeta::WIN;
+
+    /// Scenario S7 after RED's (9,3) UP_LEFT: BLUE connects with (1,0) RIGHT.
+    fn s7_blue_to_move() -> State {
+        let mut b = Board::empty();
+        for y in 1..=8 {
+            b.set(9, y, Field::Red);
+        }
+        for (x, y) in [(8, 5), (4, 6), (6, 7)] {
+            b.set(x, y, Field::Red);
+        }
+        for x in 1..=8 {
+            b.set(x, 0, Field::Blue);
+        }
+        for y in 1..=5 {
+            b.set(4, y, Field::Blue);
+        }
+        for (x, y) in [(5, 2), (6, 2), (7, 5)] {
+            b.set(x, y, Field::Blue);
+        }
+        b.set(5, 4, Field::Obstructed);
+        b.set(6, 6, Field::Obstructed);
+        State::from_board(b, 0)
+            .unwrap()
+            .apply(Move::new(9, 3, Direction::UpLeft))
+            .unwrap()
+    }
+
+    #[test]
+    fn engine_finds_the_connecting_move() {
+        let s = s7_blue_to_move();
+        let mut config = EngineConfig::default();
+        config.search.max_depth = 3;
+        config.search.hash_mb = 1;
+        let c = Engine::new(config).choose(&s, &TimeControl::infinite());
+        let mv = c.mv.unwrap();
+        let after = s.apply(mv).unwrap();
+        assert_eq!(after.result().and_then(|r| r.winner), Some(Color::Blue));
+        assert_eq!(c.score, WIN - 1);
+        // Greedy sees it too.
+        let g = greedy_move(&s, &EvalParams::V1).unwrap();
+        assert_eq!(
+            s.apply(g).unwrap().result().and_then(|r| r.winner),
+            Some(Color::Blue)
+        );
+    }
+
+    #[test]
+    fn engine_moves_are_legal_along_a_game() {
+        let mut config = EngineConfig::default();
+        config.search.max_depth = 2;
+        config.search.hash_mb = 1;
+        let mut engine = Engine::new(config);
+        let mut s = State::start([(2, 2), (7, 3)]);
+        while s.outcome().is_none() {
+            let c = engine.choose(&s, &TimeControl::infinite());
+            let mv = c.mv.expect("a move while the game is on");
+            assert!(c.depth >= 1 && c.nodes > 0);
+            s = s.apply(mv).expect("legal");
+        }
+        assert!(s.turn() <= 60);
+    }
+}

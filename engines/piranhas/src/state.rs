@@ -224,3 +224,69 @@ impl fmt::Display for State {
         write!(f, "{}", self.board)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Direction;
+
+    fn m(x: i8, y: i8, d: Direction) -> Move {
+        Move::new(x, y, d)
+    }
+
+    #[test]
+    fn every_rule_error_in_server_order() {
+        let s = State::start([(3, 3), (6, 7)]);
+        assert_eq!(s.apply(m(10, 1, Direction::Up)), Err(RuleError::OutOfRange));
+        assert_eq!(s.apply(m(-1, 1, Direction::Up)), Err(RuleError::OutOfRange));
+        assert_eq!(s.apply(m(1, 0, Direction::Up)), Err(RuleError::NotOwnFish));
+        assert_eq!(s.apply(m(5, 5, Direction::Up)), Err(RuleError::NotOwnFish));
+        // (0,1) LEFT: distance 2 leaves the board.
+        assert_eq!(s.apply(m(0, 1, Direction::Left)), Err(RuleError::OffBoard));
+        // (0,2) UP: column has 8 fish, target (0,10) is off the board too.
+        assert_eq!(s.apply(m(0, 2, Direction::Up)), Err(RuleError::OffBoard));
+        // (0,1) DOWN_RIGHT: distance 2 ((0,1),(1,0)) -> (2,-1) off board.
+        assert_eq!(
+            s.apply(m(0, 1, Direction::DownRight)),
+            Err(RuleError::OffBoard)
+        );
+        // (0,3) RIGHT: row 3 has (0,3),(9,3) = 2 -> (2,3) empty: legal.
+        assert!(s.apply(m(0, 3, Direction::Right)).is_ok());
+        // (0,3) RIGHT onto the Kraken needs distance 3; build it: red on (0,3),(1,3),(9,3).
+        let mut b = *s.board();
+        b.set(1, 3, crate::board::Field::Red);
+        let k = State::from_board(b, 0).unwrap();
+        assert_eq!(k.apply(m(0, 3, Direction::Right)), Err(RuleError::Kraken));
+        // (1,3) DOWN: column 1 = (1,0),(1,3),(1,9) = 3 -> (1,0), a blue fish: capture.
+        let cap = k.apply(m(1, 3, Direction::Down)).unwrap();
+        assert_eq!(cap.fish_count(Color::Blue), 15);
+        // (1,3) UP: 3 -> (1,6), but the path (1,3),(1,4),(1,5) is clear and the target empty.
+        assert!(k.is_legal(m(1, 3, Direction::Up)));
+        // Own fish on the target: red (0,0),(2,0): (0,0) RIGHT distance 2 -> (2,0).
+        let mut c = Board::empty();
+        c.set(0, 0, crate::board::Field::Red);
+        c.set(2, 0, crate::board::Field::Red);
+        let own = State::from_board(c, 0).unwrap();
+        assert_eq!(
+            own.apply(m(0, 0, Direction::Right)),
+            Err(RuleError::OwnFish)
+        );
+        // Blue on (1,0) between them: the path is blocked before the own-fish check.
+        c.set(1, 0, crate::board::Field::Blue);
+        let blocked = State::from_board(c, 0).unwrap();
+        assert_eq!(
+            blocked.apply(m(0, 0, Direction::Right)),
+            Err(RuleError::PathBlocked)
+        );
+    }
+
+    #[test]
+    fn display_draws_the_board() {
+        let s = State::start([(3, 3), (6, 7)]);
+        let text = s.to_string();
+        assert_eq!(text.matches('●').count(), 16 + 1); // + legend
+        assert_eq!(text.matches('○').count(), 16 + 1);
+        assert_eq!(text.matches('▒').count(), 2 + 1);
+        assert!(text.starts_with("turn 0 (round 0), RED to move"));
+    }
+}
