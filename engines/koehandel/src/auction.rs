@@ -216,23 +216,51 @@ impl Game {
 
 /// The market's choice of payment (spec D5): smallest overpayment, then fewest cards, then the
 /// lowest highest cards; `n` cards are never used. Pays everything but `n` if `hand` is short.
+///
+/// For every choice of the `f h T F` counts the fewest `t` that reach the amount is the only
+/// candidate worth looking at (more `t` only adds overpayment and cards).
 pub fn server_payment(hand: &Cards, amount: u32) -> Cards {
     let mut best: Option<(u32, u32, Cards)> = None;
-    let mut cur = Cards::EMPTY;
-    enumerate(hand, 1, &mut cur, &mut |c: &Cards| {
-        let v = c.value();
-        if v < amount {
-            return;
+    let h = &hand.0;
+    let tens = h[1] as u32;
+    for nf5 in 0..=h[5] {
+        let v5 = nf5 as u32 * 500;
+        for nf4 in 0..=h[4] {
+            let v4 = v5 + nf4 as u32 * 200;
+            for nf3 in 0..=h[3] {
+                let v3 = v4 + nf3 as u32 * 100;
+                for nf2 in 0..=h[2] {
+                    let v = v3 + nf2 as u32 * 50;
+                    let t = amount.saturating_sub(v).div_ceil(10);
+                    if t <= tens {
+                        let c = Cards([0, t as u8, nf2, nf3, nf4, nf5]);
+                        let key = (v + 10 * t - amount, c.len());
+                        let better = match &best {
+                            None => true,
+                            Some((o, l, b)) => {
+                                key < (*o, *l) || (key == (*o, *l) && lower_top_cards(&c, b))
+                            }
+                        };
+                        if better {
+                            best = Some((key.0, key.1, c));
+                        }
+                    }
+                    if v >= amount {
+                        break;
+                    }
+                }
+                if v3 >= amount {
+                    break;
+                }
+            }
+            if v4 >= amount {
+                break;
+            }
         }
-        let key = (v - amount, c.len());
-        let better = match &best {
-            None => true,
-            Some((o, l, b)) => key < (*o, *l) || (key == (*o, *l) && lower_top_cards(c, b)),
-        };
-        if better {
-            best = Some((key.0, key.1, *c));
+        if v5 >= amount {
+            break;
         }
-    });
+    }
     best.map(|b| b.2).unwrap_or_else(|| {
         let mut all = *hand;
         all.0[MoneyCard::Zero as usize] = 0;
@@ -248,16 +276,4 @@ fn lower_top_cards(a: &Cards, b: &Cards) -> bool {
         }
     }
     false
-}
-
-/// Calls `f` on every sub-multiset of `hand` over the kinds `from..`.
-pub(crate) fn enumerate(hand: &Cards, from: usize, cur: &mut Cards, f: &mut impl FnMut(&Cards)) {
-    if from == MONEY_KINDS {
-        return f(cur);
-    }
-    for n in 0..=hand.0[from] {
-        cur.0[from] = n;
-        enumerate(hand, from + 1, cur, f);
-    }
-    cur.0[from] = 0;
 }

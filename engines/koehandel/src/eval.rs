@@ -6,7 +6,7 @@
 //! in the deck. Marginal values follow by difference; they convert to money with a rate.
 
 use crate::knowledge::Knowledge;
-use crate::types::{Animal, Herd, Seat, KINDS, PLAYERS};
+use crate::types::{Animal, Herd, Seat, ANIMAL_VALUES, PLAYERS};
 
 /// Tunable weights of the valuation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,23 +27,27 @@ impl Default for EvalParams {
 }
 
 /// Completion chance of kind `k` for `seat` given all herds.
+#[inline]
 pub fn completion(p: &EvalParams, herds: &[Herd; PLAYERS], seat: Seat, k: usize) -> f64 {
-    let mine = herds[seat.idx()].0[k] as usize;
+    let mine = herds[seat.idx()].0[k];
     if mine >= 4 {
         return 1.0;
     }
-    let others: u32 = (0..PLAYERS)
-        .filter(|&i| i != seat.idx())
-        .map(|i| herds[i].0[k] as u32)
-        .sum();
-    // A kind split between several opponents is harder to gather.
-    let holders = (0..PLAYERS)
-        .filter(|&i| i != seat.idx() && herds[i].0[k] > 0)
-        .count() as i32;
-    let mut c = p.held[mine.min(4)];
+    let mut others = 0u8;
+    let mut holders = 0;
+    for (i, h) in herds.iter().enumerate() {
+        if i != seat.idx() && h.0[k] > 0 {
+            others += h.0[k];
+            holders += 1;
+        }
+    }
+    let mut c = p.held[mine as usize];
     if others > 0 {
-        c *= p.contested.powi(holders);
-        if others as usize > mine {
+        // A kind split between several opponents is harder to gather.
+        for _ in 0..holders {
+            c *= p.contested;
+        }
+        if others > mine {
             c *= 0.6;
         }
     }
@@ -54,9 +58,12 @@ pub fn completion(p: &EvalParams, herds: &[Herd; PLAYERS], seat: Seat, k: usize)
 pub fn herd_worth(p: &EvalParams, herds: &[Herd; PLAYERS], seat: Seat) -> f64 {
     let mut sum = 0.0;
     let mut n = 0.0;
-    for k in 0..KINDS {
+    for (k, &value) in ANIMAL_VALUES.iter().enumerate() {
+        if herds[seat.idx()].0[k] == 0 {
+            continue;
+        }
         let c = completion(p, herds, seat, k);
-        sum += c * Animal(k as u8).value() as f64;
+        sum += c * value as f64;
         n += c;
     }
     sum * f64::max(1.0, n)

@@ -82,6 +82,51 @@ impl HeuristicPlayer {
             })
     }
 
+    /// The answer of a heuristic player with knowledge `k` (used by simulations, where `k`
+    /// is built from the simulated state).
+    pub fn answer_for(params: &HeuristicParams, k: Knowledge, q: &Question) -> Answer {
+        HeuristicPlayer { params: *params, k }.policy(q)
+    }
+
+    fn policy(&self, q: &Question) -> Answer {
+        match q {
+            Question::Start => self.start(),
+            Question::Bid {
+                animal, high_bid, ..
+            } => {
+                let next = high_bid.value() + 10;
+                if next <= self.k.hand.value() && next <= self.ceiling(*animal) {
+                    Answer::bid(next)
+                } else {
+                    Answer::Money(Cards::EMPTY)
+                }
+            }
+            Question::BuyBack {
+                animal, high_bid, ..
+            } => Answer::buy_back(high_bid.value() <= self.ceiling(*animal), high_bid),
+            Question::Pay { price, .. } => {
+                Answer::Money(server_payment(&self.k.hand, price.value()))
+            }
+            Question::Challenged {
+                challenger,
+                animal,
+                count,
+                offer_cards,
+                ..
+            } => self.challenged(*challenger, *animal, *count, *offer_cards),
+            Question::Reoffer {
+                opponent, animal, ..
+            } => {
+                let offer = self
+                    .best_trade()
+                    .filter(|t| t.0 == *opponent && t.1 == *animal)
+                    .map(|t| t.2)
+                    .unwrap_or(0);
+                Answer::Money(Self::cards_for(&self.k.hand, offer + 10))
+            }
+        }
+    }
+
     fn start(&self) -> Answer {
         let k = &self.k;
         match self.best_trade() {
@@ -136,42 +181,7 @@ impl Player for HeuristicPlayer {
     }
     fn decide(&mut self, q: &Question) -> Answer {
         self.k.on_question(q);
-        let a = match q {
-            Question::Start => self.start(),
-            Question::Bid {
-                animal, high_bid, ..
-            } => {
-                let next = high_bid.value() + 10;
-                if next <= self.ceiling(*animal) {
-                    Answer::bid(next)
-                } else {
-                    Answer::Money(Cards::EMPTY)
-                }
-            }
-            Question::BuyBack {
-                animal, high_bid, ..
-            } => Answer::buy_back(high_bid.value() <= self.ceiling(*animal), high_bid),
-            Question::Pay { price, .. } => {
-                Answer::Money(server_payment(&self.k.hand, price.value()))
-            }
-            Question::Challenged {
-                challenger,
-                animal,
-                count,
-                offer_cards,
-                ..
-            } => self.challenged(*challenger, *animal, *count, *offer_cards),
-            Question::Reoffer {
-                opponent, animal, ..
-            } => {
-                let offer = self
-                    .best_trade()
-                    .filter(|t| t.0 == *opponent && t.1 == *animal)
-                    .map(|t| t.2)
-                    .unwrap_or(0);
-                Answer::Money(Self::cards_for(&self.k.hand, offer + 10))
-            }
-        };
+        let a = self.policy(q);
         self.k.on_answer(q, &a);
         a
     }

@@ -11,6 +11,9 @@
 //! - [`knowledge`]: what one player can know from his messages, exactly.
 //! - [`player`]: the [`Player`] trait and the registry; baselines `pass`, `random` and
 //!   [`heuristic`].
+//! - [`belief`]: particles over the opponents' money, consistent with the books.
+//! - [`strong`]: the Monte-Carlo player (its docs say why it is built that way); [`sim`]
+//!   builds and plays out the determinized worlds it samples.
 //! - [`runner`]: in-process games and seat-rotated parallel matches.
 //!
 //! # Decisions not fixed by the spec
@@ -23,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod auction;
+pub mod belief;
 pub mod eval;
 pub mod event;
 pub mod game;
@@ -30,6 +34,8 @@ pub mod heuristic;
 pub mod knowledge;
 pub mod player;
 pub mod runner;
+pub mod sim;
+pub mod strong;
 mod trade;
 pub mod types;
 

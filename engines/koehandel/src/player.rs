@@ -27,7 +27,7 @@ pub trait Player: Send {
 }
 
 /// The names [`make_player`] knows.
-pub const PLAYER_NAMES: [&str; 3] = ["pass", "random", "heuristic"];
+pub const PLAYER_NAMES: [&str; 4] = ["pass", "random", "heuristic", "strong"];
 
 /// Creates a player by name (`pass`, `random`, `heuristic`, `strong`), seeded for determinism.
 pub fn make_player(name: &str, seed: u64) -> Option<Box<dyn Player>> {
@@ -35,6 +35,7 @@ pub fn make_player(name: &str, seed: u64) -> Option<Box<dyn Player>> {
         "pass" => Box::new(PassPlayer),
         "random" => Box::new(RandomPlayer::new(seed)),
         "heuristic" => Box::new(crate::heuristic::HeuristicPlayer::new(Default::default())),
+        "strong" => Box::new(crate::strong::StrongPlayer::new(seed)),
         _ => return None,
     })
 }

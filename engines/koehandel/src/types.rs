@@ -227,8 +227,8 @@ impl Cards {
     /// Adds all of `other` (saturating at 255 per kind; real games never get close).
     #[inline]
     pub fn add(&mut self, other: &Cards) {
-        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
-            *a = a.saturating_add(*b);
+        for k in 0..MONEY_KINDS {
+            self.0[k] = self.0[k].saturating_add(other.0[k]);
         }
     }
 

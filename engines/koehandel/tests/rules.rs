@@ -413,3 +413,49 @@ fn game_ends_after_1000_turns() {
     assert_eq!(g.turns(), 1000);
     assert_eq!(g.money(Seat(0)), Cards::START);
 }
+
+/// The fast payment search against a brute force over every sub-multiset (spec D5 order).
+#[test]
+fn server_payment_matches_brute_force() {
+    use rand::{Rng, SeedableRng};
+    fn brute(hand: &Cards, amount: u32) -> Cards {
+        let mut best: Option<(u32, u32, Vec<u32>, Cards)> = None;
+        let h = hand.0;
+        for a in 0..=h[1] {
+            for b in 0..=h[2] {
+                for c3 in 0..=h[3] {
+                    for d in 0..=h[4] {
+                        for e in 0..=h[5] {
+                            let x = Cards([0, a, b, c3, d, e]);
+                            if x.value() < amount {
+                                continue;
+                            }
+                            let desc: Vec<u32> = x.iter_desc().map(|m| m.value()).collect();
+                            let key = (x.value() - amount, x.len(), desc, x);
+                            if best
+                                .as_ref()
+                                .is_none_or(|b| (key.0, key.1, &key.2) < (b.0, b.1, &b.2))
+                            {
+                                best = Some(key);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|b| b.3)
+            .unwrap_or(Cards([0, h[1], h[2], h[3], h[4], h[5]]))
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..3000 {
+        let hand = Cards(std::array::from_fn(|k| {
+            rng.random_range(0..=[3, 9, 5, 3, 3, 2][k])
+        }));
+        let amount = 10 * rng.random_range(0..=hand.value() / 10 + 3);
+        assert_eq!(
+            server_payment(&hand, amount),
+            brute(&hand, amount),
+            "{hand} {amount}"
+        );
+    }
+}

@@ -1,0 +1,456 @@
+//! The strong player: exact bookkeeping, a particle belief over the opponents' money, and
+//! determinized Monte-Carlo evaluation of the decisions that matter.
+//!
+//! # Why this design
+//! Koehandel's hidden information is almost only money (the herds are public, the deck is a
+//! uniform shuffle of the known rest), and the [`crate::knowledge`] books plus a small
+//! particle [`Belief`] pin it down well. What is hard is the value of an action, which
+//! depends on the rest of the game (money is worth only what it buys later). So each
+//! important decision is scored by sampling worlds from the belief, putting each world in
+//! the position every candidate action leads to, and playing it out with the heuristic
+//! policy for everybody (common random numbers: every candidate sees the same worlds).
+//! This is the "perfect-information Monte Carlo" flavour of ISMCTS with a depth-1 tree: the
+//! tree part of a full ISMCTS buys little here, because after each action the opponents'
+//! replies are dominated by the (hidden) money, which the sampling already covers, and the
+//! game is long (≈ 150 decisions), so iterations are better spent on more worlds. The sealed
+//! cow-trade offer is handled the same way: the challenger's hidden offer is sampled from
+//! his particle hand with the announced card count, and each counter is scored against it;
+//! as a challenger the candidate offers include a zero-value offer padded with `n` cards
+//! (the opponent cannot tell it from a real one by its count).
+//!
+//! Cheap decisions (bids below the heuristic ceiling, payments, re-offers) use the
+//! heuristic directly; an auction gets one Monte-Carlo reservation price, computed when the
+//! player is first asked to bid on it.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::auction::server_payment;
+use crate::belief::Belief;
+use crate::eval::auction_value;
+use crate::event::{Answer, Event, Question, TradeStart};
+use crate::game::Game;
+use crate::heuristic::{HeuristicParams, HeuristicPlayer};
+use crate::knowledge::Knowledge;
+use crate::player::{legal_trades, Player};
+use crate::sim::{rollout, sample_world, utility, World};
+use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
+
+/// Parameters of [`StrongPlayer`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrongParams {
+    /// Worlds sampled per decision.
+    pub worlds: usize,
+    /// Particles in the money belief.
+    pub particles: usize,
+    /// Trade starts (by heuristic gain) considered as candidates.
+    pub trade_candidates: usize,
+    /// Price points tried for an auction's reservation price.
+    pub price_points: usize,
+    /// The policy used in the play-outs (and for the cheap decisions).
+    pub rollout: HeuristicParams,
+}
+
+impl Default for StrongParams {
+    fn default() -> Self {
+        StrongParams {
+            worlds: 16,
+            particles: 48,
+            trade_candidates: 3,
+            price_points: 4,
+            rollout: HeuristicParams::default(),
+        }
+    }
+}
+
+/// Who is still in the current bidding run, as far as the bid histories tell.
+#[derive(Clone, Copy, Debug, Default)]
+struct Run {
+    key: Option<(Animal, Seat)>,
+    out: [bool; PLAYERS],
+    high: u32,
+    reservation: Option<u32>,
+}
+
+/// The Monte-Carlo player (see the module docs).
+#[derive(Clone, Debug)]
+pub struct StrongPlayer {
+    /// Its parameters.
+    pub params: StrongParams,
+    k: Knowledge,
+    belief: Belief,
+    rng: ChaCha8Rng,
+    run: Run,
+}
+
+impl StrongPlayer {
+    /// A strong player with default parameters, seeded for determinism.
+    pub fn new(seed: u64) -> StrongPlayer {
+        StrongPlayer::with_params(StrongParams::default(), seed)
+    }
+
+    /// A strong player with the given parameters.
+    pub fn with_params(params: StrongParams, seed: u64) -> StrongPlayer {
+        StrongPlayer {
+            params,
+            k: Knowledge::new(Seat(0)),
+            belief: Belief::new(Seat(0), params.particles, seed),
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x57_0426),
+            run: Run::default(),
+        }
+    }
+
+    fn heuristic(&self, q: &Question) -> Answer {
+        HeuristicPlayer::answer_for(&self.params.rollout, self.k.clone(), q)
+    }
+
+    fn worlds(&mut self, drawn: Option<Animal>) -> Vec<World> {
+        (0..self.params.worlds)
+            .map(|_| sample_world(&self.k, &mut self.belief, &mut self.rng, drawn))
+            .collect()
+    }
+
+    /// Index of the candidate with the best mean utility over the same worlds.
+    fn best_of(
+        &self,
+        worlds: &[World],
+        make: &dyn Fn(usize, &World, usize) -> Game,
+        n: usize,
+    ) -> usize {
+        let me = self.k.me;
+        let mut best = (0, f64::MIN);
+        for c in 0..n {
+            let u: f64 = worlds
+                .iter()
+                .enumerate()
+                .map(|(i, w)| utility(&rollout(make(i, w, c), &self.params.rollout), me))
+                .sum();
+            if u > best.1 {
+                best = (c, u);
+            }
+        }
+        best.0
+    }
+
+    fn offer_of(&self, value: u32) -> Cards {
+        let mut c = HeuristicPlayer::cards_for(&self.k.hand, value);
+        if c.is_empty() && self.k.hand.count(MoneyCard::Zero) > 0 {
+            c.push(MoneyCard::Zero);
+        }
+        c
+    }
+
+    fn start(&mut self) -> Answer {
+        let k = &self.k;
+        let me = k.me;
+        let p = &self.params.rollout;
+        let mut cands: Vec<Answer> = Vec::new();
+        if k.deck_left() > 0 {
+            cands.push(Answer::Auction);
+        }
+        let mut trades: Vec<(Seat, Animal, f64)> = legal_trades(k)
+            .into_iter()
+            .map(|(o, a)| {
+                let g = crate::eval::gain(&p.eval, &k.herds, me, a, 1, Some(o));
+                (o, a, g)
+            })
+            .collect();
+        trades.sort_by(|x, y| y.2.total_cmp(&x.2));
+        trades.truncate(self.params.trade_candidates);
+        let hand = k.hand.value();
+        for &(o, a, g) in &trades {
+            let base = ((g * p.rate) as u32 / 10 * 10).min(hand);
+            for v in [0, base / 2, base, (base * 3 / 2).min(hand)] {
+                let t = Answer::Trade(TradeStart {
+                    opponent: Some(o),
+                    animal: Some(a),
+                    offer: Some(self.offer_of(v / 10 * 10)),
+                });
+                if !cands.contains(&t) {
+                    cands.push(t);
+                }
+            }
+        }
+        if cands.len() <= 1 {
+            return cands.pop().unwrap_or(Answer::Auction);
+        }
+        let worlds = self.worlds(None);
+        let k = &self.k;
+        let i = self.best_of(
+            &worlds,
+            &|_, w, c| {
+                let mut g = w.at_turn(k, me);
+                g.answer(cands[c]);
+                g
+            },
+            cands.len(),
+        );
+        cands[i]
+    }
+
+    /// Tracks who passed in the current run from the bid history.
+    fn track_run(&mut self, animal: Animal, auctioneer: Seat, high: u32, history: &[(Seat, u32)]) {
+        if self.run.key != Some((animal, auctioneer)) {
+            self.run = Run {
+                key: Some((animal, auctioneer)),
+                ..Run::default()
+            };
+            self.run.out[auctioneer.idx()] = true;
+        }
+        for &(s, v) in history {
+            if v > self.run.high {
+                self.run.high = v;
+            } else {
+                self.run.out[s.idx()] = true;
+            }
+        }
+        self.run.high = self.run.high.max(high);
+    }
+
+    /// The most I would pay for `animal`, by Monte Carlo over price points.
+    fn reservation(&mut self, animal: Animal, auctioneer: Seat, high: u32) -> u32 {
+        let me = self.k.me;
+        let p = self.params.rollout;
+        let hand = self.k.hand.value();
+        let ceiling = auction_value(&p.eval, &self.k, me, animal, p.denial) * p.rate;
+        let cap = ((ceiling * 2.5) as u32 + 50).min(hand);
+        if cap <= high {
+            return 0;
+        }
+        // The competitor: the active bidder who values the animal most.
+        let rival = (1..PLAYERS)
+            .map(|i| me.plus(i))
+            .filter(|&s| s != auctioneer && !self.run.out[s.idx()])
+            .max_by(|a, b| {
+                let va = auction_value(&p.eval, &self.k, *a, animal, 0.0);
+                let vb = auction_value(&p.eval, &self.k, *b, animal, 0.0);
+                va.total_cmp(&vb)
+            });
+        let n = self.params.price_points.max(1) as u32;
+        let prices: Vec<u32> = (1..=n)
+            .map(|i| (high + (cap - high) * i / n) / 10 * 10)
+            .collect();
+        let worlds = self.worlds(Some(animal));
+        let k = &self.k;
+        let next = auctioneer.next();
+        let mut reservation = 0;
+        for &price in &prices {
+            let (mut win, mut lose) = (0.0, 0.0);
+            for w in &worlds {
+                let g = w.after_sale(k, animal, me, auctioneer, price, next);
+                win += utility(&rollout(g, &p), me);
+                let g = match rival {
+                    Some(r) if w.money[r.idx()].value() >= price => {
+                        w.after_sale(k, animal, r, auctioneer, price, next)
+                    }
+                    Some(r) if w.money[r.idx()].value() > high => {
+                        let v = w.money[r.idx()].value();
+                        w.after_sale(k, animal, r, auctioneer, v, next)
+                    }
+                    _ => w.after_sale(k, animal, auctioneer, auctioneer, 0, next),
+                };
+                lose += utility(&rollout(g, &p), me);
+            }
+            if win >= lose {
+                reservation = price;
+            } else {
+                break;
+            }
+        }
+        reservation
+    }
+
+    fn bid(
+        &mut self,
+        animal: Animal,
+        auctioneer: Seat,
+        high_bid: &Cards,
+        history: &[(Seat, u32)],
+    ) -> Answer {
+        let high = high_bid.value();
+        self.track_run(animal, auctioneer, high, history);
+        let next = high + 10;
+        if next > self.k.hand.value() {
+            return Answer::Money(Cards::EMPTY);
+        }
+        let res = match self.run.reservation {
+            Some(r) => r,
+            None => {
+                let r = self.reservation(animal, auctioneer, high);
+                self.run.reservation = Some(r);
+                r
+            }
+        };
+        if next <= res {
+            Answer::bid(next)
+        } else {
+            Answer::Money(Cards::EMPTY)
+        }
+    }
+
+    fn buy_back(&mut self, animal: Animal, high_bidder: Seat, high_bid: &Cards) -> Answer {
+        let me = self.k.me;
+        let price = high_bid.value();
+        if self.k.hand.value() < price {
+            return Answer::buy_back(false, high_bid);
+        }
+        // A bidder who probably cannot pay is left to be caught.
+        if self.belief.can_pay(high_bidder, price) < 0.5 {
+            return Answer::buy_back(false, high_bid);
+        }
+        let worlds = self.worlds(Some(animal));
+        let k = &self.k;
+        let next = me.next();
+        let i = self.best_of(
+            &worlds,
+            &|_, w, c| {
+                if c == 0 {
+                    w.after_sale(k, animal, high_bidder, me, price, next)
+                } else {
+                    w.after_sale(k, animal, me, high_bidder, price, next)
+                }
+            },
+            2,
+        );
+        Answer::buy_back(i == 1, high_bid)
+    }
+
+    fn challenged(
+        &mut self,
+        challenger: Seat,
+        animal: Animal,
+        count: u8,
+        offer_cards: u32,
+        tie: bool,
+    ) -> Answer {
+        let hand = self.k.hand.value();
+        let mut values = vec![0u32];
+        let base = match self.heuristic(&Question::Challenged {
+            challenger,
+            animal,
+            count,
+            offer_cards,
+            tie,
+        }) {
+            Answer::Money(c) => c.value(),
+            _ => 0,
+        };
+        for v in [10, base / 2, base, base * 3 / 2, base * 2] {
+            let v = (v / 10 * 10).min(hand);
+            if v > 0 && !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        let cands: Vec<Cards> = values
+            .iter()
+            .map(|&v| {
+                if v == 0 {
+                    Cards::EMPTY
+                } else {
+                    server_payment(&self.k.hand, v)
+                }
+            })
+            .collect();
+        if cands.len() == 1 {
+            return Answer::Money(Cards::EMPTY);
+        }
+        let mut worlds = self.worlds(None);
+        // The challenger's hidden offer: `offer_cards` of his sampled cards.
+        let offers: Vec<Cards> = worlds
+            .iter()
+            .map(|w| random_offer(&mut self.rng, &w.money[challenger.idx()], offer_cards))
+            .collect();
+        for (w, o) in worlds.iter_mut().zip(&offers) {
+            let have = w.money[challenger.idx()];
+            if !have.contains(o) {
+                w.money[challenger.idx()] = have.plus(o);
+            }
+        }
+        let k = &self.k;
+        let i = self.best_of(
+            &worlds,
+            &|i, w, c| {
+                let mut g = w.at_challenge(k, challenger, animal, count, offers[i], tie);
+                g.answer(Answer::Money(cands[c]));
+                g
+            },
+            cands.len(),
+        );
+        Answer::Money(cands[i])
+    }
+}
+
+/// `n` cards drawn uniformly from `hand` (more `n` cards if the hand is too small).
+fn random_offer(rng: &mut ChaCha8Rng, hand: &Cards, n: u32) -> Cards {
+    let mut cards: Vec<MoneyCard> = hand.iter_desc().collect();
+    let mut out = Cards::EMPTY;
+    for _ in 0..n {
+        if cards.is_empty() {
+            out.push(MoneyCard::Zero);
+            continue;
+        }
+        let i = rng.random_range(0..cards.len());
+        out.push(cards.swap_remove(i));
+    }
+    out
+}
+
+impl Player for StrongPlayer {
+    fn name(&self) -> String {
+        "strong".into()
+    }
+    fn new_game(&mut self, me: Seat) {
+        self.k = Knowledge::new(me);
+        self.belief = Belief::new(me, self.params.particles, self.rng.random());
+        self.run = Run::default();
+    }
+    fn observe(&mut self, event: &Event) {
+        if let Event::Begin = event {
+            self.new_game(self.k.me);
+        }
+        self.k.observe(event);
+        if let Event::Bluffed { bluffer, .. } = event {
+            // The auction reruns: everybody but the bluffer may bid again.
+            let key = self.run.key;
+            self.run = Run {
+                key,
+                ..Run::default()
+            };
+            if let Some((_, a)) = key {
+                self.run.out[a.idx()] = true;
+            }
+            self.run.out[bluffer.idx()] = true;
+        }
+        self.belief.sync(&mut self.k);
+    }
+    fn decide(&mut self, q: &Question) -> Answer {
+        self.k.on_question(q);
+        self.belief.sync(&mut self.k);
+        let a = match q {
+            Question::Start => self.start(),
+            Question::Bid {
+                animal,
+                auctioneer,
+                high_bid,
+                history,
+                ..
+            } => self.bid(*animal, *auctioneer, high_bid, history),
+            Question::BuyBack {
+                animal,
+                high_bidder,
+                high_bid,
+                ..
+            } => self.buy_back(*animal, *high_bidder, high_bid),
+            Question::Challenged {
+                challenger,
+                animal,
+                count,
+                offer_cards,
+                tie,
+            } => self.challenged(*challenger, *animal, *count, *offer_cards, *tie),
+            Question::Pay { .. } | Question::Reoffer { .. } => self.heuristic(q),
+        };
+        self.k.on_answer(q, &a);
+        a
+    }
+}
