@@ -59,6 +59,10 @@ pub trait Bits:
     fn hash64(self) -> u64;
     /// `self - 1` wrapping (used for "all bits below").
     fn wrapping_dec(self) -> Self;
+    /// `self << n`, zero when `n ≥ BITS` (plain shifts would wrap the amount).
+    fn shl_z(self, n: u32) -> Self;
+    /// `self >> n`, zero when `n ≥ BITS`.
+    fn shr_z(self, n: u32) -> Self;
 }
 
 macro_rules! impl_bits {
@@ -82,6 +86,14 @@ macro_rules! impl_bits {
             #[inline(always)]
             fn wrapping_dec(self) -> Self {
                 self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn shl_z(self, n: u32) -> Self {
+                self.checked_shl(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn shr_z(self, n: u32) -> Self {
+                self.checked_shr(n).unwrap_or(0)
             }
         }
     };

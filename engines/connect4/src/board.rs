@@ -338,6 +338,11 @@ mod tests {
         random_games::<u128>(9, 7, 4, 100);
         random_games::<u128>(10, 10, 6, 50);
         random_games::<u128>(16, 6, 20, 10);
+        random_games::<u64>(2, 31, 4, 50);
+        random_games::<u64>(1, 63, 3, 20);
+        random_games::<u64>(3, 20, 4, 50);
+        random_games::<u128>(64, 1, 3, 20);
+        random_games::<u128>(2, 63, 5, 20);
     }
 
     #[test]

@@ -12,13 +12,18 @@
 
 use crate::bitboard::Bits;
 use crate::board::Board;
+use crate::solver::{BestMove, Solver};
 use crate::Error;
+use kibitz_search::time::TimeControl;
 use std::collections::BTreeMap;
 
 /// Size of one record in bytes.
 pub const RECORD: usize = 16;
 /// [`Entry::flags`] bit: the score is exact (else it is only the sign: win / draw / loss).
 pub const EXACT: u8 = 1;
+/// [`Entry::flags`] bit: the solver alone found a perfect move here within the play budget,
+/// so the generator does not grow the book below this position.
+pub const EASY: u8 = 2;
 
 /// A book move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,9 +123,41 @@ impl Book {
         }
     }
 
-    /// The largest number of stones of any position in the book (0 when empty).
+    /// All entries by canonical key.
     pub fn entries(&self) -> impl Iterator<Item = (&u64, &Entry)> {
         self.entries.iter()
+    }
+}
+
+/// Analyses one book position: first as the bot would (a cleared `quick` solver within
+/// `easy_nodes` nodes — a reproducible stand-in for the move budget; success marks the entry
+/// [`EASY`]), else with the persistent `big` solver: the weak value without limit, refined
+/// to the exact score within `exact_tc`.
+pub fn analyse<B: Bits>(
+    big: &mut Solver<B>,
+    quick: &mut Solver<B>,
+    board: &Board<B>,
+    easy_nodes: u64,
+    exact_tc: &TimeControl,
+) -> Option<Entry> {
+    quick.clear();
+    quick.reset_nodes();
+    quick.set_node_limit(Some(easy_nodes));
+    let inf = TimeControl::infinite();
+    if let Some(m) = quick.best_move(board, &inf, &inf) {
+        if m.exact {
+            return Some(entry(m, EASY));
+        }
+    }
+    let m = big.best_move(board, &TimeControl::infinite(), exact_tc)?;
+    Some(entry(m, 0))
+}
+
+fn entry(m: BestMove, flags: u8) -> Entry {
+    Entry {
+        column: m.column as u8,
+        score: m.score.clamp(-128, 127) as i8,
+        flags: flags | if m.exact { EXACT } else { 0 },
     }
 }
 
@@ -152,6 +189,7 @@ pub fn frontier<B: Bits + Into<u128>>(book: &Book, root: Board<B>, plies: usize)
                     }
                 }
                 match book.lookup(&b) {
+                    Some(e) if e.flags & EASY != 0 => continue,
                     Some(e) => {
                         let mut c = b;
                         if c.play(e.column as usize).is_ok() {

@@ -214,12 +214,14 @@ impl<B: Bits + Into<u128>> Core<B> {
         if max_depth.is_none_or(|d| d >= empty) {
             self.solver.reset_nodes();
             let stc = phase(tc, SOLVER_SHARE);
-            if let Some(found) = self.solve_move(&board, &stc) {
+            if let Some(m) = self.solver.best_move(&board, &stc, &stc) {
                 return Choice {
+                    column: m.column,
+                    score: Some(m.score),
+                    exact: m.exact,
                     nodes: self.solver.nodes(),
                     depth: empty,
                     source: "solver",
-                    ..found
                 };
             }
             choice.nodes = self.solver.nodes();
@@ -252,73 +254,6 @@ impl<B: Bits + Into<u128>> Core<B> {
             choice.score = Some(if it.score > 0 { s } else { -s });
         }
         choice
-    }
-
-    /// Perfect move by the solver within `tc`: the exact best when there is time, else one
-    /// that keeps the win / draw / loss value; `None` if not even that finished.
-    fn solve_move(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<Choice> {
-        let order = self.solver.ordered_moves(board);
-        let base = Choice {
-            column: order[0],
-            score: None,
-            exact: false,
-            depth: 0,
-            nodes: 0,
-            source: "solver",
-        };
-        // Weak solve, then a move reaching that value.
-        let v = self.solver.solve_window(board, -1, 1, tc)?;
-        let mut weak = None;
-        if v < 0 {
-            // Lost anyway: any move keeps the value; prefer one that does not lose at once.
-            let c = order
-                .iter()
-                .copied()
-                .find(|&c| !self.loses_at_once(board, c))
-                .unwrap_or(order[0]);
-            weak = Some(Choice {
-                column: c,
-                score: Some(v),
-                ..base.clone()
-            });
-        }
-        for &c in order.iter().filter(|_| v >= 0) {
-            if self.solver.move_at_least(board, c, v, tc)? {
-                weak = Some(Choice {
-                    column: c,
-                    score: Some(v),
-                    ..base.clone()
-                });
-                break;
-            }
-        }
-        let weak = weak?;
-        // Exact score and the move reaching it (fastest win, slowest loss).
-        let exact = (|| {
-            let s = self.solver.solve(board, tc)?;
-            for &c in &order {
-                if self.solver.move_at_least(board, c, s, tc)? {
-                    return Some(Choice {
-                        column: c,
-                        score: Some(s),
-                        exact: true,
-                        ..base.clone()
-                    });
-                }
-            }
-            None
-        })();
-        Some(exact.unwrap_or(weak))
-    }
-
-    /// Whether playing `c` lets the opponent win with the next stone.
-    fn loses_at_once(&self, board: &Board<B>, c: usize) -> bool {
-        let mut child = *board;
-        child.play(c).is_err()
-            || child
-                .legal_moves()
-                .iter()
-                .any(|&o| child.is_winning_move(o))
     }
 }
 

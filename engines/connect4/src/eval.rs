@@ -85,7 +85,7 @@ impl<B: Bits> SearchPos<B> {
             // Windows starting at each bit that lie on free cells.
             let mut win = free;
             for i in 1..n {
-                win &= free >> (i * s);
+                win &= free.shr_z(i * s);
             }
             if win == B::ZERO {
                 continue;
@@ -94,7 +94,7 @@ impl<B: Bits> SearchPos<B> {
             // would be faster; n is small and this is not the solver).
             let mut counts = [B::ZERO; 8];
             for i in 0..n {
-                let mut carry = (mine >> (i * s)) & win;
+                let mut carry = mine.shr_z(i * s) & win;
                 for c in counts.iter_mut() {
                     let t = *c & carry;
                     *c ^= carry;

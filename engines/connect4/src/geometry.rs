@@ -16,6 +16,8 @@ pub struct Geometry<B: Bits> {
     bottom: B,
     /// Every playable cell (no sentinels).
     full: B,
+    /// Connect 4 with all shifts of the unrolled line test inside the word.
+    fast4: bool,
 }
 
 impl<B: Bits> Geometry<B> {
@@ -53,12 +55,14 @@ impl<B: Bits> Geometry<B> {
             bottom |= B::ONE << (c * h1);
             full |= col << (c * h1);
         }
+        let fast4 = connect == 4 && 3 * (h1 + 1) < B::BITS;
         Ok(Self {
             columns: columns as u8,
             rows: rows as u8,
             connect: connect as u8,
             bottom,
             full,
+            fast4,
         })
     }
 
@@ -147,7 +151,7 @@ impl<B: Bits> Geometry<B> {
             let mut len = 1;
             while len < n {
                 let step = len.min(n - len);
-                run = run & (run >> (step * s));
+                run = run & run.shr_z(step * s);
                 len += step;
             }
             if run != B::ZERO {
@@ -162,6 +166,9 @@ impl<B: Bits> Geometry<B> {
     pub fn winning_cells(&self, stones: B, mask: B) -> B {
         let n = self.connect as u32;
         let h1 = self.h1();
+        if self.fast4 {
+            return self.winning_cells4(stones) & (self.full ^ mask);
+        }
         let mut win = B::ZERO;
         if n <= 1 {
             return self.full ^ mask;
@@ -169,7 +176,7 @@ impl<B: Bits> Geometry<B> {
         // Vertical: only the stones below matter.
         let mut below = stones << 1;
         for i in 2..n {
-            below &= stones << i;
+            below &= stones.shl_z(i);
         }
         win |= below;
         // Horizontal and both diagonals: a run of `k` own stones on one side and `n-1-k` on the
@@ -187,14 +194,31 @@ impl<B: Bits> Geometry<B> {
             right[0] = !B::ZERO;
             left[0] = !B::ZERO;
             for j in 1..n as usize {
-                right[j] = right[j - 1] & (stones >> (j as u32 * s));
-                left[j] = left[j - 1] & (stones << (j as u32 * s));
+                right[j] = right[j - 1] & stones.shr_z(j as u32 * s);
+                left[j] = left[j - 1] & stones.shl_z(j as u32 * s);
             }
             for k in 0..n as usize {
                 win |= left[k] & right[n as usize - 1 - k];
             }
         }
         win & (self.full ^ mask)
+    }
+
+    /// Connect-4 special case of [`Self::winning_cells`] (before masking), unrolled.
+    #[inline(always)]
+    fn winning_cells4(&self, p: B) -> B {
+        let h1 = self.h1();
+        // Vertical: three own stones directly below.
+        let mut r = (p << 1) & (p << 2) & (p << 3);
+        for s in [h1 - 1, h1, h1 + 1] {
+            let l = (p << s) & (p << (2 * s));
+            r |= l & (p << (3 * s));
+            r |= l & (p >> s);
+            let q = (p >> s) & (p >> (2 * s));
+            r |= q & (p << s);
+            r |= q & (p >> (3 * s));
+        }
+        r
     }
 
     /// [`Self::winning_cells`] for one direction with long lines (no fixed-size arrays).
@@ -204,10 +228,10 @@ impl<B: Bits> Geometry<B> {
         for k in 0..n {
             let mut w = !B::ZERO;
             for j in 1..=k {
-                w &= stones << (j * s);
+                w &= stones.shl_z(j * s);
             }
             for j in 1..n - k {
-                w &= stones >> (j * s);
+                w &= stones.shr_z(j * s);
             }
             win |= w;
         }

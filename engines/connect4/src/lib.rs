@@ -15,6 +15,7 @@ pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod geometry;
+pub mod hugemem;
 pub mod solver;
 pub mod tt;
 

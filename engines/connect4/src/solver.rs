@@ -53,6 +53,8 @@ pub struct Solver<B: Bits> {
     config: SolverConfig,
     tt: Tt,
     nodes: u64,
+    /// Abort once `nodes` reaches this (deterministic budgets).
+    node_limit: u64,
     aborted: bool,
     tc: TimeControl,
     /// Columns centre first.
@@ -60,6 +62,27 @@ pub struct Solver<B: Bits> {
     column_masks: Vec<B>,
     /// Rows where a threat is worth most, for the first and for the second player.
     good_rows: [B; 2],
+}
+
+/// A move found by [`Solver::best_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    /// Column to play (0-based).
+    pub column: usize,
+    /// Exact score of the position if `exact`, else its sign (-1 loss, 0 draw, 1 win).
+    pub score: i32,
+    /// Whether `score` is exact and `column` reaches it.
+    pub exact: bool,
+}
+
+/// Whether playing `col` lets the opponent win with the next stone (or is illegal).
+pub fn loses_at_once<B: Bits>(board: &Board<B>, col: usize) -> bool {
+    let mut child = *board;
+    child.play(col).is_err()
+        || child
+            .legal_moves()
+            .iter()
+            .any(|&o| child.is_winning_move(o))
 }
 
 /// Score when the side to move wins with its next stone, `moves` stones being down.
@@ -83,6 +106,7 @@ impl<B: Bits> Solver<B> {
             geo,
             config,
             nodes: 0,
+            node_limit: u64::MAX,
             aborted: false,
             tc: TimeControl::infinite(),
             order,
@@ -108,6 +132,12 @@ impl<B: Bits> Solver<B> {
     /// Sets the node counter to zero.
     pub fn reset_nodes(&mut self) {
         self.nodes = 0;
+    }
+
+    /// Makes searches fail (return `None`) once the node counter reaches `limit`; `None`
+    /// removes the limit. Unlike a clock this is reproducible.
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.node_limit = limit.unwrap_or(u64::MAX);
     }
 
     /// Forgets every stored position.
@@ -219,6 +249,63 @@ impl<B: Bits> Solver<B> {
         self.at_least(&child, 1 - target, tc).map(|b| !b)
     }
 
+    /// A perfect move: one keeping the win / draw / loss value (weak solve within `weak_tc`),
+    /// refined within `exact_tc` to the exact score and the move reaching it (fastest win,
+    /// slowest loss). `None` when not even the weak part finished; `exact` tells which one
+    /// the result is. The board must have a legal move.
+    pub fn best_move(
+        &mut self,
+        board: &Board<B>,
+        weak_tc: &TimeControl,
+        exact_tc: &TimeControl,
+    ) -> Option<BestMove> {
+        let order = self.ordered_moves(board);
+        let first = *order.first()?;
+        // 1. Weak value, then a move reaching it.
+        let v = self.solve_window(board, -1, 1, weak_tc)?;
+        let mut weak = None;
+        if v < 0 {
+            // Lost anyway: any move keeps the value; prefer one that does not lose at once.
+            let c = order
+                .iter()
+                .copied()
+                .find(|&c| !loses_at_once(board, c))
+                .unwrap_or(first);
+            weak = Some(BestMove {
+                column: c,
+                score: v,
+                exact: false,
+            });
+        } else {
+            for &c in &order {
+                if self.move_at_least(board, c, v, weak_tc)? {
+                    weak = Some(BestMove {
+                        column: c,
+                        score: v,
+                        exact: false,
+                    });
+                    break;
+                }
+            }
+        }
+        let weak = weak?;
+        // 2. Exact score and the move reaching it.
+        let mut exact = || {
+            let s = self.solve(board, exact_tc)?;
+            for &c in &order {
+                if self.move_at_least(board, c, s, exact_tc)? {
+                    return Some(BestMove {
+                        column: c,
+                        score: s,
+                        exact: true,
+                    });
+                }
+            }
+            None
+        };
+        Some(exact().unwrap_or(weak))
+    }
+
     /// Legal columns of `board` in the solver's preferred order (best guess first).
     pub fn ordered_moves(&self, board: &Board<B>) -> Vec<usize> {
         let (cur, mask) = board.bitboards();
@@ -256,7 +343,9 @@ impl<B: Bits> Solver<B> {
     fn negamax(&mut self, cur: B, mask: B, moves: u32, mut alpha: i32, mut beta: i32) -> i32 {
         // 0. Count the node; poll the clock now and then.
         self.nodes += 1;
-        if self.nodes & (self.config.check_every - 1) == 0 && self.tc.hard_expired() {
+        if self.nodes & (self.config.check_every - 1) == 0
+            && (self.tc.hard_expired() || self.nodes >= self.node_limit)
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -322,8 +411,7 @@ impl<B: Bits> Solver<B> {
             }
         }
         // 4. Order the moves: table move, then threats created, then centre first.
-        let mut list: [(i32, B, usize); 64] = [(0, B::ZERO, 0); 64];
-        let mut n = 0;
+        let mut list = arrayvec::ArrayVec::<(i32, B, usize), 64>::new();
         let odd_rows = self.good_rows[(moves & 1) as usize];
         for (i, &c) in self.order.iter().enumerate() {
             let m = next & self.column_masks[c];
@@ -338,19 +426,19 @@ impl<B: Bits> Solver<B> {
                 (threats.popcount() as i32 * 4 + good) * 64 - i as i32
             };
             // Insertion sort, stable for equal scores (keeps centre first).
-            let mut j = n;
+            let mut j = list.len();
+            list.push((score, m, c));
             while j > 0 && list[j - 1].0 < score {
                 list[j] = list[j - 1];
                 j -= 1;
             }
             list[j] = (score, m, c);
-            n += 1;
         }
         // 5. Enhanced transposition cutoffs: a child already known to be bad enough for the
         //    opponent refutes this node without any search.
         if cells - moves >= self.config.etc_min_empty {
             let child_cur = cur ^ mask;
-            for &(_, m, c) in &list[..n] {
+            for &(_, m, c) in &list {
                 let (ck, _) = self.tt_key(child_cur, mask | m, moves + 1);
                 if let Some(e) = self.tt.probe(ck) {
                     let s = -(e.upper as i32);
@@ -364,7 +452,7 @@ impl<B: Bits> Solver<B> {
         // 6. Search.
         let alpha0 = alpha;
         let mut best_col = NO_MOVE as usize;
-        for &(_, m, c) in &list[..n] {
+        for &(_, m, c) in &list {
             let s = -self.negamax(cur ^ mask, mask | m, moves + 1, -beta, -alpha);
             if self.aborted {
                 return 0;

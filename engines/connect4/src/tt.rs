@@ -6,8 +6,12 @@
 //! found, so fail-high and fail-low results of null-window searches meet in one entry and
 //! tighten into an exact score.
 //!
+//! The table lives in huge pages where possible ([`crate::hugemem`]).
+//!
 //! Keys are the 64-bit [`crate::bitboard::Bits::hash64`] of the position key; for boards that
 //! fit a `u64` that hash is a bijection, so there are no false hits at all.
+
+use crate::hugemem::HugeBuf;
 
 /// One stored position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,9 +43,21 @@ impl Entry {
     };
 }
 
+/// Two entries on one half cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Bucket([Entry; 2]);
+
+impl std::ops::Index<usize> for Bucket {
+    type Output = Entry;
+    fn index(&self, i: usize) -> &Entry {
+        &self.0[i]
+    }
+}
+
 /// The table: a power-of-two number of two-entry buckets.
 pub struct Tt {
-    slots: Vec<[Entry; 2]>,
+    slots: HugeBuf<Bucket>,
     shift: u32,
 }
 
@@ -49,26 +65,26 @@ impl Tt {
     /// A table using at most `mb` MiB (at least 1024 buckets).
     pub fn new(mb: usize) -> Self {
         let bytes = mb.max(1) << 20;
-        let buckets = (bytes / std::mem::size_of::<[Entry; 2]>()).max(1024);
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1024);
         let buckets = if buckets.is_power_of_two() {
             buckets
         } else {
             buckets.next_power_of_two() / 2
         };
         Self {
-            slots: vec![[Entry::VACANT; 2]; buckets],
+            slots: HugeBuf::new(buckets, Bucket([Entry::VACANT; 2])),
             shift: 64 - buckets.trailing_zeros(),
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.slots.fill([Entry::VACANT; 2]);
+        self.slots.fill(Bucket([Entry::VACANT; 2]));
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<[Entry; 2]>()
+        self.slots.len() * std::mem::size_of::<Bucket>()
     }
 
     #[inline(always)]
@@ -82,7 +98,7 @@ impl Tt {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = &self.slots[self.bucket(key)] as *const [Entry; 2] as *const i8;
+            let p = &self.slots[self.bucket(key)] as *const Bucket as *const i8;
             // SAFETY: prefetching is a pure hint on a valid pointer into our own vector.
             unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
         }
@@ -107,7 +123,7 @@ impl Tt {
     #[inline]
     pub fn store(&mut self, key: u64, moves: u32, lower: i32, upper: i32, best: u8) {
         let i = self.bucket(key);
-        let b = &mut self.slots[i];
+        let b = &mut self.slots[i].0;
         let lower = lower.clamp(i8::MIN as i32, i8::MAX as i32) as i8;
         let upper = upper.clamp(i8::MIN as i32, i8::MAX as i32) as i8;
         for e in b.iter_mut() {
