@@ -109,15 +109,20 @@ impl Game {
     ) -> Game {
         let mut g = Game::from_deck(cfg, &Card::all().collect::<Vec<_>>());
         g.hands = [CardSet::EMPTY; MAX_PLAYERS];
-        g.hands[..hands.len()].copy_from_slice(hands);
+        for (slot, h) in g.hands.iter_mut().zip(hands) {
+            *slot = *h;
+        }
         g.talon.clear();
-        g.talon.extend(talon.iter().rev().copied());
+        g.talon.extend(talon.iter().rev().take(DECK_SIZE).copied());
         g.pile.clear();
-        g.pile.extend(pile.iter().copied());
+        g.pile.extend(pile.iter().take(DECK_SIZE).copied());
+        if g.pile.is_empty() {
+            g.pile.push(Card::default());
+        }
         g.wish = wish;
         g.skip = pending_skip;
         g.draw_two = pending_draw_two;
-        g.turn = turn;
+        g.turn = turn.min(g.cfg.players - 1);
         g
     }
 
@@ -129,6 +134,7 @@ impl Game {
     /// Puts the game in the answer phase of `seat` (its turn has begun: for searches from a
     /// mid-game state).
     pub fn start_answer(&mut self, seat: usize) {
+        let seat = seat.min(self.cfg.players - 1);
         self.turn = seat;
         self.phase = Phase::Answer(seat);
     }

@@ -10,7 +10,8 @@
 //!
 //! Beliefs: `known[s]` are cards certainly in seat `s`'s hand; `pool` are cards whose place is
 //! unknown (an opponent's unknown cards or the talon); `weight[s][c]` is a likelihood factor
-//! lowered when seat `s` drew while `c` would have been legal (most bots play when they can).
+//! lowered when seat `s` drew while `c` would have been legal (most bots play when they can),
+//! raised for the suit `s` wished with a Jack (bots wish what they hold).
 //! [`Knowledge::sample`] draws a full [`Game`] consistent with all of this.
 
 use crate::cards::{Card, CardSet, Suit, DECK_SIZE};
@@ -20,6 +21,9 @@ use rand::Rng;
 
 /// Likelihood factor for holding a card that would have been legal when the seat drew.
 pub const DRAW_EVIDENCE: f32 = 0.2;
+
+/// Likelihood factor for holding a card of the suit a seat just wished (bots wish what they hold).
+pub const WISH_EVIDENCE: f32 = 3.0;
 
 /// One message received by a seat, in game terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +128,9 @@ pub struct Knowledge {
 impl Knowledge {
     /// A fresh tracker for seat `me` at a table configured by `cfg`.
     pub fn new(cfg: Config, me: usize) -> Knowledge {
+        let players = cfg.players.clamp(2, MAX_PLAYERS);
+        let cfg = Config { players, ..cfg };
+        let me = me.min(players - 1);
         let mut sizes = [0; MAX_PLAYERS];
         sizes[..cfg.players].fill(crate::game::HAND_SIZE);
         Knowledge {
@@ -246,7 +253,7 @@ impl Knowledge {
                 top,
                 cards_left,
                 skipped,
-            } => self.on_broadcast(seat, top, cards_left, skipped),
+            } => self.on_broadcast(seat, top, cards_left.min(DECK_SIZE), skipped),
             Notice::Private {
                 top,
                 wish,
@@ -265,6 +272,15 @@ impl Knowledge {
                 }
                 self.top = Some(top);
                 self.wish = wish;
+                if let (Some(m), Some(w)) = (self.wishing_jack, wish) {
+                    if m != self.me {
+                        let suit = self.pool.inter(CardSet::suit(w)).minus(CardSet::JACKS);
+                        for c in suit {
+                            let w = &mut self.weight[m][c.index() as usize];
+                            *w = (*w * WISH_EVIDENCE).min(1e3);
+                        }
+                    }
+                }
                 if let (Some(m), None) = (self.wishing_jack.take(), wish) {
                     // A Jack onto a non-Jack that set no wish was sent without an integer
                     // wishedColor: the server added a penalty card.
@@ -279,7 +295,7 @@ impl Knowledge {
                 if let Some(p) = self.pending.as_mut() {
                     p.wish = wish;
                 }
-                self.sizes[self.me] = cards_left;
+                self.sizes[self.me] = cards_left.min(DECK_SIZE);
             }
             Notice::DrawReply { card, .. } => {
                 self.drew_this_turn = true;
@@ -371,7 +387,8 @@ impl Knowledge {
                 if self.talon_len() > 0 {
                     let legal = legal_set(p.top, p.wish).inter(self.pool);
                     for c in legal {
-                        self.weight[m][c.index() as usize] *= DRAW_EVIDENCE;
+                        let w = &mut self.weight[m][c.index() as usize];
+                        *w = (*w * DRAW_EVIDENCE).max(1e-3);
                     }
                     self.sizes[m] += 1;
                     self.history.push(PublicEvent::Drew { seat: m, n: 1 });
@@ -496,14 +513,19 @@ impl Knowledge {
     /// shuffled into the talon.
     pub fn sample(&self, rng: &mut impl Rng) -> Game {
         let n = self.cfg.players;
+        let top = self.top.unwrap_or_default();
+        // Every card in exactly one place, even if odd messages made the beliefs overlap.
+        let mut placed = self.hand.union(self.pile).with(top);
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        hands[self.me] = self.hand;
-        let mut pool: arrayvec::ArrayVec<Card, DECK_SIZE> = self.pool.iter().collect();
+        hands[self.me] = self.hand.minus(CardSet::single(top));
         for s in (0..n).filter(|&s| s != self.me) {
-            hands[s] = self.known[s];
-            let want = self.sizes[s]
-                .saturating_sub(self.known[s].len())
-                .min(pool.len());
+            hands[s] = self.known[s].minus(placed);
+            placed = placed.union(hands[s]);
+        }
+        let mut pool: arrayvec::ArrayVec<Card, DECK_SIZE> =
+            self.pool.minus(placed).iter().collect();
+        for s in (0..n).filter(|&s| s != self.me) {
+            let want = self.sizes[s].saturating_sub(hands[s].len()).min(pool.len());
             for _ in 0..want {
                 let total: f32 = pool
                     .iter()
@@ -522,9 +544,12 @@ impl Knowledge {
             }
         }
         pool.shuffle(rng);
-        let top = self.top.unwrap_or_default();
-        let mut pile: arrayvec::ArrayVec<Card, DECK_SIZE> =
-            self.pile.minus(CardSet::single(top)).iter().collect();
+        let mut pile: arrayvec::ArrayVec<Card, DECK_SIZE> = self
+            .pile
+            .minus(CardSet::single(top))
+            .minus(self.hand)
+            .iter()
+            .collect();
         pile.push(top);
         let mut g = Game::from_parts(
             self.cfg,

@@ -107,6 +107,9 @@ pub struct HeuristicParams {
     pub jack_cost: f32,
     /// Bonus per unit of evidence that the opponent cannot follow the new top card.
     pub opponent_void: f32,
+    /// Draw instead of spending a Jack when Jacks are the only legal cards and the hand holds
+    /// more than this many cards.
+    pub keep_jack_above: f32,
 }
 
 impl Default for HeuristicParams {
@@ -117,6 +120,7 @@ impl Default for HeuristicParams {
             seven: 12.0,
             jack_cost: 60.0,
             opponent_void: 25.0,
+            keep_jack_above: 99.0,
         }
     }
 }
@@ -179,6 +183,10 @@ impl Player for HeuristicPlayer {
         if legal.is_empty() {
             return Action::Draw;
         }
+        if legal.minus(CardSet::JACKS).is_empty() && hand.len() as f32 > self.params.keep_jack_above
+        {
+            return Action::Draw;
+        }
         let me = know.me();
         let opp = know.next_seat(me);
         let opp_size = know.hand_size(opp) as f32;
@@ -237,24 +245,55 @@ impl Player for HeuristicPlayer {
 /// Names accepted by [`make_player`].
 pub const PLAYER_NAMES: [&str; 4] = ["random", "greedy", "heuristic", "ismcts"];
 
-/// An unknown player name.
+/// A player spec [`make_player`] cannot build.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown player {0:?} (known: random, greedy, heuristic, ismcts)")]
-pub struct UnknownPlayer(pub String);
+pub enum PlayerSpecError {
+    /// Unknown player name.
+    #[error("unknown player {0:?} (known: random, greedy, heuristic, ismcts)")]
+    UnknownPlayer(String),
+    /// Unknown or malformed `name=value` parameter.
+    #[error("bad parameter {0:?} for this player")]
+    BadParam(String),
+}
 
-/// Builds a player by name: `random`, `greedy`, `heuristic` or `ismcts`. `iterations` caps
-/// the ISMCTS search (otherwise only the time control stops it); `threads` > 1 runs
-/// root-parallel ISMCTS on the current rayon pool.
+/// Builds a player from a spec `name[:param=value,...]`: `random`, `greedy`,
+/// `heuristic[:suit_length=,eight_follow=,seven=,jack_cost=,opponent_void=]` or
+/// `ismcts[:c=,eps=,rollout=]`. `iterations` caps the ISMCTS search (otherwise only the time
+/// control stops it); `threads` > 1 runs root-parallel ISMCTS on the current rayon pool.
 pub fn make_player(
-    name: &str,
+    spec: &str,
     seed: u64,
     iterations: Option<u64>,
     threads: usize,
-) -> Result<Box<dyn Player>, UnknownPlayer> {
+) -> Result<Box<dyn Player>, PlayerSpecError> {
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    let mut kv = Vec::new();
+    for item in params.split(',').filter(|s| !s.is_empty()) {
+        let bad = || PlayerSpecError::BadParam(item.to_string());
+        let (k, v) = item.split_once('=').ok_or_else(bad)?;
+        kv.push((k.trim(), v.trim().parse::<f64>().map_err(|_| bad())?, item));
+    }
+    let bad = |item: &str| PlayerSpecError::BadParam(item.to_string());
     Ok(match name {
+        "random" | "greedy" if !kv.is_empty() => return Err(bad(kv[0].2)),
         "random" => Box::new(RandomPlayer::new(seed)),
         "greedy" => Box::new(GreedyPlayer),
-        "heuristic" => Box::new(HeuristicPlayer::default()),
+        "heuristic" => {
+            let mut h = HeuristicPlayer::default();
+            for (k, v, item) in kv {
+                let slot = match k {
+                    "suit_length" => &mut h.params.suit_length,
+                    "eight_follow" => &mut h.params.eight_follow,
+                    "seven" => &mut h.params.seven,
+                    "jack_cost" => &mut h.params.jack_cost,
+                    "opponent_void" => &mut h.params.opponent_void,
+                    "keep_jack_above" => &mut h.params.keep_jack_above,
+                    _ => return Err(bad(item)),
+                };
+                *slot = v as f32;
+            }
+            Box::new(h)
+        }
         "ismcts" => {
             let mut p = crate::mcts::IsmctsParams {
                 threads: threads.max(1),
@@ -263,8 +302,16 @@ pub fn make_player(
             if let Some(k) = iterations {
                 p.search.max_iterations = k;
             }
+            for (k, v, item) in kv {
+                match k {
+                    "c" => p.search.exploration = v,
+                    "eps" => p.rollout_epsilon = v,
+                    "rollout" => p.search.max_rollout_steps = v as u32,
+                    _ => return Err(bad(item)),
+                }
+            }
             Box::new(crate::mcts::IsmctsPlayer::new(p, seed))
         }
-        other => return Err(UnknownPlayer(other.to_string())),
+        other => return Err(PlayerSpecError::UnknownPlayer(other.to_string())),
     })
 }

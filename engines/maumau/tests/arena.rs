@@ -101,3 +101,81 @@ fn heuristics_beat_random() {
     assert!(r.a_wins > 170, "{r:?}");
     assert_eq!(r.penalties, [0, 0]);
 }
+
+/// Garbage from the network (impossible cards, sizes, seats, orders) must never panic the
+/// tracker, its sampler or a searching player, and a chosen play must come from our hand.
+#[test]
+fn tracker_and_players_survive_garbage_notices() {
+    use kibitz_maumau::knowledge::{Knowledge, Notice};
+    use kibitz_maumau::{Action, Card, DrawTwo, Suit};
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let card = |r: &mut ChaCha8Rng| Card::from_index(r.random_range(0..32)).unwrap();
+    for round in 0..300 {
+        let mut k = Knowledge::new(Config::default(), round % 3);
+        for _ in 0..rng.random_range(1..40) {
+            let n = match rng.random_range(0..4) {
+                0 => Notice::Broadcast {
+                    seat: rng.random_range(0..6),
+                    top: card(&mut rng),
+                    cards_left: rng.random_range(0..usize::MAX),
+                    skipped: rng.random(),
+                },
+                1 => Notice::Private {
+                    top: card(&mut rng),
+                    wish: Suit::from_index(rng.random_range(0..6)),
+                    cards_left: rng.random_range(0..40),
+                    draw_two: match rng.random_range(0..3) {
+                        0 => DrawTwo::None,
+                        1 => DrawTwo::Failed,
+                        _ => DrawTwo::Drawn([card(&mut rng), card(&mut rng)]),
+                    },
+                    hand: rng.random_bool(0.3).then(|| CardSet(rng.random::<u32>())),
+                },
+                2 => Notice::DrawReply {
+                    card: rng.random_bool(0.8).then(|| card(&mut rng)),
+                    penalty: rng.random(),
+                },
+                _ => Notice::Won {
+                    seat: rng.random_range(0..9),
+                },
+            };
+            k.observe(&n);
+        }
+        let g = k.sample(&mut rng);
+        assert!(g.pile().len() + g.talon_len() <= 32);
+        let players: Vec<Box<dyn Player>> = vec![
+            kibitz_maumau::player::make_player("ismcts", round as u64, Some(50), 1).unwrap(),
+            Box::new(HeuristicPlayer::default()),
+            Box::new(GreedyPlayer),
+        ];
+        for mut pl in players {
+            let tc = kibitz_search::time::TimeControl::infinite();
+            if let Action::Play { card, .. } = pl.choose(&k, &tc) {
+                assert!(k.hand().contains(card), "{}", pl.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn player_specs_parse() {
+    use kibitz_maumau::player::make_player;
+    for ok in [
+        "random",
+        "greedy",
+        "heuristic:seven=3,jack_cost=10",
+        "ismcts:c=0.5,eps=0.2,rollout=100",
+    ] {
+        assert!(make_player(ok, 1, Some(10), 1).is_ok(), "{ok}");
+    }
+    for bad in [
+        "alphazero",
+        "ismcts:c",
+        "ismcts:z=1",
+        "heuristic:seven=x",
+        "random:x=1",
+    ] {
+        assert!(make_player(bad, 1, None, 1).is_err(), "{bad}");
+    }
+}
