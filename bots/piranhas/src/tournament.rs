@@ -189,8 +189,9 @@ async fn play_one(
             }
         }
     }
-    let rec = match tokio::time::timeout(timeout, prepared.result).await {
-        Ok(Ok(r)) => Some(r),
+    let rec = match tokio::time::timeout(timeout, wait_result(prepared.result, &mut children)).await
+    {
+        Ok(Some(r)) => Some(r),
         _ => {
             tracing::warn!(
                 "game {} ({} vs {}) did not finish",
@@ -217,6 +218,30 @@ async fn play_one(
         }
     }
     rec
+}
+
+/// The game's result; gives up 3 s after an external client exited while the game had not
+/// ended (a client that dies before joining would otherwise stall the game forever).
+async fn wait_result(
+    mut result: tokio::sync::oneshot::Receiver<GameRecord>,
+    children: &mut [tokio::process::Child],
+) -> Option<GameRecord> {
+    let mut exited_at: Option<Instant> = None;
+    let mut tick = tokio::time::interval(Duration::from_millis(200));
+    loop {
+        tokio::select! {
+            r = &mut result => return r.ok(),
+            _ = tick.tick() => {
+                if exited_at.is_none() && children.iter_mut().any(|c| !matches!(c.try_wait(), Ok(None))) {
+                    exited_at = Some(Instant::now());
+                }
+                if exited_at.is_some_and(|t| t.elapsed() > Duration::from_secs(3)) {
+                    tracing::warn!("a client exited and its game did not end");
+                    return None;
+                }
+            }
+        }
+    }
 }
 
 /// Plays the round robin and returns the rows, ranked by match points, then average swarm.

@@ -339,3 +339,43 @@ fn tournament_contract() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn command_tournament_with_a_broken_entrant() {
+    use kibitz_bots_piranhas::tournament::{round_robin, Entrant, TournamentConfig};
+    let bot = env!("CARGO_BIN_EXE_piranhas-bot");
+    let entrants = vec![
+        Entrant::Command {
+            name: "greedy".into(),
+            cmd: format!("{bot} --player greedy --log warn"),
+        },
+        Entrant::Command {
+            name: "random".into(),
+            cmd: format!("{bot} --player random --log warn"),
+        },
+        Entrant::Command {
+            name: "broken".into(),
+            cmd: "/nonexistent/piranhas-client".into(),
+        },
+    ];
+    let cfg = TournamentConfig {
+        games_per_pair: 2,
+        parallel: 6,
+        game_timeout: GUARD,
+        ..TournamentConfig::default()
+    };
+    let rows = tokio::time::timeout(GUARD * 2, round_robin(&entrants, &cfg))
+        .await
+        .unwrap()
+        .unwrap();
+    let row = |n: &str| rows.iter().find(|r| r.name == n).unwrap().clone();
+    // greedy and random played their two games; every game with the broken entrant was abandoned.
+    assert_eq!(row("greedy").games, 2);
+    assert_eq!(row("random").games, 2);
+    assert_eq!(row("greedy").aborted, 2);
+    assert_eq!(row("broken").games, 0);
+    assert_eq!(row("broken").aborted, 4);
+    assert_eq!(row("greedy").points + row("random").points, 4);
+    let table = kibitz_bots_piranhas::tournament::table(&rows).to_string();
+    assert!(table.contains("broken") && table.contains("\u{2205} swarm"));
+}

@@ -50,6 +50,16 @@ struct Args {
     log: String,
 }
 
+/// `N: program args…` with the program's directory dropped, at most 48 characters.
+fn entrant_name(i: usize, cmd: &str) -> String {
+    let mut words = cmd.split_whitespace();
+    let prog = words.next().unwrap_or(cmd);
+    let prog = prog.rsplit('/').next().unwrap_or(prog);
+    let rest: Vec<&str> = words.collect();
+    let name = format!("{}: {} {}", i + 1, prog, rest.join(" "));
+    name.trim_end().chars().take(48).collect()
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
@@ -82,11 +92,7 @@ async fn main() -> anyhow::Result<()> {
             .iter()
             .enumerate()
             .map(|(i, cmd)| Entrant::Command {
-                name: format!(
-                    "{}: {}",
-                    i + 1,
-                    cmd.split_whitespace().next().unwrap_or(cmd)
-                ),
+                name: entrant_name(i, cmd),
                 cmd: cmd.clone(),
             })
             .collect();

@@ -117,10 +117,17 @@ impl Lobby {
     /// A `join`: fills the open room or opens a new one (the first joiner is RED).
     pub fn join(&mut self, seat: Seat, krakens: [(u8, u8); 2]) -> (String, Option<StartGame>) {
         if let Some(room) = self.waiting.take() {
-            if let Some(p) = self.pending.get_mut(&room) {
-                p.seats[1] = Some(seat);
-                let start = self.try_start(&room);
-                return (room, start);
+            let alive = |p: &Pending| p.seats[0].as_ref().is_some_and(|s| !s.events.is_closed());
+            match self.pending.get_mut(&room) {
+                Some(p) if alive(p) => {
+                    p.seats[1] = Some(seat);
+                    let start = self.try_start(&room);
+                    return (room, start);
+                }
+                // The waiting player vanished before an opponent came: drop that room.
+                _ => {
+                    self.pending.remove(&room);
+                }
             }
         }
         let slot = || Slot {
