@@ -17,6 +17,9 @@ use tokio::task::JoinHandle;
 /// Longest a single write may take before the bot counts as gone (it stopped reading).
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Most unanswered lines kept queued per bot.
+pub const MAX_QUEUED: usize = 256;
+
 /// What the reader task reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Inbound {
@@ -107,7 +110,10 @@ impl Conn {
     /// Moves everything the reader has delivered so far into the queue, noting lines that
     /// arrived while no answer was owed and a closed connection.
     pub fn poll(&mut self) {
-        while let Ok(ev) = self.inbox.try_recv() {
+        // Beyond MAX_QUEUED lines stop draining: the bounded channel and TCP flow control then
+        // hold a flooding bot back instead of our memory.
+        while self.queued.len() < MAX_QUEUED {
+            let Ok(ev) = self.inbox.try_recv() else { break };
             match &ev {
                 Inbound::Line(l) if !self.awaiting => self.unsolicited.push(l.clone()),
                 Inbound::Line(_) => {}

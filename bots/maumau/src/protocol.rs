@@ -5,6 +5,10 @@
 //! Reading is tolerant: key order, spacing, `topCard`/`topcard`, Python-style `True`/`False`/`None`
 //! and unknown extra keys are all accepted. The server side reads a bot's answer exactly the way the
 //! real server does (§4 "How the server reads an answer"), quirks included.
+//!
+//! Names are escaped as serde_json does (quotes, backslashes, control characters). The recorded
+//! games only use plain ASCII names, so how the real server (Java) escapes other characters is
+//! unknown; plain names are byte-identical.
 
 use serde_json::{Map, Value};
 use std::fmt::Write as _;

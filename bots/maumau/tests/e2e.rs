@@ -352,3 +352,26 @@ fn knockout_with_a_bye() {
     assert_eq!(games, 2 * wins);
     assert!(report.to_string().contains("Champion"));
 }
+
+#[test]
+fn flooding_bot_is_held_back_and_the_game_ends() {
+    let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), ServerConfig::default()).unwrap();
+    let mut flooded = false;
+    let flood = raw(addr, "Flood", move |_, s| {
+        if !flooded {
+            flooded = true;
+            let burst = b"{\"status\":\"skip\"}\n".repeat(5000);
+            return s.write_all(&burst).is_ok();
+        }
+        true
+    });
+    std::thread::sleep(Duration::from_millis(50));
+    let me = bot(addr, ours("Ours", 12)).join().unwrap();
+    flood.join().unwrap();
+    let r = finish(server).remove(0);
+    let f = seat(&r, "Flood");
+    assert!(r.faults[f].warnings > 0, "queued lines are reported");
+    assert_eq!(r.faults[f].penalties, 0, "each queued skip is a plain draw");
+    assert_eq!(me.penalties, 0);
+    assert_eq!(me.winner.as_deref(), Some(r.winner_name()));
+}
