@@ -237,8 +237,8 @@ async fn misbehave(port: u16, code: String, act: &'static str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn misbehaving_clients_lose_while_a_parallel_game_finishes() {
     let config = ServerConfig {
-        soft_timeout: Duration::from_millis(400),
-        hard_timeout: Duration::from_millis(900),
+        soft_timeout: Duration::from_millis(1000),
+        hard_timeout: Duration::from_millis(1500),
         close_grace: Duration::from_millis(200),
         max_message: 4096,
         ..ServerConfig::default()
