@@ -501,10 +501,15 @@ impl Bot {
                         )
                         .await
                     {
-                        Some(ch) if pos.can_play(ch.column) => {
+                        Some((ch, queued)) if pos.can_play(ch.column) => {
                             info = format!(
-                                "score={:?} exact={} depth={} nodes={} source={}",
-                                ch.score, ch.exact, ch.depth, ch.nodes, ch.source
+                                "score={:?} exact={} depth={} nodes={} source={} queued={:.1}ms",
+                                ch.score,
+                                ch.exact,
+                                ch.depth,
+                                ch.nodes,
+                                ch.source,
+                                queued.as_secs_f64() * 1000.0
                             );
                             ch.column
                         }

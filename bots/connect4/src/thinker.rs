@@ -24,7 +24,7 @@ enum Job {
         hard: Duration,
         max_depth: Option<u32>,
         stop: Arc<AtomicBool>,
-        reply: oneshot::Sender<Choice>,
+        reply: oneshot::Sender<(Choice, Duration)>,
     },
     /// Search `history` (the opponent to move) until `stop` is set, filling the tables.
     Ponder {
@@ -73,7 +73,7 @@ impl Thinker {
                             )
                             .with_stop_flag(stop);
                             let choice = engine.choose(&history, &tc, max_depth);
-                            let _ = reply.send(choice);
+                            let _ = reply.send((choice, spent));
                         }
                         Job::Ponder {
                             history,
@@ -129,8 +129,9 @@ impl Thinker {
     }
 
     /// Chooses a move: soft budget and hard deadline count from `started` (when the request
-    /// arrived). Returns `None` if no answer came by `hard` plus `grace` (the search is then
-    /// told to stop and its late answer is dropped).
+    /// arrived). Returns the choice and how long the job waited before the engine started on
+    /// it (e.g. for a ponder search to stop), or `None` if no answer came by `hard` plus
+    /// `grace` (the search is then told to stop and its late answer is dropped).
     pub async fn think(
         &mut self,
         history: Vec<usize>,
@@ -139,7 +140,7 @@ impl Thinker {
         hard: Duration,
         grace: Duration,
         max_depth: Option<u32>,
-    ) -> Option<Choice> {
+    ) -> Option<(Choice, Duration)> {
         self.stop_ponder();
         let stop = Arc::new(AtomicBool::new(false));
         let (reply, rx) = oneshot::channel();
@@ -154,7 +155,7 @@ impl Thinker {
         });
         let limit = (hard + grace).saturating_sub(started.elapsed());
         match tokio::time::timeout(limit, rx).await {
-            Ok(Ok(choice)) => Some(choice),
+            Ok(Ok(answer)) => Some(answer),
             _ => {
                 stop.store(true, Ordering::Relaxed);
                 None
