@@ -4,7 +4,8 @@
 //! `{name}`) or in-process (threads running our client), so the same bracket code serves the
 //! `--knockout` server mode and `kibitz tournament`.
 
-use crate::server::{play_game, ServerConfig, ServerError};
+use crate::server::{handshake, play_game, ServerConfig, ServerError};
+use crate::translog::TransLog;
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -176,7 +177,7 @@ pub async fn run_knockout(
     let mut alive: Vec<Option<usize>> = order.iter().map(|&e| Some(e)).collect();
     alive.resize(p, None);
     let seed_of = |e: usize| order.iter().position(|&x| x == e).unwrap_or(usize::MAX);
-    let handshake = cfg
+    let handshake_limit = cfg
         .server
         .turn_timeout
         .unwrap_or(Duration::ZERO)
@@ -223,11 +224,17 @@ pub async fn run_knockout(
                 g += 1;
                 let first = start(&entrants[seats[0]], addr);
                 let mut second = None;
-                let result = play_game(listener, &cfg.server, game_index, Some(handshake), |s| {
-                    if s == 0 {
-                        second = start(&entrants[seats[1]], addr);
-                    }
-                })
+                let result = play_game(
+                    listener,
+                    &cfg.server,
+                    game_index,
+                    Some(handshake_limit),
+                    |s| {
+                        if s == 0 {
+                            second = start(&entrants[seats[1]], addr);
+                        }
+                    },
+                )
                 .await;
                 game_index += 1;
                 let winner_seat = match &result {
@@ -251,13 +258,25 @@ pub async fn run_knockout(
                         0
                     }
                     Err(e) => {
-                        warn!("game {game_index}: {e}; the higher seed gets it");
+                        // Seat 0 failed: start seat 1 anyway; if it shakes hands it gets the game.
                         totals[seats[0]].drops += 1;
-                        totals[seats[1]].drops += 1;
-                        if seed_of(seats[0]) < seed_of(seats[1]) {
-                            0
-                        } else {
-                            1
+                        second = start(&entrants[seats[1]], addr);
+                        let mut log = TransLog::open(None, 0, false);
+                        let probe = handshake(listener, 1, &cfg.server, &mut log);
+                        match tokio::time::timeout(handshake_limit, probe).await {
+                            Ok(Ok((mut conn, _))) => {
+                                conn.close().await;
+                                1
+                            }
+                            _ => {
+                                warn!("game {game_index}: {e}, and seat 1 failed too; the higher seed gets it");
+                                totals[seats[1]].drops += 1;
+                                if seed_of(seats[0]) < seed_of(seats[1]) {
+                                    0
+                                } else {
+                                    1
+                                }
+                            }
                         }
                     }
                 };

@@ -313,7 +313,7 @@ pub async fn play_game(
 }
 
 /// Accepts connections until one finishes the handshake for seat `seat`.
-async fn handshake(
+pub(crate) async fn handshake(
     listener: &TcpListener,
     seat: usize,
     cfg: &ServerConfig,
