@@ -451,7 +451,11 @@ impl Referee<'_> {
             let mover = self.game.turn();
             self.force_draws(mover);
             let Ok(ts) = self.game.begin_turn(&mut self.rng) else {
-                continue; // a dropped seat reset the phase; begin again
+                // Cannot happen (every path ends a turn); never spin on it.
+                if let kibitz_maumau::Phase::Answer(s) = self.game.phase() {
+                    self.drop_seat(s).await;
+                }
+                continue;
             };
             let bc = ServerMsg::Broadcast(Broadcast {
                 top: ts.top.index() as i32,

@@ -21,10 +21,10 @@ struct Args {
     /// Use the name exactly as given (no random suffix).
     #[arg(long)]
     exact_name: bool,
-    /// Thinking time per move in milliseconds.
-    #[arg(long, default_value_t = 300)]
-    time_ms: u64,
-    /// Fixed ISMCTS iterations per move (instead of the time budget).
+    /// Thinking time per move in milliseconds (default 300).
+    #[arg(long, conflicts_with = "iterations")]
+    time_ms: Option<u64>,
+    /// Fixed ISMCTS iterations per move instead of a time budget (capped at 30 s per move).
     #[arg(long)]
     iterations: Option<u64>,
     /// Strategy: ismcts, heuristic, greedy or random.
@@ -54,7 +54,11 @@ fn main() -> anyhow::Result<()> {
             unique_name(&a.name)
         },
         strategy: a.strategy,
-        time: Duration::from_millis(a.time_ms.max(1)),
+        time: match (a.time_ms, a.iterations) {
+            (Some(t), _) => Duration::from_millis(t.max(1)),
+            (None, Some(_)) => Duration::from_secs(30),
+            (None, None) => Duration::from_millis(300),
+        },
         iterations: a.iterations,
         seed: a.seed.unwrap_or_else(rand::random),
         players: a.players.clamp(2, 4),
