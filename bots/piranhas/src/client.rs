@@ -3,8 +3,8 @@
 //!
 //! Timing: the [`TimeControl`] starts the moment the MoveRequest is decoded. The player gets the
 //! soft budget (stop starting iterations) and the hard deadline (abort); if it still has not
-//! answered shortly after the hard deadline, the client sends a legal fallback move itself, so
-//! the server's 2 s soft limit is never crossed by thinking.
+//! answered by the `send_by` limit (default 1.65 s), the client sends a legal fallback move
+//! itself, so the server's 2 s soft limit is never crossed by thinking.
 
 use crate::player::{Decision, Player};
 use crate::protocol::{
@@ -132,6 +132,9 @@ pub struct ClientConfig {
     pub soft: Duration,
     /// Hard deadline per move (abort); a fallback move is sent shortly after it.
     pub hard: Duration,
+    /// Last moment (after the MoveRequest) to send a move: if the player has not answered by
+    /// then, a legal fallback move goes out. Keep it well inside the server's 2 s soft limit.
+    pub send_by: Duration,
     /// Give up if the server says nothing for this long (it has its own 10 s hard limit on us).
     pub idle_timeout: Duration,
 }
@@ -144,6 +147,7 @@ impl Default for ClientConfig {
             reservation: None,
             soft: Duration::from_millis(900),
             hard: Duration::from_millis(1500),
+            send_by: Duration::from_millis(1650),
             idle_timeout: Duration::from_secs(600),
         }
     }
@@ -220,7 +224,7 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
                 Action::Wait => {}
                 Action::Move { room, state } => {
                     let tc = TimeControl::new(config.soft, config.hard);
-                    let decision = think(&player, state, tc.clone(), config.hard).await;
+                    let decision = think(&player, state, tc.clone(), config.send_by).await;
                     let Some(mv) = decision.mv.or_else(|| fallback(&state)) else {
                         tracing::warn!("no move to send");
                         continue;
@@ -258,13 +262,13 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
     Ok(out)
 }
 
-/// Runs the player on a blocking thread; if it overruns the hard deadline by more than a small
-/// grace, stops it and returns an empty decision (the caller sends a fallback move).
+/// Runs the player on a blocking thread; if it has not answered by `send_by`, stops it and
+/// returns an empty decision (the caller sends a fallback move).
 async fn think(
     player: &Arc<Mutex<Box<dyn Player>>>,
     state: State,
     tc: TimeControl,
-    hard: Duration,
+    send_by: Duration,
 ) -> Decision {
     let p = Arc::clone(player);
     let tc2 = tc.clone();
@@ -273,8 +277,7 @@ async fn think(
         // A previous search overran and still holds the player: answer with the fallback.
         Err(_) => Decision::default(),
     });
-    let grace = Duration::from_millis(60);
-    let left = (hard + grace).saturating_sub(tc.elapsed());
+    let left = send_by.saturating_sub(tc.elapsed());
     match tokio::time::timeout(left, task).await {
         Ok(Ok(d)) if d.mv.is_some_and(|m| state.is_legal(m)) => d,
         Ok(Ok(d)) => {

@@ -29,6 +29,7 @@ fn client_config(port: u16, code: Option<String>) -> ClientConfig {
         reservation: code,
         soft: Duration::from_millis(30),
         hard: Duration::from_millis(80),
+        send_by: Duration::from_millis(1000),
         idle_timeout: GUARD,
     }
 }

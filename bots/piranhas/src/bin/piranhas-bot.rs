@@ -27,7 +27,8 @@ struct Args {
     /// Soft thinking budget per move in ms (no new iteration after it).
     #[arg(long, default_value_t = 1000)]
     time_ms: u64,
-    /// Hard deadline per move in ms (search aborts; capped at 1700 to respect the 2 s limit).
+    /// Hard deadline per move in ms (search aborts; capped at 1600; a fallback move goes out
+    /// 150 ms later at the latest, inside the server's 2 s limit).
     #[arg(long, default_value_t = 1500)]
     hard_ms: u64,
     /// Maximum search depth (0 = unlimited).
@@ -90,13 +91,14 @@ async fn main() -> anyhow::Result<()> {
         .with_env_filter(tracing_subscriber::EnvFilter::new(&a.log))
         .with_writer(std::io::stderr)
         .init();
-    let hard = Duration::from_millis(a.hard_ms.min(1700));
+    let hard = Duration::from_millis(a.hard_ms.min(1600));
     let config = ClientConfig {
         host: a.host.clone(),
         port: a.port,
         reservation: a.reservation.clone(),
         soft: Duration::from_millis(a.time_ms).min(hard),
         hard,
+        send_by: hard + Duration::from_millis(150),
         ..ClientConfig::default()
     };
     let player = build_player(&a)?;
