@@ -465,6 +465,25 @@ mod tests {
     }
 
     #[test]
+    fn failed_draw_two_request_has_no_draw_two_key() {
+        // Not observed live (§4.2): the real server's key order minus `drawTwoCards`.
+        let r = ServerMsg::Request(Request {
+            top: 3,
+            draw_two: None,
+            cards_left: 9,
+            wished: -1,
+            drawn: None,
+            hand: None,
+        });
+        let line = r.encode();
+        assert_eq!(
+            line,
+            "{\"topcard\":3,\"cardsLeft\":9,\"wishedColor\":-1,\"status\":\"okay\",\"skipped\":false}\n"
+        );
+        assert_eq!(ServerMsg::decode(line.as_bytes()).unwrap(), r);
+    }
+
+    #[test]
     fn python_literals_are_tolerated() {
         let m = ServerMsg::decode(br#"{ "status" : "okay", "sendName" : True }"#).unwrap();
         assert_eq!(m, ServerMsg::SendName);

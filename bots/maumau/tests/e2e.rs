@@ -216,6 +216,19 @@ fn hoarders(w: ExhaustionWinner) -> GameReport {
         exhaustion_winner: w,
         ..ServerConfig::default()
     };
+    let (r, g0, g1) = hoard_game(cfg);
+    assert_eq!(r.reason, EndReason::Exhausted);
+    // The last draw failed: `drawedCards:-1`, then `won`.
+    let last = if r.turns % 2 == 1 { &g0 } else { &g1 };
+    assert_eq!(
+        last[last.len() - 2],
+        b"{\"drawedCards\":-1,\"status\":\"okay\"}\n"
+    );
+    r
+}
+
+/// Two bots that always draw; returns the report and what each received.
+fn hoard_game(cfg: ServerConfig) -> (GameReport, Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), cfg).unwrap();
     let hoard = |s: &mut TcpStream, l: &[u8]| {
         !is_request(l) || s.write_all(b"{\"status\":\"skip\"}\n").is_ok()
@@ -226,14 +239,21 @@ fn hoarders(w: ExhaustionWinner) -> GameReport {
     let (g0, g1) = (h0.join().unwrap(), h1.join().unwrap());
     let r = finish(server).remove(0);
     assert_eq!(r.names, ["H0", "H1"]);
-    assert_eq!(r.reason, EndReason::Exhausted);
-    // The last draw failed: `drawedCards:-1`, then `won`.
-    let last = if r.turns % 2 == 1 { &g0 } else { &g1 };
+    (r, g0, g1)
+}
+
+#[test]
+fn turn_cap_ends_the_game_like_exhaustion() {
+    let cfg = ServerConfig {
+        max_turns: 6,
+        ..ServerConfig::default()
+    };
+    let (r, g0, _) = hoard_game(cfg);
+    assert_eq!((r.reason, r.turns, r.winner), (EndReason::TurnCap, 6, 1));
     assert_eq!(
-        last[last.len() - 2],
-        b"{\"drawedCards\":-1,\"status\":\"okay\"}\n"
+        g0.last().unwrap(),
+        b"{\"won\":true,\"nameOfWinner\":\"H1\",\"status\":\"okay\"}\n"
     );
-    r
 }
 
 #[test]
