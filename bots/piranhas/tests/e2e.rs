@@ -380,3 +380,58 @@ async fn command_tournament_with_a_broken_entrant() {
     let table = kibitz_bots_piranhas::tournament::table(&rows).to_string();
     assert!(table.contains("broken") && table.contains("\u{2205} swarm"));
 }
+
+/// A player that ignores its time control and sleeps far past the server's soft limit.
+struct Stubborn;
+
+impl Player for Stubborn {
+    fn name(&self) -> String {
+        "stubborn".into()
+    }
+
+    fn choose(
+        &mut self,
+        state: &State,
+        _tc: &kibitz_search::time::TimeControl,
+    ) -> kibitz_bots_piranhas::player::Decision {
+        std::thread::sleep(Duration::from_millis(2500));
+        kibitz_bots_piranhas::player::Decision {
+            mv: state.legal_moves().first().copied(),
+            ..Default::default()
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_answers_in_time_even_when_its_player_hangs() {
+    let config = ServerConfig {
+        close_grace: Duration::from_millis(100),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+    let g = server.prepare([slot("stubborn"), slot("greedy")], Some([(2, 2), (7, 3)]));
+    let mut c = client_config(port, Some(g.codes[0].clone()));
+    c.send_by = Duration::from_millis(200);
+    let red = tokio::spawn(async move { client::run(&c, Box::new(Stubborn)).await });
+    let c2 = client_config(port, Some(g.codes[1].clone()));
+    let blue = tokio::spawn(async move { client::run(&c2, Box::new(GreedyPlayer::new())).await });
+    let rec = tokio::time::timeout(GUARD, g.result)
+        .await
+        .unwrap()
+        .unwrap();
+    // The hanging player's side still answered every request inside the 2 s soft limit.
+    assert!(
+        rec.result
+            .scores
+            .iter()
+            .all(|s| s.cause == ScoreCause::Regular),
+        "{:?}",
+        rec.result
+    );
+    check_record(&rec);
+    let r = red.await.unwrap().unwrap();
+    check_client(&r, &rec, Color::Red);
+    assert!(r.moves > 0);
+    blue.await.unwrap().unwrap();
+}
