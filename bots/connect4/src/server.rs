@@ -330,3 +330,70 @@ impl Drop for Server {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn queue_holds_ten_and_waiting_discards_until_the_token() {
+        // MINPLAYERS 100: no season starts, so nobody else takes from the queue.
+        let cfg = ServerConfig {
+            port: 0,
+            min_players: 100,
+            ..ServerConfig::default()
+        };
+        let server = Server::start(cfg).await.unwrap();
+        let addr = server.local_addr();
+        let c = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let mut buf = [0u8; 64];
+        c.send_to(b"REGISTER;q", addr).await.unwrap();
+        let n = c.recv(&mut buf).await.unwrap();
+        assert_eq!(&buf[..n], b"WELCOME;q");
+        for i in 0..15 {
+            c.send_to(format!("x;tok{i:05}").as_bytes(), addr)
+                .await
+                .unwrap();
+        }
+        // The receiver handles datagrams in order: once this is answered, all 15 were seen.
+        c.send_to(b"REGISTER;q", addr).await.unwrap();
+        let n = c.recv(&mut buf).await.unwrap();
+        assert_eq!(&buf[..n], b"WELCOME;q");
+        let queued = |s: &Server| {
+            s.inner.state().players[0]
+                .queue
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        let q = queued(&server);
+        assert_eq!(q.len(), QUEUE_LEN);
+        assert_eq!(q[0], "x;tok00000");
+        assert_eq!(q[9], "x;tok00009");
+        server.inner.state().players[0].timeouts = 5;
+        let soon = Instant::now() + Duration::from_millis(50);
+        assert_eq!(
+            server
+                .inner
+                .await_reply("q", "tok00003", soon)
+                .await
+                .as_deref(),
+            Some("x")
+        );
+        assert_eq!(queued(&server).len(), 6);
+        assert_eq!(
+            server.inner.state().players[0].timeouts,
+            0,
+            "any datagram taken resets the counter"
+        );
+        let soon = Instant::now() + Duration::from_millis(20);
+        assert_eq!(
+            server.inner.await_reply("q", "tok00012", soon).await,
+            None,
+            "dropped when the queue was full"
+        );
+        assert!(queued(&server).is_empty());
+        assert_eq!(server.inner.state().players[0].timeouts, 1);
+        server.shutdown().await;
+    }
+}
