@@ -75,8 +75,10 @@ fn check_client(out: &ClientOutcome, rec: &GameRecord, color: Color) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_bot_plays_a_full_game_against_random() {
+    let record = std::env::temp_dir().join(format!("piranhas-e2e-{}", std::process::id()));
     let config = ServerConfig {
         close_grace: Duration::from_millis(100),
+        record_dir: Some(record.clone()),
         ..ServerConfig::default()
     };
     let server = Server::bind("127.0.0.1:0", config).await.unwrap();
@@ -105,6 +107,28 @@ async fn search_bot_plays_a_full_game_against_random() {
     check_client(&b, &rec, Color::Blue);
     assert_eq!((r.moves + b.moves) as usize, rec.moves.len());
     assert_eq!(rec.names, ["search".to_string(), "random".to_string()]);
+    // Both directions of both connections, as recorded, are one well-formed XML document each.
+    let mut files = 0;
+    for entry in std::fs::read_dir(&record).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("<protocol>") && text.ends_with("</protocol>"),
+            "{path:?}"
+        );
+        let mut reader = quick_xml::Reader::from_str(&text);
+        reader.config_mut().check_end_names = true;
+        loop {
+            match reader.read_event() {
+                Ok(quick_xml::events::Event::Eof) => break,
+                Ok(_) => {}
+                Err(e) => panic!("{path:?} is not well-formed: {e}"),
+            }
+        }
+        files += 1;
+    }
+    assert_eq!(files, 4);
+    let _ = std::fs::remove_dir_all(&record);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
