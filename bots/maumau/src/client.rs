@@ -13,7 +13,8 @@
 
 use crate::protocol::{BotMsg, Request, ServerMsg, MAX_LINE};
 use kibitz_maumau::knowledge::{Knowledge, Notice};
-use kibitz_maumau::player::{make_player, Player};
+use kibitz_maumau::mcts::{IsmctsParams, IsmctsPlayer};
+use kibitz_maumau::player::{make_player, Player, RandomPlayer};
 use kibitz_maumau::{Action, Card, CardSet, Config, DrawTwo, Suit};
 use kibitz_search::time::TimeControl;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -92,8 +93,7 @@ pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotRepo
         .ok_or_else(|| anyhow::anyhow!("cannot connect to {addrs:?}"))?;
     stream.set_nodelay(true)?;
     stream.set_read_timeout(Some(cfg.read_timeout))?;
-    let player = make_player(&cfg.strategy, cfg.seed, cfg.iterations, 1)?;
-    let mut bot = Bot::new(cfg, player);
+    let mut bot = Bot::for_config(cfg)?;
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
     let mut line = Vec::with_capacity(256);
@@ -130,6 +130,8 @@ pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotRepo
 pub struct Bot {
     cfg: BotConfig,
     player: Box<dyn Player>,
+    /// Set for the ISMCTS strategy, so its search statistics can be logged.
+    ismcts: Option<IsmctsPlayer>,
     /// What the bot has seen and done.
     pub report: BotReport,
     /// Names in seat order, learned from the first round of broadcasts.
@@ -142,6 +144,23 @@ pub struct Bot {
 }
 
 impl Bot {
+    /// The bot `cfg` describes (strategy, iterations, seed).
+    pub fn for_config(cfg: &BotConfig) -> anyhow::Result<Bot> {
+        if cfg.strategy == "ismcts" {
+            let mut p = IsmctsParams::default();
+            if let Some(k) = cfg.iterations {
+                p.search.max_iterations = k;
+            }
+            let mut bot = Bot::new(cfg, Box::new(RandomPlayer::new(cfg.seed)));
+            bot.ismcts = Some(IsmctsPlayer::new(p, cfg.seed));
+            return Ok(bot);
+        }
+        Ok(Bot::new(
+            cfg,
+            make_player(&cfg.strategy, cfg.seed, cfg.iterations, 1)?,
+        ))
+    }
+
     /// A bot that will play with `player`.
     pub fn new(cfg: &BotConfig, player: Box<dyn Player>) -> Bot {
         Bot {
@@ -151,6 +170,7 @@ impl Bot {
             },
             cfg: cfg.clone(),
             player,
+            ismcts: None,
             seats: Vec::new(),
             know: None,
             early: Vec::new(),
@@ -307,7 +327,27 @@ impl Bot {
         let start = Instant::now();
         let soft = self.cfg.time;
         let tc = TimeControl::new(soft, soft + soft / 2);
-        let choice = self.player.choose(know, &tc);
+        let choice = match self.ismcts.as_mut() {
+            Some(p) => {
+                let a = p.choose(know, &tc);
+                if let Some(st) = p.last_search() {
+                    let top: Vec<String> = st
+                        .children
+                        .iter()
+                        .take(3)
+                        .map(|c| format!("{} {}v {:.2}", show(c.action), c.visits, c.mean_reward))
+                        .collect();
+                    info!(
+                        "{}: ismcts {} iterations: {}",
+                        self.report.name,
+                        st.iterations,
+                        top.join(" | ")
+                    );
+                }
+                a
+            }
+            None => self.player.choose(know, &tc),
+        };
         let legal = know.legal_plays();
         let action = match choice {
             Action::Play { card, .. } if legal.contains(card) => choice,
@@ -327,12 +367,20 @@ impl Bot {
             }
         };
         info!(
-            "{}: top {} wish {:?} hand {} legal {} -> {action:?} ({} ms)",
+            "{}: top {}{} hand {} legal {} opp {} talon {} -> {} ({} ms)",
             self.report.name,
             top.map_or("?".into(), |c| c.to_string()),
-            know.wish(),
+            know.wish()
+                .map_or(String::new(), |w| format!(" wish {}", w.symbol())),
             know.hand(),
             legal,
+            (0..know.players())
+                .filter(|&s| s != know.me())
+                .map(|s| know.hand_size(s).to_string())
+                .collect::<Vec<_>>()
+                .join("/"),
+            know.talon_len(),
+            show(action),
             start.elapsed().as_millis()
         );
         match action {
@@ -346,6 +394,14 @@ impl Bot {
                 },
             },
         }
+    }
+}
+
+fn show(a: Action) -> String {
+    match a {
+        Action::Draw => "draw".into(),
+        Action::Play { card, wish } if card.is_jack() => format!("{card}→{}", wish.symbol()),
+        Action::Play { card, .. } => card.to_string(),
     }
 }
 
