@@ -281,10 +281,61 @@ fn draw_result_trial() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Seeded random corruptions of a recorded stream (byte flips, insertions, truncations, chunk
+/// splits): the framer, decoder and session return errors or carry on, they never panic.
+fn corruption_trial(stream: PathBuf, seed: u64, client_side: bool) -> Result<(), Failed> {
+    use rand::{Rng, SeedableRng};
+    let original = read(&stream)?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..300 {
+        let mut bytes = original.clone();
+        for _ in 0..rng.random_range(1..4) {
+            let at = rng.random_range(0..bytes.len());
+            match rng.random_range(0..3) {
+                0 => bytes[at] = rng.random(),
+                1 => bytes.insert(at, b"<>\"'&/=\xff"[rng.random_range(0..8)]),
+                _ => bytes.truncate(at.max(1)),
+            }
+        }
+        let mut framer = Framer::new(1 << 20);
+        let mut session = Session::new();
+        let mut at = 0;
+        'feed: while at < bytes.len() {
+            let n = rng.random_range(1..4096).min(bytes.len() - at);
+            framer.push(&bytes[at..at + n]);
+            at += n;
+            loop {
+                match framer.next_frame() {
+                    Ok(Some(Frame::Message(m))) if client_side => {
+                        let _ = ClientMessage::parse(&m);
+                    }
+                    Ok(Some(f)) => {
+                        let _ = session.on_frame(f);
+                    }
+                    Ok(None) => break,
+                    Err(_) => break 'feed,
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = data_dir().join("transcripts");
     let mut trials = vec![Trial::test("draw_result", draw_result_trial)];
+    for (i, dir) in ["invalid", "timeout"].into_iter().enumerate() {
+        let p = root.join(dir).join("p1.server_to_client.xml");
+        trials.push(Trial::test(format!("corruption/{dir}/p1"), move || {
+            corruption_trial(p, i as u64, false)
+        }));
+        let p = root.join(dir).join("p1.client_to_server.xml");
+        trials.push(Trial::test(
+            format!("corruption/{dir}/p1.client"),
+            move || corruption_trial(p, 10 + i as u64, true),
+        ));
+    }
     for dir in ["prepared", "join", "invalid", "timeout"] {
         for who in ["admin", "p1", "p2"] {
             let s2c = root.join(dir).join(format!("{who}.server_to_client.xml"));
