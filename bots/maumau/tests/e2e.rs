@@ -123,7 +123,7 @@ fn our_bot_plays_baselines_without_penalties() {
 #[test]
 fn silent_bot_is_repeated_then_dropped() {
     let cfg = ServerConfig {
-        turn_timeout: Some(Duration::from_millis(100)),
+        turn_timeout: Some(Duration::from_millis(300)),
         ..ServerConfig::default()
     };
     let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), cfg).unwrap();
@@ -269,7 +269,7 @@ fn exhaustion_winner_most_valid_moves_ties_to_lower_seat() {
 #[test]
 fn nameless_connection_times_out_and_the_seat_stays_open() {
     let cfg = ServerConfig {
-        turn_timeout: Some(Duration::from_millis(100)),
+        turn_timeout: Some(Duration::from_millis(500)),
         ..ServerConfig::default()
     };
     let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), cfg).unwrap();

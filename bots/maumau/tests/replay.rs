@@ -301,7 +301,7 @@ async fn silent_bot_is_repeated_three_times_then_dropped() {
     let events = load("silent.log");
     let cfg = ServerConfig {
         replay: replay(&events, true),
-        turn_timeout: Some(Duration::from_millis(100)),
+        turn_timeout: Some(Duration::from_millis(300)),
         ..ServerConfig::default()
     };
     let got = drive(&events, cfg).await;
