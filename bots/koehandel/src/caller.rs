@@ -35,18 +35,28 @@ pub enum CallError {
 pub struct Caller {
     client: Client<HttpConnector, Empty<Bytes>>,
     deadline: Duration,
+    max_body: usize,
 }
 
 impl Caller {
     /// A client whose every call ends within `deadline`.
     pub fn new(deadline: Duration) -> Caller {
+        Caller::with_limit(deadline, MAX_BODY)
+    }
+
+    /// A client with a different answer size cap (tools that fetch logs or pages).
+    pub fn with_limit(deadline: Duration, max_body: usize) -> Caller {
         let mut conn = HttpConnector::new();
         conn.set_nodelay(true);
         conn.set_connect_timeout(Some(deadline));
         let client = Client::builder(TokioExecutor::new())
             .pool_idle_timeout(Duration::from_secs(30))
             .build(conn);
-        Caller { client, deadline }
+        Caller {
+            client,
+            deadline,
+            max_body,
+        }
     }
 
     /// The per-request deadline.
@@ -54,8 +64,23 @@ impl Caller {
         self.deadline
     }
 
-    /// GETs `url` with `query` appended (`?` or `&`), returns the body and the time taken.
+    /// GETs `url` with `query` appended (`?` or `&`); returns the body of a 200 answer and the
+    /// time taken.
     pub async fn call(&self, url: &str, query: &str) -> (Result<String, CallError>, Duration) {
+        let (res, t) = self.call_raw(url, query).await;
+        let res = res.and_then(|(status, body)| match status {
+            200 => Ok(body),
+            s => Err(CallError::Status(s)),
+        });
+        (res, t)
+    }
+
+    /// Like [`Caller::call`] but returns any status with its body.
+    pub async fn call_raw(
+        &self,
+        url: &str,
+        query: &str,
+    ) -> (Result<(u16, String), CallError>, Duration) {
         let t0 = Instant::now();
         let sep = if url.contains('?') { '&' } else { '?' };
         let full = format!("{url}{sep}{query}");
@@ -71,20 +96,20 @@ impl Caller {
         (res, t0.elapsed())
     }
 
-    async fn fetch(&self, uri: hyper::Uri) -> Result<String, CallError> {
+    async fn fetch(&self, uri: hyper::Uri) -> Result<(u16, String), CallError> {
         let resp = self
             .client
             .get(uri)
             .await
             .map_err(|e| CallError::Connect(e.to_string()))?;
-        if resp.status() != hyper::StatusCode::OK {
-            return Err(CallError::Status(resp.status().as_u16()));
-        }
-        let body = Limited::new(resp.into_body(), MAX_BODY)
+        let status = resp.status().as_u16();
+        let body = Limited::new(resp.into_body(), self.max_body)
             .collect()
             .await
             .map_err(|e| CallError::Body(e.to_string()))?
             .to_bytes();
-        String::from_utf8(body.to_vec()).map_err(|_| CallError::Body("not UTF-8".into()))
+        let body =
+            String::from_utf8(body.to_vec()).map_err(|_| CallError::Body("not UTF-8".into()))?;
+        Ok((status, body))
     }
 }
