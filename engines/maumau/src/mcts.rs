@@ -105,6 +105,8 @@ impl IsmctsGame for Sim {
 pub struct GreedyRollout {
     /// Probability of a random candidate action.
     pub epsilon: f64,
+    /// Score bonus for 7s and 8s (the greedy player uses 50: always first).
+    pub special_bonus: i32,
 }
 
 impl RolloutPolicy<Sim> for GreedyRollout {
@@ -124,7 +126,7 @@ impl RolloutPolicy<Sim> for GreedyRollout {
                 s -= 100;
             }
             if card.is_seven() || card.is_eight() {
-                s += 50;
+                s += self.special_bonus;
             }
             if s > best.0 {
                 let wish = most_held_suit(hand.minus(CardSet::single(card)));
@@ -142,6 +144,8 @@ pub struct IsmctsParams {
     pub search: IsmctsConfig,
     /// Rollout randomness.
     pub rollout_epsilon: f64,
+    /// Rollout bonus for 7s and 8s.
+    pub rollout_special: i32,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
     pub threads: usize,
 }
@@ -156,6 +160,7 @@ impl Default for IsmctsParams {
                 check_every: 16,
             },
             rollout_epsilon: 0.1,
+            rollout_special: 50,
             threads: 1,
         }
     }
@@ -193,6 +198,7 @@ impl IsmctsPlayer {
             let mut searcher = Ismcts::<Sim>::new(p.search);
             let mut policy = GreedyRollout {
                 epsilon: p.rollout_epsilon,
+                special_bonus: p.rollout_special,
             };
             searcher.search(
                 |r: &mut ChaCha8Rng| {

@@ -258,7 +258,7 @@ pub enum PlayerSpecError {
 
 /// Builds a player from a spec `name[:param=value,...]`: `random`, `greedy`,
 /// `heuristic[:suit_length=,eight_follow=,seven=,jack_cost=,opponent_void=]` or
-/// `ismcts[:c=,eps=,rollout=]`. `iterations` caps the ISMCTS search (otherwise only the time
+/// `ismcts[:c=,eps=,rollout=,r78=]`. `iterations` caps the ISMCTS search (otherwise only the time
 /// control stops it); `threads` > 1 runs root-parallel ISMCTS on the current rayon pool.
 pub fn make_player(
     spec: &str,
@@ -307,6 +307,7 @@ pub fn make_player(
                     "c" => p.search.exploration = v,
                     "eps" => p.rollout_epsilon = v,
                     "rollout" => p.search.max_rollout_steps = v as u32,
+                    "r78" => p.rollout_special = v as i32,
                     _ => return Err(bad(item)),
                 }
             }
