@@ -254,6 +254,10 @@ impl Framer {
                 Ok(Some(Frame::Open))
             }
             1 => {
+                // A restarted stream is never a message (and would never complete).
+                if tag_name(&self.buf[self.tag_start + 1..=i]) == b"protocol" {
+                    return Err(ProtocolError::Garbage("nested <protocol>".into()));
+                }
                 self.msg_start = self.tag_start;
                 if empty {
                     return Ok(Some(Frame::Message(self.take_until(i)?)));

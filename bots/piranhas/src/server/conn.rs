@@ -98,10 +98,6 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                 }
                 Frame::Message(t) => t,
             };
-            if let Some(first) = framer_first_open(&text) {
-                gone = Some(first);
-                break 'conn;
-            }
             let msg = match ClientMessage::parse(&text) {
                 Ok(m) => m,
                 Err(e) => {
@@ -218,12 +214,6 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
     }
     drop(out_tx);
     let _ = writer.await;
-}
-
-/// Messages must not contain a nested `<protocol>` (a client restarting its stream).
-fn framer_first_open(text: &str) -> Option<String> {
-    text.starts_with("<protocol")
-        .then(|| "nested <protocol>".to_string())
 }
 
 fn refuse(out: &Outbox, why: &str) {

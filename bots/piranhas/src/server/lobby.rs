@@ -181,6 +181,11 @@ impl Lobby {
             .push(out);
     }
 
+    /// Whether `room` is reserved but not started (players missing or paused).
+    pub fn is_waiting(&self, room: &str) -> bool {
+        self.pending.contains_key(room)
+    }
+
     /// Forgets a finished room's observers.
     pub fn finish(&mut self, room: &str) {
         self.observers.remove(room);

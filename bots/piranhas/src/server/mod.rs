@@ -167,6 +167,11 @@ impl Server {
         self.shared.lobby().prepare(slots, krakens, true)
     }
 
+    /// Whether `room` is reserved but has not started (a seat is empty or it is paused).
+    pub fn is_waiting(&self, room: &str) -> bool {
+        self.shared.lobby().is_waiting(room)
+    }
+
     /// The next finished game of any kind (join or prepared), in order of finishing.
     pub async fn next_finished(&self) -> Option<GameRecord> {
         self.finished.lock().await.recv().await
