@@ -89,6 +89,8 @@ pub struct SeatCounters {
     pub failures: u32,
     /// Total time of the requests.
     pub time: Duration,
+    /// The slowest request.
+    pub max_time: Duration,
 }
 
 /// A game's record: who played, the per-player logs, and the result once over.
@@ -412,6 +414,7 @@ impl Market {
         c.requests += 1;
         c.failures += u32::from(failed);
         c.time += time;
+        c.max_time = c.max_time.max(time);
         reply
     }
 }
