@@ -1,8 +1,63 @@
-//! Criterion benches for kibitz-koehandel (scaffold).
+//! Criterion benches for kibitz-koehandel: complete games (games/s) with the heuristic
+//! players, the strong player's decisions, and the market's payment search.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use kibitz_koehandel::auction::server_payment;
+use kibitz_koehandel::runner::play_game;
+use kibitz_koehandel::sim::rollout;
+use kibitz_koehandel::strong::{StrongParams, StrongPlayer};
+use kibitz_koehandel::{make_player, Cards, Game, Player};
 
-fn bench(_c: &mut Criterion) {}
+fn games(c: &mut Criterion) {
+    let mut g = c.benchmark_group("koehandel");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("heuristic game (4 players, with notices)", |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed += 1;
+            let mut players: Vec<Box<dyn Player>> = (0..4)
+                .map(|i| make_player("heuristic", seed * 4 + i).expect("registered"))
+                .collect();
+            play_game(Game::new(seed), &mut players)
+        })
+    });
+    g.bench_function("rollout (quiet heuristic play-out from the start)", |b| {
+        let mut seed = 0;
+        b.iter_batched(
+            || {
+                seed += 1;
+                Game::new(seed)
+            },
+            |game| rollout(game, &Default::default()),
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("server payment", |b| {
+        let hand = Cards::parse("nnttttttffffhhTTF").expect("cards");
+        b.iter(|| server_payment(&hand, 370))
+    });
+    g.finish();
 
-criterion_group!(benches, bench);
+    let mut g = c.benchmark_group("koehandel strong");
+    g.sample_size(10);
+    g.bench_function("strong game vs 3 heuristics (8 worlds)", |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed += 1;
+            let params = StrongParams {
+                worlds: 8,
+                ..Default::default()
+            };
+            let mut players: Vec<Box<dyn Player>> =
+                vec![Box::new(StrongPlayer::with_params(params, seed))];
+            for i in 1..4 {
+                players.push(make_player("heuristic", seed * 4 + i).expect("registered"));
+            }
+            play_game(Game::new(seed), &mut players)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, games);
 criterion_main!(benches);

@@ -82,7 +82,7 @@ fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
 
     let mut table = Table::new();
     table.load_preset(UTF8_FULL).set_header(vec![
-        "seat entrant",
+        "entrant",
         "games",
         "win rate ± 95%",
         "firsts",

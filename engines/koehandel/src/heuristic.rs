@@ -26,7 +26,7 @@ impl Default for HeuristicParams {
         HeuristicParams {
             rate: 0.35,
             denial: 0.3,
-            trade_threshold: 120.0,
+            trade_threshold: 250.0,
             eval: EvalParams::default(),
         }
     }

@@ -62,17 +62,47 @@ pub enum RulesError {
     Threads(String),
 }
 
-/// Deterministic bench workload for `kibitz bench`: a fixed set of complete games between
-/// fixed players on fixed decks. Returns the number of decisions taken (the signature).
+/// Deterministic bench workload for `kibitz bench`: eight complete games between heuristic
+/// and random players plus one game of a strong player (8 worlds per decision) against three
+/// heuristics, on fixed decks with fixed seeds. Returns decisions plus the strong player's
+/// play-outs (the signature changes only when play or search behaviour changes).
 pub fn bench() -> u64 {
-    let mut decisions = 0;
+    let mut count = 0;
     for seed in 0..8u64 {
         let mut players: Vec<Box<dyn Player>> = ["heuristic", "random", "heuristic", "random"]
             .iter()
             .enumerate()
             .map(|(i, n)| make_player(n, seed * 4 + i as u64).expect("registered"))
             .collect();
-        decisions += runner::play_game(Game::new(seed), &mut players).decisions;
+        count += runner::play_game(Game::new(seed), &mut players).decisions;
     }
-    decisions
+    let params = strong::StrongParams {
+        worlds: 8,
+        ..Default::default()
+    };
+    let mut strong = strong::StrongPlayer::with_params(params, 99);
+    let mut game = Game::new(99);
+    let mut others: Vec<heuristic::HeuristicPlayer> = (0..3)
+        .map(|_| heuristic::HeuristicPlayer::new(Default::default()))
+        .collect();
+    strong.new_game(Seat(0));
+    for (i, h) in others.iter_mut().enumerate() {
+        h.new_game(Seat(i as u8 + 1));
+    }
+    loop {
+        for n in game.drain_notices() {
+            match n.seat.idx() {
+                0 => strong.observe(&n.event),
+                s => others[s - 1].observe(&n.event),
+            }
+        }
+        let Some(ask) = game.ask() else { break };
+        let a = match ask.seat.idx() {
+            0 => strong.decide(&ask.question),
+            s => others[s - 1].decide(&ask.question),
+        };
+        count += 1;
+        game.answer(a);
+    }
+    count + strong.rollouts()
 }

@@ -30,14 +30,52 @@ pub trait Player: Send {
 pub const PLAYER_NAMES: [&str; 4] = ["pass", "random", "heuristic", "strong"];
 
 /// Creates a player by name (`pass`, `random`, `heuristic`, `strong`), seeded for determinism.
-pub fn make_player(name: &str, seed: u64) -> Option<Box<dyn Player>> {
+/// Parameters follow the name, colon-separated: `heuristic:rate=0.5:denial=0.2`,
+/// `strong:worlds=32`. Unknown names, keys or bad values give `None`.
+pub fn make_player(spec: &str, seed: u64) -> Option<Box<dyn Player>> {
+    let mut parts = spec.split(':');
+    let name = parts.next()?;
+    let mut kv = Vec::new();
+    for p in parts {
+        let (k, v) = p.split_once('=')?;
+        kv.push((k, v.parse::<f64>().ok()?));
+    }
     Some(match name {
-        "pass" => Box::new(PassPlayer),
-        "random" => Box::new(RandomPlayer::new(seed)),
-        "heuristic" => Box::new(crate::heuristic::HeuristicPlayer::new(Default::default())),
-        "strong" => Box::new(crate::strong::StrongPlayer::new(seed)),
+        "pass" if kv.is_empty() => Box::new(PassPlayer),
+        "random" if kv.is_empty() => Box::new(RandomPlayer::new(seed)),
+        "heuristic" => {
+            let mut p = crate::heuristic::HeuristicParams::default();
+            for (k, v) in kv {
+                set_heuristic(&mut p, k, v)?;
+            }
+            Box::new(crate::heuristic::HeuristicPlayer::new(p))
+        }
+        "strong" => {
+            let mut p = crate::strong::StrongParams::default();
+            for (k, v) in kv {
+                match k {
+                    "worlds" => p.worlds = v.max(1.0) as usize,
+                    "particles" => p.particles = v.max(1.0) as usize,
+                    "trades" => p.trade_candidates = v.max(0.0) as usize,
+                    "prices" => p.price_points = v.max(1.0) as usize,
+                    _ => set_heuristic(&mut p.rollout, k, v)?,
+                }
+            }
+            Box::new(crate::strong::StrongPlayer::with_params(p, seed))
+        }
         _ => return None,
     })
+}
+
+fn set_heuristic(p: &mut crate::heuristic::HeuristicParams, k: &str, v: f64) -> Option<()> {
+    match k {
+        "rate" => p.rate = v,
+        "denial" => p.denial = v,
+        "trade" => p.trade_threshold = v,
+        "contested" => p.eval.contested = v,
+        _ => return None,
+    }
+    Some(())
 }
 
 /// Never answers anything: every default of the spec applies (like a silent network seat).

@@ -81,6 +81,7 @@ pub struct StrongPlayer {
     belief: Belief,
     rng: ChaCha8Rng,
     run: Run,
+    rollouts: std::cell::Cell<u64>,
 }
 
 impl StrongPlayer {
@@ -97,7 +98,18 @@ impl StrongPlayer {
             belief: Belief::new(Seat(0), params.particles, seed),
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x57_0426),
             run: Run::default(),
+            rollouts: std::cell::Cell::new(0),
         }
+    }
+
+    /// Play-outs run so far (the bench signature counts them).
+    pub fn rollouts(&self) -> u64 {
+        self.rollouts.get()
+    }
+
+    fn play_out(&self, g: Game) -> f64 {
+        self.rollouts.set(self.rollouts.get() + 1);
+        utility(&rollout(g, &self.params.rollout), self.k.me)
     }
 
     fn heuristic(&self, q: &Question) -> Answer {
@@ -117,13 +129,12 @@ impl StrongPlayer {
         make: &dyn Fn(usize, &World, usize) -> Game,
         n: usize,
     ) -> usize {
-        let me = self.k.me;
         let mut best = (0, f64::MIN);
         for c in 0..n {
             let u: f64 = worlds
                 .iter()
                 .enumerate()
-                .map(|(i, w)| utility(&rollout(make(i, w, c), &self.params.rollout), me))
+                .map(|(i, w)| self.play_out(make(i, w, c)))
                 .sum();
             if u > best.1 {
                 best = (c, u);
@@ -238,7 +249,7 @@ impl StrongPlayer {
             let (mut win, mut lose) = (0.0, 0.0);
             for w in &worlds {
                 let g = w.after_sale(k, animal, me, auctioneer, price, next);
-                win += utility(&rollout(g, &p), me);
+                win += self.play_out(g);
                 let g = match rival {
                     Some(r) if w.money[r.idx()].value() >= price => {
                         w.after_sale(k, animal, r, auctioneer, price, next)
@@ -249,7 +260,7 @@ impl StrongPlayer {
                     }
                     _ => w.after_sale(k, animal, auctioneer, auctioneer, 0, next),
                 };
-                lose += utility(&rollout(g, &p), me);
+                lose += self.play_out(g);
             }
             if win >= lose {
                 reservation = price;

@@ -206,3 +206,84 @@ fn player_games_conserve_money_and_knowledge_stays_exact() {
         assert_eq!(g.total_money().len(), 44);
     }
 }
+
+/// Every particle of every seat's belief agrees with the books (card counts, the exact pool of
+/// opponents' money, a caught bluffer's hand), and the belief's mean estimate of each
+/// opponent's money beats the naive equal split.
+#[test]
+fn beliefs_stay_consistent_with_the_books_and_beat_the_equal_split() {
+    use kibitz_koehandel::belief::Belief;
+    let names = ["heuristic", "random", "heuristic", "random"];
+    let (mut err_belief, mut err_naive) = (0.0, 0.0);
+    for seed in 0..40u64 {
+        let mut g = Game::new(seed);
+        let mut ks: [Knowledge; 4] = std::array::from_fn(|i| Knowledge::new(Seat(i as u8)));
+        let mut bs: [Belief; 4] =
+            std::array::from_fn(|i| Belief::new(Seat(i as u8), 24, seed + i as u64));
+        let mut players: Vec<Box<dyn Player>> = (0..4)
+            .map(|i| make_player(names[i], seed * 4 + i as u64).unwrap())
+            .collect();
+        for (i, p) in players.iter_mut().enumerate() {
+            p.new_game(Seat(i as u8));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        loop {
+            let notices: Vec<_> = g.drain_notices().collect();
+            for n in &notices {
+                let s = n.seat.idx();
+                ks[s].observe(&n.event);
+                bs[s].sync(&mut ks[s]);
+                players[s].observe(&n.event);
+                if let kibitz_koehandel::Event::Bluffed { bluffer, cards, .. } = n.event {
+                    for p in bs[s].particles() {
+                        assert_eq!(p[bluffer.idx()], cards, "a shown hand is imposed");
+                    }
+                }
+            }
+            let ask = g.ask();
+            if matches!(
+                ask,
+                None | Some(Ask {
+                    question: Question::Start,
+                    ..
+                })
+            ) {
+                for (k, b) in ks.iter().zip(&bs) {
+                    for p in b.particles() {
+                        let mut pool = Cards::EMPTY;
+                        for o in k.opponents() {
+                            assert_eq!(p[o.idx()].len(), k.counts[o.idx()], "card counts");
+                            pool.add(&p[o.idx()]);
+                        }
+                        assert_eq!(pool, k.opponents_money(), "the opponents' pool is exact");
+                        assert_eq!(p[k.me.idx()], k.hand);
+                    }
+                    let naive = k.opponents_money().value() as f64 / 3.0;
+                    for o in k.opponents() {
+                        let truth = g.money(o).value() as f64;
+                        err_belief += (b.mean_value(o) - truth).abs();
+                        err_naive += (naive - truth).abs();
+                    }
+                }
+            }
+            let Some(ask) = ask else { break };
+            let s = ask.seat.idx();
+            ks[s].on_question(&ask.question);
+            bs[s].sync(&mut ks[s]);
+            // A few chaos answers mixed in, for bluffs and odd payments.
+            let a = if rng.random_bool(0.1) {
+                chaos(&g, &ask, &mut rng)
+            } else {
+                players[s].decide(&ask.question)
+            };
+            ks[s].on_answer(&ask.question, &a);
+            bs[s].sync(&mut ks[s]);
+            g.answer(a);
+        }
+    }
+    eprintln!("mean abs error: belief {err_belief:.0}, equal split {err_naive:.0}");
+    assert!(
+        err_belief < 0.8 * err_naive,
+        "belief error {err_belief:.0} vs naive {err_naive:.0}"
+    );
+}
