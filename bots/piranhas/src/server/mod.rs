@@ -5,6 +5,18 @@
 //!
 //! In-process use (tests, tournaments): [`Server::bind`] on port 0, [`Server::prepare`] a game,
 //! hand the reservation codes to clients, await [`PreparedGame::result`].
+//!
+//! Choices where the spec is silent (documented here, tested in `tests/`):
+//! - Undecodable input from a seated player (not XML, invalid UTF-8, a message over
+//!   [`ServerConfig::max_message`], a nested `<protocol>`): the player gets
+//!   `<error message>` and `\n</protocol>`, its connection is closed, and it loses with cause
+//!   `LEFT` (as if it had disconnected). Before joining, such a connection is just refused.
+//! - A move sent while it is not the sender's turn is logged and ignored.
+//! - After `result` and `left`, a player has [`ServerConfig::close_grace`] to send
+//!   `</protocol>` (answered with `\n</protocol>`); then the server closes the connection.
+//! - A player whose `join` is still waiting for an opponent and who disconnects is forgotten.
+//! - Not implemented: the admin notice `<joinedGameRoom>` (documented, never recorded), and
+//!   pausing a game that is already running (`pause` only releases rooms that wait).
 
 mod conn;
 mod game;
