@@ -22,6 +22,9 @@
 //! heuristic directly; an auction gets one Monte-Carlo reservation price, computed when the
 //! player is first asked to bid on it.
 
+use std::time::Duration;
+
+use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -82,6 +85,7 @@ pub struct StrongPlayer {
     rng: ChaCha8Rng,
     run: Run,
     rollouts: std::cell::Cell<u64>,
+    budget: Option<(Duration, Duration)>,
 }
 
 impl StrongPlayer {
@@ -99,7 +103,14 @@ impl StrongPlayer {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x57_0426),
             run: Run::default(),
             rollouts: std::cell::Cell::new(0),
+            budget: None,
         }
+    }
+
+    /// Limits every decision to a soft budget (no new world is started after it) and a hard
+    /// deadline; without a budget the player is deterministic (fixed number of worlds).
+    pub fn set_budget(&mut self, soft: Duration, hard: Duration) {
+        self.budget = Some((soft, hard));
     }
 
     /// Play-outs run so far (the bench signature counts them).
@@ -122,20 +133,27 @@ impl StrongPlayer {
             .collect()
     }
 
-    /// Index of the candidate with the best mean utility over the same worlds.
+    /// Index of the candidate with the best mean utility over the same worlds. Worlds are
+    /// played in turn for every candidate, so a time budget that stops early still compares
+    /// all candidates on the same worlds.
     fn best_of(
         &self,
         worlds: &[World],
         make: &dyn Fn(usize, &World, usize) -> Game,
         n: usize,
     ) -> usize {
+        let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let mut sums = vec![0.0; n];
+        for (i, w) in worlds.iter().enumerate() {
+            for (c, sum) in sums.iter_mut().enumerate() {
+                *sum += self.play_out(make(i, w, c));
+            }
+            if tc.as_ref().is_some_and(|t| t.soft_expired()) {
+                break;
+            }
+        }
         let mut best = (0, f64::MIN);
-        for c in 0..n {
-            let u: f64 = worlds
-                .iter()
-                .enumerate()
-                .map(|(i, w)| self.play_out(make(i, w, c)))
-                .sum();
+        for (c, &u) in sums.iter().enumerate() {
             if u > best.1 {
                 best = (c, u);
             }
@@ -244,8 +262,12 @@ impl StrongPlayer {
         let worlds = self.worlds(Some(animal));
         let k = &self.k;
         let next = auctioneer.next();
+        let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
         let mut reservation = 0;
         for &price in &prices {
+            if tc.as_ref().is_some_and(|t| t.soft_expired()) {
+                break;
+            }
             let (mut win, mut lose) = (0.0, 0.0);
             for w in &worlds {
                 let g = w.after_sale(k, animal, me, auctioneer, price, next);
