@@ -194,8 +194,15 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
     };
     let mut sent_close = false;
     'read: loop {
-        let n = match tokio::time::timeout(config.idle_timeout, stream.read(&mut buf)).await {
-            Err(_) => anyhow::bail!("server silent for {:?}", config.idle_timeout),
+        // After our `</protocol>` the server should close at once; don't wait long for it.
+        let wait = if sent_close {
+            config.idle_timeout.min(Duration::from_secs(5))
+        } else {
+            config.idle_timeout
+        };
+        let n = match tokio::time::timeout(wait, stream.read(&mut buf)).await {
+            Err(_) if sent_close => break,
+            Err(_) => anyhow::bail!("server silent for {wait:?}"),
             Ok(r) => r?,
         };
         if n == 0 {
