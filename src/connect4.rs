@@ -39,7 +39,7 @@ pub enum Cmd {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
-        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every).
+        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history).
         #[arg(long = "param")]
         params: Vec<String>,
         /// Only win / draw / loss (checks the sign of the expected score).
@@ -176,6 +176,8 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
         "etc_min_empty" => config.etc_min_empty = v as u32,
         "symmetry_max_moves" => config.symmetry_max_moves = v as u32,
         "check_every" if v.is_power_of_two() => config.check_every = v,
+        "parity_weight" => config.parity_weight = v as u32,
+        "history" => config.history = v != 0,
         _ => bail!("unknown or invalid solver parameter {p:?}"),
     }
     Ok(())

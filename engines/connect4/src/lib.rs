@@ -63,16 +63,15 @@ pub enum Error {
 /// Deterministic bench workload for `kibitz bench`: solves a fixed set of positions from a
 /// cleared table and returns the total node count (changes only when the search does).
 pub fn bench() -> u64 {
+    // Lines of the Middle-Medium, Begin-Easy and Begin-Medium test sets.
     const POSITIONS: &[&str] = &[
-        // From the Middle-Medium and Begin-Easy/Medium test sets.
-        "3342144123445152622",
-        "52753311433677442422121",
-        "757121135611374272",
-        "6614446666373154",
-        "24617524315172127",
-        "44455554221",
-        "7422341735647741166133573473242566",
-        "2252576253462244111563365343671351441",
+        "274552224131661",
+        "5455174361263362",
+        "2531276566711153",
+        "32164625",
+        "6146",
+        "1616621455211",
+        "2541266355551",
     ];
     let geo = Geometry::<u64>::new(7, 6, 4).expect("7×6 fits");
     let mut solver = Solver::new(

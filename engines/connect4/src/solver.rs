@@ -34,6 +34,10 @@ pub struct SolverConfig {
     pub symmetry_max_moves: u32,
     /// Nodes between two reads of the clock (a power of two).
     pub check_every: u64,
+    /// Weight of a threat on a row favouring the mover, relative to 4 for any threat.
+    pub parity_weight: u32,
+    /// Break ties between equally threatening moves by a history of cutoffs.
+    pub history: bool,
 }
 
 impl Default for SolverConfig {
@@ -43,6 +47,8 @@ impl Default for SolverConfig {
             etc_min_empty: 14,
             symmetry_max_moves: 14,
             check_every: 4096,
+            parity_weight: 1,
+            history: false,
         }
     }
 }
@@ -62,6 +68,8 @@ pub struct Solver<B: Bits> {
     column_masks: Vec<B>,
     /// Rows where a threat is worth most, for the first and for the second player.
     good_rows: [B; 2],
+    /// Cutoff history per side and cell.
+    history: Vec<u32>,
 }
 
 /// A move found by [`Solver::best_move`].
@@ -102,6 +110,7 @@ impl<B: Bits> Solver<B> {
         let good_rows = [Self::parity_rows(&geo, 0), Self::parity_rows(&geo, 1)];
         Self {
             good_rows,
+            history: vec![0; 2 * B::BITS as usize],
             tt: Tt::new(config.hash_mb),
             geo,
             config,
@@ -411,7 +420,9 @@ impl<B: Bits> Solver<B> {
             }
         }
         // 4. Order the moves: table move, then threats created, then centre first.
-        let mut list = arrayvec::ArrayVec::<(i32, B, usize), 64>::new();
+        let mut list = arrayvec::ArrayVec::<(i64, B, usize), 64>::new();
+        let side = (moves & 1) as usize * B::BITS as usize;
+        let pw = self.config.parity_weight as i64;
         let odd_rows = self.good_rows[(moves & 1) as usize];
         for (i, &c) in self.order.iter().enumerate() {
             let m = next & self.column_masks[c];
@@ -419,11 +430,16 @@ impl<B: Bits> Solver<B> {
                 continue;
             }
             let score = if c == tt_best {
-                i32::MAX
+                i64::MAX
             } else {
                 let threats = geo.winning_cells(cur | m, mask | m);
-                let good = (threats & odd_rows).popcount() as i32;
-                (threats.popcount() as i32 * 4 + good) * 64 - i as i32
+                let good = (threats & odd_rows).popcount() as i64;
+                let h = if self.config.history {
+                    self.history[side + m.lowest() as usize] as i64
+                } else {
+                    0
+                };
+                ((threats.popcount() as i64 * 4 + good * pw) << 40) + (h << 8) - i as i64
             };
             // Insertion sort, stable for equal scores (keeps centre first).
             let mut j = list.len();
@@ -458,8 +474,13 @@ impl<B: Bits> Solver<B> {
                 return 0;
             }
             if s >= beta {
-                // 7. Store a lower bound and the refuting move.
+                // 7. Store a lower bound and the refuting move; remember it for ordering.
                 self.store(key, mirrored, moves, s, i32::MAX, c);
+                if self.config.history {
+                    let e = (cells - moves) as u32;
+                    let h = &mut self.history[side + m.lowest() as usize];
+                    *h = (*h + e * e).min(1 << 30);
+                }
                 return s;
             }
             if s > alpha {
