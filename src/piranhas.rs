@@ -65,9 +65,12 @@ pub struct SearchArgs {
     /// Turn of `--board` (0..=60; even = RED to move).
     #[arg(long, default_value_t = 0)]
     turn: u32,
-    /// Soft time budget in ms (the hard deadline is 4/3 of it).
+    /// Soft time budget in ms: no new iteration after it.
     #[arg(long, default_value_t = 1200)]
     time_ms: u64,
+    /// Hard deadline in ms (default: 4/3 of the soft budget, i.e. 1600 for 1200).
+    #[arg(long)]
+    hard_ms: Option<u64>,
     /// Maximum depth.
     #[arg(long)]
     depth: Option<u32>,
@@ -190,7 +193,8 @@ fn run_search(a: SearchArgs) -> anyhow::Result<()> {
     println!("{state}");
     let mut engine = Engine::new(config);
     let soft = Duration::from_millis(a.time_ms);
-    let tc = TimeControl::new(soft, soft * 4 / 3);
+    let hard = a.hard_ms.map(Duration::from_millis).unwrap_or(soft * 4 / 3);
+    let tc = TimeControl::new(soft, hard);
     let start = Instant::now();
     let print = |c: &Choice| {
         let s = start.elapsed().as_secs_f64().max(1e-9);

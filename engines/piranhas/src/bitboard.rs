@@ -142,35 +142,40 @@ pub const NOT_COL0: u128 = BOARD_MASK & !col_mask(0);
 /// All squares except column x = 9.
 pub const NOT_COL9: u128 = BOARD_MASK & !col_mask(9);
 
+/// Length of the per-square tables: 128, so that an index masked with `& 127` needs no
+/// bounds check in the hot loops (entries 100..127 are zero).
+pub const TABLE_SQUARES: usize = 128;
+
 /// Precomputed per-square tables for move generation.
 pub struct Tables {
     /// `line[k][sq]`: the whole line of kind k (0 column, 1 row, 2 rising x−y, 3 falling x+y)
     /// through `sq`, including `sq`.
-    pub line: [[u128; SQUARES]; 4],
+    pub line: [[u128; TABLE_SQUARES]; 4],
     /// `ray[dir][sq]`: the squares strictly beyond `sq` in direction `dir`, up to the edge.
-    pub ray: [[u128; SQUARES]; 8],
+    pub ray: [[u128; TABLE_SQUARES]; 8],
     /// `steps[dir][sq]`: how many steps fit on the board from `sq` in direction `dir`.
-    pub steps: [[u8; SQUARES]; 8],
+    pub steps: [[u8; TABLE_SQUARES]; 8],
     /// `column[x]` and `row[y]` masks.
     pub column: [u128; 10],
     /// Row masks by y.
     pub row: [u128; 10],
     /// `line_id[sq][k]`: index (0..58) of the line of kind k through `sq`: columns 0..9,
     /// rows 10..19, rising diagonals 20..38 (x − y + 29), falling diagonals 39..57 (x + y + 39).
-    pub line_id: [[u8; 4]; SQUARES],
+    pub line_id: [[u8; 4]; TABLE_SQUARES],
 }
 
-/// Number of distinct lines (10 columns, 10 rows, 19 + 19 diagonals).
-pub const LINES: usize = 58;
+/// Size of the per-line count array: 58 distinct lines (10 columns, 10 rows, 19 + 19
+/// diagonals), rounded up to 64 so that `id & 63` needs no bounds check.
+pub const LINES: usize = 64;
 
 const fn build_tables() -> Tables {
     let mut t = Tables {
-        line: [[0; SQUARES]; 4],
-        ray: [[0; SQUARES]; 8],
-        steps: [[0; SQUARES]; 8],
+        line: [[0; TABLE_SQUARES]; 4],
+        ray: [[0; TABLE_SQUARES]; 8],
+        steps: [[0; TABLE_SQUARES]; 8],
         column: [0; 10],
         row: [0; 10],
-        line_id: [[0; 4]; SQUARES],
+        line_id: [[0; 4]; TABLE_SQUARES],
     };
     let mut sq = 0;
     while sq < SQUARES {

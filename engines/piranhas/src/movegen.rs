@@ -23,15 +23,15 @@ pub fn for_each_move(state: &State, mut f: impl FnMut(usize, usize, Direction)) 
             debug_assert_eq!(d as u32, (occ & TABLES.line[kind][sq]).count_ones());
             for dir in [Direction::ALL[dirs[0]], Direction::ALL[dirs[1]]] {
                 let di = dir as usize;
-                if d > TABLES.steps[di][sq] as i32 {
+                if d > TABLES.steps[di][sq & 127] as i32 {
                     continue;
                 }
-                let to = (sq as i32 + d * dir.offset()) as usize;
+                let to = (sq as i32 + d * dir.offset()) as usize & 127;
                 let to_bit = 1u128 << to;
                 if to_bit & blocked_target != 0 {
                     continue;
                 }
-                let path = TABLES.ray[di][sq] ^ TABLES.ray[di][to] ^ to_bit;
+                let path = TABLES.ray[di][sq & 127] ^ TABLES.ray[di][to] ^ to_bit;
                 if path & opp != 0 {
                     continue;
                 }

@@ -112,14 +112,14 @@ impl State {
     /// square has a distance too.
     #[inline]
     pub fn distance(&self, sq: usize, dir: crate::board::Direction) -> u32 {
-        self.lines[TABLES.line_id[sq][dir.line_kind()] as usize] as u32
+        self.lines[TABLES.line_id[sq & 127][dir.line_kind() & 3] as usize & 63] as u32
     }
 
     /// Fish of both colours on the line of kind `kind` (0 column, 1 row, 2 rising, 3 falling)
     /// through `sq`.
     #[inline]
     pub(crate) fn line_count(&self, sq: usize, kind: usize) -> u32 {
-        self.lines[TABLES.line_id[sq][kind] as usize] as u32
+        self.lines[TABLES.line_id[sq & 127][kind & 3] as usize & 63] as u32
     }
 
     /// (Σ x, Σ y) over the fish of `c` (with the fish count: the centre of mass).
@@ -179,8 +179,8 @@ impl State {
         let (fx, fy, tx, ty) = (from % 10, from / 10, to % 10, to / 10);
         s.sums[me][0] = s.sums[me][0] + tx as u16 - fx as u16;
         s.sums[me][1] = s.sums[me][1] + ty as u16 - fy as u16;
-        for id in TABLES.line_id[from] {
-            s.lines[id as usize] -= 1;
+        for id in TABLES.line_id[from & 127] {
+            s.lines[id as usize & 63] -= 1;
         }
         if s.board.fish[1 - me].has(to) {
             s.board.fish[1 - me] ^= to_bit;
@@ -188,8 +188,8 @@ impl State {
             s.sums[1 - me][0] -= tx as u16;
             s.sums[1 - me][1] -= ty as u16;
         } else {
-            for id in TABLES.line_id[to] {
-                s.lines[id as usize] += 1;
+            for id in TABLES.line_id[to & 127] {
+                s.lines[id as usize & 63] += 1;
             }
         }
         s.hash ^= KEYS.turn[s.turn as usize & 63] ^ KEYS.turn[(s.turn as usize + 1) & 63];
