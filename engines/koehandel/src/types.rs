@@ -312,16 +312,16 @@ impl Herd {
         self.0[a.idx()]
     }
 
-    /// Adds `n` animals of a kind.
+    /// Adds `n` animals of a kind (saturating: odd input never panics).
     #[inline]
     pub fn add(&mut self, a: Animal, n: u8) {
-        self.0[a.idx()] += n;
+        self.0[a.idx()] = self.0[a.idx()].saturating_add(n);
     }
 
-    /// Removes `n` animals of a kind (caller checked ownership).
+    /// Removes `n` animals of a kind (saturating at zero; callers check ownership).
     #[inline]
     pub fn remove(&mut self, a: Animal, n: u8) {
-        self.0[a.idx()] -= n;
+        self.0[a.idx()] = self.0[a.idx()].saturating_sub(n);
     }
 
     /// Number of animals.
