@@ -1,6 +1,25 @@
 //! koehandel over the wire (spec `koehandel.md`): the HTTP GET codec ([`protocol`]), our bot
-//! endpoint ([`client`]) and the reference market ([`server`] with its web front end [`web`]),
-//! plus the local tournament.
+//! endpoint ([`client`]) and the reference market ([`server`] with its web front end [`web`]
+//! and HTTP client [`caller`]), plus the local tournament ([`tournament`]).
+//!
+//! The rules live in `kibitz-koehandel`: the market drives its `Game` state machine and sends
+//! every notice and question, in the engine's order, as one GET; the bot feeds decoded messages
+//! to an engine `Player` sitting at seat 0 (`S`).
+//!
+//! # Decisions not fixed by the spec
+//! - Bids are echoed verbatim (`ntttt` stays `ntttt`); the engine keeps bids as multisets, so
+//!   the market remembers the last raise's text. CARDS (offers, payments) are written in
+//!   descending order (C4), also where the original echoed an offer as sent (`nntt`).
+//! - Card strings longer than [`protocol::MAX_LETTERS`] (64) letters are unusable (= no answer);
+//!   answer bodies over [`caller::MAX_BODY`] bytes too.
+//! - An empty card set in a money field is written `0` (e.g. a bluffer without cards).
+//! - The bot infers the two things the wire leaves implicit ([`protocol::BotDecoder`]): a
+//!   `collect money` right after an auction `receive goods` is a payment question, and
+//!   `goods=K money=-0` is a free auction when it was just asked to bid on K.
+//! - A URL seat that failed 20 requests in a row is treated as passive for the rest of the game
+//!   (configurable, see [`server::MarketConfig`]).
+//! - `GET /?start&url1=..` (the page's form) starts a game and redirects to `/?market=M`, the
+//!   game page with scores, counters and logs.
 #![warn(missing_docs)]
 
 pub mod caller;

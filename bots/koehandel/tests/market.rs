@@ -234,3 +234,43 @@ async fn get_status(url: &str) -> (u16, String) {
     let (res, _) = caller.call_raw(url, query).await;
     res.unwrap_or_else(|e| panic!("GET {url}?{query}: {e}"))
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_endpoint_survives_garbage_and_serves_interleaved_games() {
+    let bot = client::spawn("127.0.0.1:0", best_strategy()).await.unwrap();
+    let base = bot.url();
+    for q in [
+        "",
+        "market=1",
+        "market=1&id=2&type=dance",
+        "market=1&id=2&type=auction&opponent=X",
+        "%FF%FE%00=%C3%28&&==",
+        &"x".repeat(5000),
+    ] {
+        let (status, body) = get_status(&format!("{base}?{q}")).await;
+        assert_eq!((status, body.as_str()), (200, "?"), "{q:?}");
+    }
+    // A game the bot never saw begin: it still answers sensibly.
+    let body = get(&format!("{base}?market=5&id=9&type=start")).await;
+    assert!(
+        body == "?type=auction" || body.starts_with("?type=trade"),
+        "{body}"
+    );
+    // Two games interleaved, each asked for a bid: separate sessions.
+    for m in [6, 7] {
+        get(&format!(
+            "{base}?market={m}&id=1&type=information&message=begin"
+        ))
+        .await;
+    }
+    for m in [6, 7] {
+        let body = get(&format!(
+            "{base}?market={m}&id=1&type=auction&opponent=E&auctioneer=E&goods=J"
+        ))
+        .await;
+        assert!(body.starts_with("?money=") || body == "?", "{body}");
+    }
+    assert_eq!(bot.bot.sessions(), 3);
+    get(&format!("{base}?market=6&id=1&type=end&message=S0W0N0E0")).await;
+    assert_eq!(bot.bot.sessions(), 2);
+}
