@@ -23,6 +23,23 @@
 //!   `-0` / `0` (D11: "a free transfer shows -0 / 0").
 //! - Bids are kept as card multisets; the server echoes them in canonical descending order
 //!   (`ftt`), which equals the verbatim text for every bid written that way.
+//! - The spec's tie variant in part E ("had P1 countered `ttt`") is impossible with P1's hand
+//!   `nnttf`; the test plays the tie at 20 instead (`tests/spec_examples.rs`).
+//! - Defaults are counted per seat ([`game::SeatStats`]) for every missing or unusable answer,
+//!   including a missing bid (which is also the ordinary way to pass).
+//!
+//! # Driving a game (referee side)
+//! `Game::new(seed)` (or `with_deck`), then loop: deliver every [`Notice`] from
+//! [`Game::drain_notices`] in order, take [`Game::ask`] (`None` = over, the last notices were
+//! the `end` messages), send it, feed the reply to [`Game::answer`]. Any [`Answer`] is
+//! accepted; invalid ones get the spec's default and, where the spec says so, an
+//! error notice. Notices and questions come out in exactly the spec's message order.
+//!
+//! # Playing (player side)
+//! A [`Player`] gets `new_game(me)`, then `observe` for every notice and `decide` for every
+//! question, in market order. A network bot that knows only relative letters uses `me = 0`
+//! (`S W N E` = seats 0 1 2 3). [`Knowledge`] turns exactly those calls into the books
+//! every player keeps (herds, card counts, own hand, money in play, deck, bluffers).
 #![warn(missing_docs)]
 
 pub mod auction;
