@@ -31,6 +31,7 @@ fn strong_player_is_legal_and_deterministic() {
 #[test]
 fn registry_parses_parameters() {
     assert!(make_player("strong:worlds=4:rate=0.3", 1).is_some());
+    assert!(make_player("strong:soft_ms=1500:hard_ms=3000", 1).is_some());
     assert!(make_player("heuristic:denial=0.1", 1).is_some());
     assert!(make_player("heuristic:nonsense=1", 1).is_none());
     assert!(make_player("random:rate=1", 1).is_none());
