@@ -178,6 +178,8 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
         "check_every" if v.is_power_of_two() => config.check_every = v,
         "parity_weight" => config.parity_weight = v as u32,
         "history" => config.history = v != 0,
+        "prefetch" => config.prefetch = v != 0,
+        "tt_min_empty" => config.tt_min_empty = v as u32,
         _ => bail!("unknown or invalid solver parameter {p:?}"),
     }
     Ok(())

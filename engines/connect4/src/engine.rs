@@ -27,7 +27,7 @@ use kibitz_search::time::TimeControl;
 use std::time::Duration;
 
 /// Share of the remaining soft budget the solver may use before the heuristic search takes over.
-pub const SOLVER_SHARE: f64 = 0.6;
+pub const SOLVER_SHARE: f64 = 0.8;
 
 /// A chosen move and how it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -38,6 +38,10 @@ pub struct SolverConfig {
     pub parity_weight: u32,
     /// Break ties between equally threatening moves by a history of cutoffs.
     pub history: bool,
+    /// Use the table only while at least this many cells are empty.
+    pub tt_min_empty: u32,
+    /// Prefetch the table buckets of all children before searching them.
+    pub prefetch: bool,
 }
 
 impl Default for SolverConfig {
@@ -49,6 +53,8 @@ impl Default for SolverConfig {
             check_every: 4096,
             parity_weight: 1,
             history: false,
+            tt_min_empty: 0,
+            prefetch: true,
         }
     }
 }
@@ -395,10 +401,12 @@ impl<B: Bits> Solver<B> {
                 return beta;
             }
         }
-        // 3. Probe the table.
+        // 3. Probe the table (not right above the leaves, where a probe costs more than the
+        //    few nodes it saves).
+        let use_tt = cells - moves >= self.config.tt_min_empty;
         let (key, mirrored) = self.tt_key(cur, mask, moves);
         let mut tt_best = usize::MAX;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = if use_tt { self.tt.probe(key) } else { None } {
             let (l, u) = (e.lower as i32, e.upper as i32);
             if l > alpha {
                 alpha = l;
@@ -452,10 +460,24 @@ impl<B: Bits> Solver<B> {
         }
         // 5. Enhanced transposition cutoffs: a child already known to be bad enough for the
         //    opponent refutes this node without any search.
-        if cells - moves >= self.config.etc_min_empty {
-            let child_cur = cur ^ mask;
-            for &(_, m, c) in &list {
+        //    All children's buckets are fetched first so that the misses overlap (the table
+        //    is far bigger than the caches; a probe is a trip to memory).
+        let child_cur = cur ^ mask;
+        let mut child_keys = [0u64; 64];
+        if self.config.prefetch && cells - moves > self.config.tt_min_empty {
+            for (i, &(_, m, _)) in list.iter().enumerate() {
                 let (ck, _) = self.tt_key(child_cur, mask | m, moves + 1);
+                self.tt.prefetch(ck);
+                child_keys[i] = ck;
+            }
+        }
+        if cells - moves >= self.config.etc_min_empty {
+            for (i, &(_, m, c)) in list.iter().enumerate() {
+                let ck = if self.config.prefetch {
+                    child_keys[i]
+                } else {
+                    self.tt_key(child_cur, mask | m, moves + 1).0
+                };
                 if let Some(e) = self.tt.probe(ck) {
                     let s = -(e.upper as i32);
                     if s >= beta {
@@ -477,7 +499,7 @@ impl<B: Bits> Solver<B> {
                 // 7. Store a lower bound and the refuting move; remember it for ordering.
                 self.store(key, mirrored, moves, s, i32::MAX, c);
                 if self.config.history {
-                    let e = (cells - moves) as u32;
+                    let e = cells - moves;
                     let h = &mut self.history[side + m.lowest() as usize];
                     *h = (*h + e * e).min(1 << 30);
                 }
@@ -499,6 +521,9 @@ impl<B: Bits> Solver<B> {
 
     #[inline(always)]
     fn store(&mut self, key: u64, mirrored: bool, moves: u32, lower: i32, upper: i32, col: usize) {
+        if self.geo.cells() - moves < self.config.tt_min_empty {
+            return;
+        }
         let best = if col >= self.geo.columns() {
             NO_MOVE
         } else if mirrored {

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 fn digits(s: &str) -> Vec<usize> {
-    s.chars().map(|c| c.to_digit(10).unwrap() as usize - 1).collect()
+    s.chars()
+        .map(|c| c.to_digit(10).unwrap() as usize - 1)
+        .collect()
 }
 
 #[test]
@@ -37,16 +39,29 @@ fn engine_moves_keep_the_exact_score_on_test_positions() {
     ))
     .unwrap();
     let geo = Geometry::<u64>::new(7, 6, 4).unwrap();
-    let mut oracle = Solver::new(geo, SolverConfig { hash_mb: 16, ..Default::default() });
+    let mut oracle = Solver::new(
+        geo,
+        SolverConfig {
+            hash_mb: 16,
+            ..Default::default()
+        },
+    );
     let mut engine = Engine::new(7, 6, 4, 16).unwrap();
     let tc = TimeControl::infinite();
     for line in text.lines().step_by(20) {
         let (moves, score) = line.split_once(' ').unwrap();
         let score: i32 = score.parse().unwrap();
         let c = engine.choose(&digits(moves), &tc, None);
-        assert!(c.exact && c.score == Some(score), "{moves}: {c:?}, want {score}");
+        assert!(
+            c.exact && c.score == Some(score),
+            "{moves}: {c:?}, want {score}"
+        );
         let b = Board::<u64>::from_digits(7, 6, 4, moves).unwrap();
-        assert_eq!(oracle.score_move(&b, c.column, &tc), Some(score), "{moves}: {c:?}");
+        assert_eq!(
+            oracle.score_move(&b, c.column, &tc),
+            Some(score),
+            "{moves}: {c:?}"
+        );
     }
 }
 
@@ -104,7 +119,10 @@ fn big_boards_win_and_block_with_the_heuristic_search() {
         let c = engine.choose(&hist2, &tc, None);
         assert_eq!(c.column, n - 1, "{w}×{h}: must block\n{b}{c:?}");
     }
-    assert!(Engine::new(11, 11, 4, 8).is_err(), "11·12 = 132 bits do not fit");
+    assert!(
+        Engine::new(11, 11, 4, 8).is_err(),
+        "11·12 = 132 bits do not fit"
+    );
 }
 
 #[test]
@@ -122,7 +140,9 @@ fn pondering_can_be_aborted_and_the_table_survives() {
     };
     let c = engine.choose(&h, &TimeControl::infinite().with_stop_flag(flag), None);
     stopper.join().unwrap();
-    assert!(Board::<u64>::from_digits(7, 6, 4, "2541266355551").unwrap().can_play(c.column));
+    assert!(Board::<u64>::from_digits(7, 6, 4, "2541266355551")
+        .unwrap()
+        .can_play(c.column));
     // After the abort, an unlimited search still gets the right answer.
     let c = engine.choose(&h, &TimeControl::infinite(), None);
     assert_eq!(c.score, Some(-3), "{c:?}");
