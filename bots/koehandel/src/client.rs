@@ -16,6 +16,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::net::TcpListener;
 
+/// Longest we let a decision run before answering the empty reply (the market's limit is 5 s
+/// including the network; a late answer would be worth nothing anyway).
+pub const ANSWER_DEADLINE: std::time::Duration = std::time::Duration::from_millis(4500);
+
 /// Games remembered at once; beyond this the least recently used session is dropped.
 pub const MAX_SESSIONS: usize = 512;
 
@@ -181,9 +185,18 @@ pub fn router(bot: Arc<Bot>) -> Router {
 
 async fn handler(State(bot): State<Arc<Bot>>, RawQuery(q): RawQuery) -> String {
     let q = q.unwrap_or_default();
-    tokio::task::spawn_blocking(move || bot.handle_query(&q))
-        .await
-        .unwrap_or_else(|_| Reply::empty().to_string())
+    let work = tokio::task::spawn_blocking(move || bot.handle_query(&q));
+    match tokio::time::timeout(ANSWER_DEADLINE, work).await {
+        Ok(Ok(reply)) => reply,
+        Ok(Err(e)) => {
+            tracing::error!("decision failed: {e}");
+            Reply::empty().to_string()
+        }
+        Err(_) => {
+            tracing::warn!("decision took longer than {ANSWER_DEADLINE:?}; answered nothing");
+            Reply::empty().to_string()
+        }
+    }
 }
 
 /// A running bot endpoint.

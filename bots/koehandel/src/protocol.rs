@@ -7,12 +7,12 @@
 //! optional leading `?`, surrounding whitespace); writing is strict and in the field order above.
 
 mod convert;
+mod decode;
 mod money;
 mod reply;
 
-pub use convert::{
-    answer_reply, event_msg, from_wire, question_msg, reply_answer, to_wire, BotDecoder, Incoming,
-};
+pub use convert::{answer_reply, event_msg, from_wire, question_msg, reply_answer, to_wire};
+pub use decode::{BotDecoder, Incoming};
 pub use money::{Card, Cards, Letters, Money, MAX_LETTERS};
 pub use reply::Reply;
 
