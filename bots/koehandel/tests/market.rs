@@ -161,8 +161,8 @@ async fn dead_slow_and_garbage_players_get_defaults_and_the_game_completes() {
             Act::Body("\u{0}\u{7}%%%&&==".into()),
         ];
         let _ = q;
-        if k % 40 == 7 {
-            return Act::Slow(Duration::from_millis(1500), "?type=auction".into());
+        if k == 7 || k == 107 {
+            return Act::Slow(Duration::from_millis(2500), "?type=auction".into());
         }
         junk[k % junk.len()].clone()
     });
@@ -170,7 +170,7 @@ async fn dead_slow_and_garbage_players_get_defaults_and_the_game_completes() {
     let ours = client::spawn("127.0.0.1:0", best_strategy()).await.unwrap();
     let market = Market::new(MarketConfig {
         give_up_after: None,
-        ..cfg(1000)
+        ..cfg(2000)
     });
     let r = market
         .play(vec![
