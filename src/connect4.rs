@@ -1,5 +1,6 @@
 //! `kibitz connect4 …`: solve positions, benchmark the solver on the test sets, grow the
-//! opening book, show a position, and measure how early the engine plays provably perfectly.
+//! opening book, show a position, and measure (in games) how early the engine plays provably
+//! perfectly.
 
 use anyhow::{bail, Context};
 use clap::Subcommand;
@@ -67,6 +68,9 @@ pub enum Cmd {
         /// Transposition table size of the persistent solver in MiB.
         #[arg(long, default_value_t = 1024)]
         hash: usize,
+        /// Only print the book's statistics.
+        #[arg(long)]
+        stats: bool,
     },
     /// Print the board after `<moves>` (1-based digits) and the exact score of every column.
     Show {
@@ -98,21 +102,19 @@ pub enum Cmd {
         #[arg(long)]
         no_book: bool,
     },
-    /// Measure, per ply, how often the engine proves its move perfect within the budget
-    /// (random positions, fresh engine without book per position).
-    Perfect {
-        /// First ply.
-        #[arg(long, default_value_t = 6)]
-        from: usize,
-        /// Last ply.
-        #[arg(long, default_value_t = 14)]
-        to: usize,
-        /// Positions per ply.
+    /// Play games of the engine (book + solver + search, table kept between moves as in the
+    /// bot) against a random or engine opponent, both colours; per ply, how many of our moves
+    /// came from the book, were proven by the solver, or were only heuristic.
+    Games {
+        /// Number of games (half with each colour).
         #[arg(long, default_value_t = 20)]
-        samples: usize,
+        games: usize,
         /// Time budget per move in ms.
         #[arg(long, default_value_t = 200)]
         ms: u64,
+        /// The opponent: `random`, or `engine` (same engine, own table, random first move).
+        #[arg(long, default_value = "random")]
+        opponent: String,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -146,7 +148,14 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             exact_secs,
             max_new,
             hash,
-        } => grow_book(plies, &file, easy_nodes, exact_secs, max_new, hash),
+            stats,
+        } => {
+            if stats {
+                book_stats(&file)
+            } else {
+                grow_book(plies, &file, easy_nodes, exact_secs, max_new, hash)
+            }
+        }
         Cmd::Show { moves, hash } => show(&moves, hash),
         Cmd::Play {
             moves,
@@ -156,13 +165,12 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             connect,
             no_book,
         } => play(&moves, ms, columns, rows, connect, no_book),
-        Cmd::Perfect {
-            from,
-            to,
-            samples,
+        Cmd::Games {
+            games,
             ms,
+            opponent,
             seed,
-        } => perfect(from, to, samples, ms, seed),
+        } => play_games(games, ms, &opponent, seed),
     }
 }
 
@@ -441,6 +449,23 @@ fn book_plies(book: &Book) -> Vec<usize> {
     per_ply
 }
 
+fn book_stats(file: &Path) -> anyhow::Result<()> {
+    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    let book = Book::from_bytes(&bytes)?;
+    let per_ply = book_plies(&book);
+    let count = |f: u8| book.entries().filter(|(_, e)| e.flags & f != 0).count();
+    println!(
+        "{}: {} positions, {} bytes; exact {}, easy (solver alone) {}; positions per ply {:?}",
+        file.display(),
+        book.len(),
+        bytes.len(),
+        count(book::EXACT),
+        count(book::EASY),
+        per_ply
+    );
+    Ok(())
+}
+
 fn save_book(book: &Book, file: &Path) -> anyhow::Result<()> {
     let tmp = file.with_extension("tmp");
     std::fs::write(&tmp, book.to_bytes()).with_context(|| format!("writing {}", tmp.display()))?;
@@ -516,59 +541,85 @@ fn play(
     Ok(())
 }
 
-fn perfect(from: usize, to: usize, samples: usize, ms: u64, seed: u64) -> anyhow::Result<()> {
+fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::Result<()> {
+    let engine_opponent = match opponent {
+        "random" => false,
+        "engine" => true,
+        _ => bail!("--opponent must be random or engine"),
+    };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let budget = Duration::from_millis(ms);
+    // Per ply: [moves, book, proven (book or solver), exact, heuristic], total time, max time.
+    let mut stats = vec![([0usize; 5], Duration::ZERO, Duration::ZERO); 43];
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let bar = ProgressBar::new(games as u64);
+    for g in 0..games {
+        let we_first = g % 2 == 0;
+        let mut us = Engine::new(7, 6, 4, 64)?;
+        let mut them = Engine::new(7, 6, 4, 64)?;
+        let mut b = Board::<u64>::new(7, 6, 4)?;
+        let mut hist = Vec::new();
+        while !b.is_over() {
+            let our_turn = (b.moves_played() % 2 == 0) == we_first;
+            let col = if our_turn {
+                let tc = TimeControl::new(budget, budget + budget / 4);
+                let c = us.choose(&hist, &tc, None);
+                let dt = tc.elapsed();
+                let s = &mut stats[b.moves_played()];
+                s.0[0] += 1;
+                s.0[1] += usize::from(c.source == "book");
+                s.0[2] += usize::from(c.source == "book" || c.source == "solver");
+                s.0[3] += usize::from(c.exact);
+                s.0[4] += usize::from(c.source == "search");
+                s.1 += dt;
+                s.2 = s.2.max(dt);
+                c.column
+            } else if engine_opponent && b.moves_played() > 1 {
+                let tc = TimeControl::new(budget, budget + budget / 4);
+                them.choose(&hist, &tc, None).column
+            } else {
+                let legal = b.legal_moves();
+                legal[rng.random_range(0..legal.len())]
+            };
+            b.play(col)?;
+            hist.push(col);
+        }
+        match b.winner() {
+            None => draws += 1,
+            Some(p) if (p == kibitz_connect4::Player::First) == we_first => wins += 1,
+            Some(_) => losses += 1,
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
     let mut table = Table::new();
     table.load_preset(UTF8_FULL).set_header(vec![
         "ply",
-        "positions",
+        "our moves",
+        "book",
         "proven",
         "exact",
+        "heuristic",
         "mean time",
         "max time",
     ]);
-    let budget = Duration::from_millis(ms);
-    let bar = ProgressBar::new(((to + 1).saturating_sub(from) * samples) as u64);
-    let mut engine = Engine::new(7, 6, 4, 64)?;
-    engine.set_book(Book::new());
-    for ply in from..=to {
-        let (mut proven, mut exact, mut total, mut max, mut n) =
-            (0, 0, Duration::ZERO, Duration::ZERO, 0);
-        while n < samples {
-            // A random game prefix that is not over and where the side to move cannot win at
-            // once (those are trivial).
-            let mut b = Board::<u64>::new(7, 6, 4)?;
-            let mut hist = Vec::new();
-            while hist.len() < ply && !b.is_over() {
-                let legal = b.legal_moves();
-                let c = legal[rng.random_range(0..legal.len())];
-                b.play(c)?;
-                hist.push(c);
-            }
-            if b.is_over() || b.legal_moves().iter().any(|&c| b.is_winning_move(c)) {
-                continue;
-            }
-            engine.clear();
-            let tc = TimeControl::new(budget, budget + budget / 4);
-            let choice = engine.choose(&hist, &tc, None);
-            let dt = tc.elapsed();
-            proven += usize::from(choice.source == "solver");
-            exact += usize::from(choice.exact);
-            total += dt;
-            max = max.max(dt);
-            n += 1;
-            bar.inc(1);
+    for (ply, (c, total, max)) in stats.iter().enumerate() {
+        if c[0] == 0 {
+            continue;
         }
+        let pct = |x: usize| format!("{:.0}%", 100.0 * x as f64 / c[0] as f64);
         table.add_row(vec![
             ply.to_string(),
-            n.to_string(),
-            format!("{:.0}%", 100.0 * proven as f64 / n as f64),
-            format!("{:.0}%", 100.0 * exact as f64 / n as f64),
-            fmt_dur(total.div_f64(n as f64)),
-            fmt_dur(max),
+            c[0].to_string(),
+            pct(c[1]),
+            pct(c[2]),
+            pct(c[3]),
+            pct(c[4]),
+            fmt_dur(total.div_f64(c[0] as f64)),
+            fmt_dur(*max),
         ]);
     }
-    bar.finish_and_clear();
     println!("{table}");
+    println!("our results: {wins} wins, {draws} draws, {losses} losses (opponent {opponent})");
     Ok(())
 }

@@ -92,3 +92,14 @@ pub fn bench() -> u64 {
     }
     nodes
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bench_signature_is_deterministic() {
+        let a = super::bench();
+        assert!(a > 0);
+        assert_eq!(a, super::bench());
+        eprintln!("connect4 bench signature: {a} nodes");
+    }
+}
