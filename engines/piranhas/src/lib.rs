@@ -12,6 +12,23 @@
 //! - [`players`] / [`arena`]: player specs (`search:time=100,...`) and in-process games.
 //!
 //! Coordinates are the official ones: x = column, y = row, UP = y + 1.
+//!
+//! Design notes:
+//! - The board is three `u128` bitboards (bit x + 10·y). The state also keeps the fish count
+//!   of each of the 58 lines, updated on every move, so a move distance is one table lookup;
+//!   the path test is one mask from two precomputed rays. Swarms come from a bitwise 3×3
+//!   dilation flood fill.
+//! - Rules follow the 19.2.1 server (spec §§2–4): distances count both colours on the whole
+//!   line without Kraken, opponent fish block, own fish and Kraken are jumped, the win check
+//!   runs only after BLUE's moves, both connected with equal swarms plays on, 0 fish counts
+//!   as connected, turn 60 ends by swarm size, no legal move loses.
+//! - Search: `kibitz_search::alphabeta` (ID, PVS, TT, killers/history, quiescence on
+//!   captures, LMR, null move except near the round limit). Time: the default budget is soft
+//!   1.2 s / hard 1.6 s from the MoveRequest ([`search::DEFAULT_SOFT`],
+//!   [`search::DEFAULT_HARD`]), well inside the server's 2 s. The search is single-threaded:
+//!   `threads` is accepted but only 1 is used; matches parallelise across games instead.
+//! - Evaluation weights live in [`EvalParams`] (named, settable with `--param name=value`);
+//!   [`EvalParams::V1`] is the first evaluation, kept to measure the tuned default against.
 #![warn(missing_docs)]
 
 pub mod arena;
