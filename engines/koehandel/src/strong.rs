@@ -57,7 +57,7 @@ pub struct StrongParams {
 impl Default for StrongParams {
     fn default() -> Self {
         StrongParams {
-            worlds: 16,
+            worlds: 32,
             particles: 48,
             trade_candidates: 3,
             price_points: 4,
