@@ -57,7 +57,7 @@ pub struct StrongParams {
 impl Default for StrongParams {
     fn default() -> Self {
         StrongParams {
-            worlds: 32,
+            worlds: 64,
             particles: 48,
             trade_candidates: 3,
             price_points: 4,
