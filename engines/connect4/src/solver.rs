@@ -278,6 +278,7 @@ impl<B: Bits> Solver<B> {
         let first = *order.first()?;
         // 1. Weak value, then a move reaching it.
         let v = self.solve_window(board, -1, 1, weak_tc)?;
+        let order = self.ordered_moves(board);
         let mut weak = None;
         if v < 0 {
             // Lost anyway: any move keeps the value; prefer one that does not lose at once.
@@ -307,7 +308,7 @@ impl<B: Bits> Solver<B> {
         // 2. Exact score and the move reaching it.
         let mut exact = || {
             let s = self.solve(board, exact_tc)?;
-            for &c in &order {
+            for c in self.ordered_moves(board) {
                 if self.move_at_least(board, c, s, exact_tc)? {
                     return Some(BestMove {
                         column: c,
@@ -337,7 +338,21 @@ impl<B: Bits> Solver<B> {
             })
             .collect();
         v.sort();
-        v.into_iter().map(|(_, c)| c).collect()
+        let mut order: Vec<usize> = v.into_iter().map(|(_, c)| c).collect();
+        // The move that refuted a null window here last time goes first.
+        let moves = board.moves_played() as u32;
+        if let Some(e) = self.tt.probe(self.tt_key(cur, mask, moves).0) {
+            if e.best != NO_MOVE {
+                let mut best = e.best as usize;
+                if self.tt_key(cur, mask, moves).1 {
+                    best = self.geo.columns() - 1 - best;
+                }
+                if let Some(i) = order.iter().position(|&c| c == best) {
+                    order[..=i].rotate_right(1);
+                }
+            }
+        }
+        order
     }
 
     /// The table key of a position and whether it was mirrored.
@@ -463,17 +478,18 @@ impl<B: Bits> Solver<B> {
         //    All children's buckets are fetched first so that the misses overlap (the table
         //    is far bigger than the caches; a probe is a trip to memory).
         let child_cur = cur ^ mask;
-        let mut child_keys = [0u64; 64];
-        if self.config.prefetch && cells - moves > self.config.tt_min_empty {
-            for (i, &(_, m, _)) in list.iter().enumerate() {
+        let mut child_keys = arrayvec::ArrayVec::<u64, 64>::new();
+        let prefetch = self.config.prefetch && cells - moves > self.config.tt_min_empty;
+        if prefetch {
+            for &(_, m, _) in &list {
                 let (ck, _) = self.tt_key(child_cur, mask | m, moves + 1);
                 self.tt.prefetch(ck);
-                child_keys[i] = ck;
+                child_keys.push(ck);
             }
         }
         if cells - moves >= self.config.etc_min_empty {
             for (i, &(_, m, c)) in list.iter().enumerate() {
-                let ck = if self.config.prefetch {
+                let ck = if prefetch {
                     child_keys[i]
                 } else {
                     self.tt_key(child_cur, mask | m, moves + 1).0
