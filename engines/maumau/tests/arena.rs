@@ -179,3 +179,48 @@ fn player_specs_parse() {
         assert!(make_player(bad, 1, None, 1).is_err(), "{bad}");
     }
 }
+
+/// At a reshuffle the talon is empty, so the opponent's hand is every card not seen
+/// elsewhere: the tracker must pin it down (up to the cards drawn since).
+#[test]
+fn reshuffle_reveals_the_opponents_hand() {
+    struct Hoard;
+    impl Player for Hoard {
+        fn name(&self) -> String {
+            "hoard".into()
+        }
+        fn choose(
+            &mut self,
+            _: &kibitz_maumau::knowledge::Knowledge,
+            _: &kibitz_search::time::TimeControl,
+        ) -> kibitz_maumau::Action {
+            kibitz_maumau::Action::Draw
+        }
+    }
+    let (mut checked, mut pinned) = (0, 0);
+    for seed in 0..40 {
+        let mut players: Vec<Box<dyn Player>> = vec![Box::new(GreedyPlayer), Box::new(Hoard)];
+        let mut seen = 0;
+        play_game_with(
+            Config::default(),
+            seed,
+            &mut players,
+            None,
+            &mut |game, know| {
+                if know.me() == 0 && know.reshuffles() > seen {
+                    seen = know.reshuffles();
+                    let known = know.known(1);
+                    assert_eq!(known.minus(game.hand(1)), CardSet::EMPTY);
+                    // Exact after an empty-talon reshuffle except for what the opponent drew
+                    // since; a draw-two reshuffle with one card left open leaves some doubt.
+                    if known.len() + 2 >= game.hand_size(1) {
+                        pinned += 1;
+                    }
+                    checked += 1;
+                }
+            },
+        );
+    }
+    assert!(checked >= 10, "only {checked} reshuffles seen");
+    assert!(pinned * 10 >= checked * 9, "pinned {pinned} of {checked}");
+}
