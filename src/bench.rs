@@ -19,7 +19,13 @@ type Bench = fn() -> u64;
 
 /// Runs `kibitz bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let engines: &[(&str, &str, Bench)] = &[("madn", "rolls", kibitz_madn::bench)];
+    let engines: &[(&str, &str, Bench)] = &[
+        ("connect4", "nodes", kibitz_connect4::bench),
+        ("piranhas", "nodes", kibitz_piranhas::bench),
+        ("maumau", "playouts", kibitz_maumau::mcts::bench),
+        ("koehandel", "decisions", kibitz_koehandel::bench),
+        ("madn", "rolls", kibitz_madn::bench),
+    ];
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
     table.set_header(vec![

@@ -112,6 +112,9 @@ pub struct MatchArgs {
     /// Stop early when the SPRT accepts a hypothesis.
     #[arg(long)]
     sprt_stop: bool,
+    /// Print one JSON line `{"w":..,"d":..,"l":..,...}` instead of the table (for tuning scripts).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs one `kibitz piranhas` subcommand.
@@ -282,6 +285,9 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         .num_threads(args.threads.max(1))
         .build()?;
     let bar = ProgressBar::new(pairs * 2);
+    if args.json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
     bar.set_style(ProgressStyle::with_template(
         "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]",
     )?);
@@ -331,6 +337,17 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         SprtStatus::AcceptH0 => "H0 accepted",
         SprtStatus::AcceptH1 => "H1 accepted",
     };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "a": args.a, "b": args.b, "games": n, "w": t.w, "d": t.d, "l": t.l,
+                "elo": e.elo, "error95": e.error95, "llr": sprt.llr(t.w, t.d, t.l),
+                "violations": t.violations,
+            })
+        );
+        return Ok(());
+    }
     let mut table = Table::new();
     table.set_header(vec![
         "A",
