@@ -224,3 +224,18 @@ fn reshuffle_reveals_the_opponents_hand() {
     assert!(checked >= 10, "only {checked} reshuffles seen");
     assert!(pinned * 10 >= checked * 9, "pinned {pinned} of {checked}");
 }
+
+/// Root-parallel ISMCTS (two searches merged) plays complete legal games.
+#[test]
+fn root_parallel_ismcts_plays_legal_games() {
+    let r = run_match(
+        Config::default(),
+        2,
+        11,
+        |s| kibitz_maumau::player::make_player("ismcts", s, Some(300), 2).unwrap(),
+        |s| Box::new(RandomPlayer::new(s)),
+        None,
+        &|_| {},
+    );
+    assert_eq!((r.games, r.penalties), (4, [0, 0]));
+}
