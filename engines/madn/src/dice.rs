@@ -127,7 +127,6 @@ pub fn parse_dice(text: &str) -> Result<Vec<Die>, DiceError> {
             .collect::<Result<Vec<_>, _>>()?;
         dice.push(Die { faces });
     }
-    drop(next);
     if let Some((line, token)) = text
         .lines()
         .enumerate()

@@ -64,10 +64,16 @@ impl EvalParams {
     /// previous best (each step +140..+325 Elo, ±100..140): conc 60/120 → 120/200 and fish
     /// 0 → 20, then conc → 200/300, fish → 40, groups 30 → 0; rejected: join 20/50, rim 15,
     /// swarm_share 600, capturable 30, big_late 30, conc 300/450, fish 70.
+    ///
+    /// Then SPSA (tuning/spsa.py, 150 iterations × 8 games at 2000 nodes/move, from 200/300/40/2)
+    /// moved conc_open 200 → 289, conc_end 300 → 298, fish 40 → 67, mobility 2 → 0; verified by
+    /// SPRT [0, 10] against the previous defaults: 760 games, +416 =39 −305, Elo +51.1 ± 24.3,
+    /// LLR 3.10 (H1 accepted). See tuning/results/.
     pub const TUNED: EvalParams = EvalParams {
-        conc_open: 200,
-        conc_end: 300,
-        fish: 40,
+        conc_open: 289,
+        conc_end: 298,
+        fish: 67,
+        mobility: 0,
         groups: 0,
         ..EvalParams::V1
     };
