@@ -88,13 +88,13 @@ async fn main() -> anyhow::Result<()> {
         "bot's reconstructed history equals the server's record in {same} of {} games",
         games.len()
     );
-    for g in &games {
+    for g in games.iter().filter(|g| g.winner() != Some("kibitz")) {
+        let result = kibitz_bots_connect4::protocol::ServerMsg::Result(g.result.clone());
         println!(
-            "  {} - {}: {} moves, {:?}",
+            "  not won: {} - {}: {} moves, {result}",
             g.home,
             g.away,
-            g.moves.len(),
-            g.winner()
+            g.moves.len()
         );
     }
     println!(

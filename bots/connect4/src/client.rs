@@ -67,6 +67,8 @@ pub struct BotConfig {
 
 /// Time between the engine's hard deadline and the reply deadline (thread hand-off, sending).
 pub const FALLBACK_GRACE: Duration = Duration::from_millis(15);
+/// On shutdown, datagrams are still taken in until none came for this long.
+pub const SHUTDOWN_QUIET: Duration = Duration::from_millis(20);
 /// How often `REGISTER` is repeated while no `WELCOME` came.
 pub const REGISTER_RETRY: Duration = Duration::from_secs(1);
 
@@ -243,8 +245,16 @@ impl Bot {
                 }
             }
         }
-        // Take in what already arrived (e.g. the last RESULT) so the stats are complete.
-        self.drain().await?;
+        // Take in what already arrived (e.g. the last RESULT) so the stats are complete. A
+        // short receive rather than a non-blocking one: the reactor may not have seen the
+        // datagram's readiness yet.
+        while let Ok(Ok((n, from))) =
+            tokio::time::timeout(SHUTDOWN_QUIET, self.socket.recv_from(&mut buf)).await
+        {
+            if let Some(msg) = self.read(&buf[..n], from) {
+                self.handle_now_or_later(msg).await?;
+            }
+        }
         if let Some(t) = self.thinker.as_mut() {
             t.stop_ponder();
         }

@@ -10,12 +10,13 @@
 //!
 //! Measured state (2-core shared machine, see `kibitz connect4 bench` / `games`):
 //! - the solver reproduces all 6,000 test-set scores checked so far (4,000 in `cargo test`);
-//! - the shipped book holds every position with our turn up to ply 7 (and part of ply 8)
+//! - the shipped book holds every position with our turn up to ply 8 (and part of ply 9-10)
 //!   along lines where we follow the book and the opponent plays anything, for both colours,
 //!   except below positions the solver settles alone within 500k nodes (`EASY`);
-//! - between the book's end and about ply 15 the solver does not always finish within a
+//! - between the book's end and about ply 12 the solver does not always finish within a
 //!   200 ms move on a loaded machine; there the engine falls back to heuristic search
-//!   (pondering in the bot narrows this gap). From ply ~15 on every move was proven.
+//!   (pondering in the bot narrows this gap). In engine-vs-engine games every move from
+//!   ply 12 on was proven (book or solver).
 //!
 //! Grow the book with `kibitz connect4 book --plies N` (resumable; it continues where the
 //! file ends and goes deeper with a larger N).

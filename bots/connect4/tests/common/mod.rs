@@ -78,9 +78,19 @@ pub async fn spawn_script(
         let mut games = 0;
         let mut board: Vec<i32> = Vec::new();
         loop {
-            let n = tokio::select! {
-                _ = stop.wait_for(|s| *s) => break,
-                r = sock.recv_from(&mut buf) => r.unwrap().0,
+            // Once stopped, datagrams already delivered (the last RESULT) are still read.
+            let n = if *stop.borrow() {
+                match tokio::time::timeout(Duration::from_millis(20), sock.recv_from(&mut buf))
+                    .await
+                {
+                    Ok(r) => r.unwrap().0,
+                    Err(_) => break,
+                }
+            } else {
+                tokio::select! {
+                    r = sock.recv_from(&mut buf) => r.unwrap().0,
+                    _ = stop.wait_for(|s| *s) => continue,
+                }
             };
             let text = String::from_utf8_lossy(&buf[..n]).into_owned();
             rec.lock().unwrap().push(text.clone());
