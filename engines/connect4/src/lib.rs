@@ -10,7 +10,7 @@
 //!
 //! Measured state (2-core shared machine, see `kibitz connect4 bench` / `games`):
 //! - the solver reproduces all 6,000 test-set scores checked so far (4,000 in `cargo test`);
-//! - the shipped book holds every position with our turn up to ply 8 (and part of ply 9-10)
+//! - the shipped book holds every position with our turn up to ply 10
 //!   along lines where we follow the book and the opponent plays anything, for both colours,
 //!   except below positions the solver settles alone within 500k nodes (`EASY`);
 //! - between the book's end and about ply 12 the solver does not always finish within a
