@@ -18,6 +18,7 @@
 
 use crate::bitboard::Bits;
 use crate::board::Board;
+use crate::eval::parity_rows;
 use crate::geometry::Geometry;
 use crate::tt::{Tt, NO_MOVE};
 use kibitz_search::time::TimeControl;
@@ -113,7 +114,7 @@ impl<B: Bits> Solver<B> {
         // Centre first, then alternating outwards (left of centre before right).
         order.sort_by_key(|&c| ((2 * c as i64 - (w as i64 - 1)).abs(), c));
         let column_masks = (0..w).map(|c| geo.column_mask(c)).collect();
-        let good_rows = [Self::parity_rows(&geo, 0), Self::parity_rows(&geo, 1)];
+        let good_rows = [parity_rows(&geo, 0), parity_rows(&geo, 1)];
         Self {
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
@@ -548,21 +549,5 @@ impl<B: Bits> Solver<B> {
             col as u8
         };
         self.tt.store(key, moves, lower, upper, best);
-    }
-
-    /// Rows where a threat of the side to move is worth most (Allis: odd rows for the first
-    /// player, even rows for the second, counting rows from 1).
-    fn parity_rows(geo: &Geometry<B>, player: u32) -> B {
-        let mut col = B::ZERO;
-        let mut r = player;
-        while r < geo.rows() as u32 {
-            col |= B::ONE << r;
-            r += 2;
-        }
-        let mut out = B::ZERO;
-        for c in 0..geo.columns() {
-            out |= col << (c as u32 * (geo.rows() as u32 + 1));
-        }
-        out & geo.full()
     }
 }

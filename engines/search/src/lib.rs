@@ -5,10 +5,13 @@
 //!   (Connect Four, Piranhas).
 //! - [`time`]: soft budget, hard deadline and stop flag; the only clock engines read.
 //! - [`stats`]: Elo with error bars, confidence intervals and SPRT for match runs and tuning.
+//! - [`params`]: named tunables ([`params::Tunable`]) that `--param name=value` and the tuning
+//!   scripts drive, with ranges listed by `kibitz <game> params`.
 #![warn(missing_docs)]
 
 pub mod alphabeta;
 pub mod ismcts;
+pub mod params;
 pub mod stats;
 pub mod time;
 pub mod tt;
