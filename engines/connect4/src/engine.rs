@@ -4,22 +4,27 @@
 //! Order of business for one move:
 //! 1. an immediate win is played at once;
 //! 2. on 7 × 6 / connect 4, a book move is played when the position is in the book;
-//! 3. the solver *weak-solves* the position (win / draw / loss, two null-window searches) and
-//!    finds a move that keeps that value — this is already perfect play;
+//! 3. the solver *weak-solves* the position move by move at the root ([`crate::root`]):
+//!    first it secures the value already known (the book's or our own proven value two plies
+//!    earlier, or the table's), then tries to improve it (draw, then win) — a move keeping
+//!    the value is already perfect play;
 //! 4. with time left it refines to the exact score and the move that wins fastest or loses
 //!    slowest;
-//! 5. if the solver runs out of its share of the budget, heuristic alpha-beta
-//!    ([`kibitz_search::alphabeta`]) with the threat evaluation ([`crate::eval`]) picks the
-//!    move in the remaining time.
+//! 5. if the solver runs out of its share of the budget, the moves reaching the best proven
+//!    bound are the only candidates ([`crate::root::MoveBounds::candidates`]): one is played
+//!    at once (source `"bounds"`), between several heuristic alpha-beta
+//!    ([`kibitz_search::alphabeta`]) with the threat evaluation ([`crate::eval`]) picks in the
+//!    remaining time. The fallback never plays a move the finished exact work showed worse.
 //!
 //! The solver's and the searcher's tables live in the [`Engine`] and survive between moves and
-//! aborted (pondering) searches.
+//! aborted (pondering) searches; so do the proven values of the last few choices.
 
 use crate::bitboard::Bits;
 use crate::board::Board;
 use crate::book::{self, Book};
 use crate::eval::SearchPos;
 use crate::geometry::Geometry;
+use crate::root::{self, MoveBounds};
 use crate::solver::{Solver, SolverConfig};
 use crate::Error;
 use kibitz_search::alphabeta::{SearchConfig, Searcher, WIN};
@@ -44,7 +49,9 @@ pub struct Choice {
     pub depth: u32,
     /// Nodes searched for this choice.
     pub nodes: u64,
-    /// Where the move came from: `"book"`, `"solver"`, `"search"` or `"none"`.
+    /// Where the move came from: `"book"`, `"solver"` (proven), `"bounds"` (the only move
+    /// reaching the best proven bound when the solver ran out of time), `"search"`
+    /// (heuristic among the moves reaching the best proven bound) or `"none"`.
     pub source: &'static str,
 }
 
@@ -62,8 +69,17 @@ struct Core<B: Bits> {
     geo: Geometry<B>,
     solver: Solver<B>,
     searcher: Searcher<SearchPos<B>>,
+    search_config: SearchConfig,
     book: Book,
+    /// Recent choices: history after the chosen move and a proven lower bound on the
+    /// chooser's score there (newest last).
+    proven: Vec<(Vec<usize>, i32)>,
+    /// Node budget of the solver per move (deterministic stand-in for the clock).
+    node_limit: Option<u64>,
 }
+
+/// How many recent proven choices the engine remembers.
+const PROVEN_KEPT: usize = 8;
 
 impl Engine {
     /// An engine for `columns × rows`, connect `connect`, with about `hash_mb` MiB of tables.
@@ -86,6 +102,15 @@ impl Engine {
         match &mut self.inner {
             Inner::Small(c) => c.book = book,
             Inner::Large(c) => c.book = book,
+        }
+    }
+
+    /// Limits every move to `nodes` solver nodes plus `nodes` heuristic-search nodes
+    /// (`None`: no limit). Unlike the clock this is reproducible, for tests and audits.
+    pub fn set_node_limit(&mut self, nodes: Option<u64>) {
+        match &mut self.inner {
+            Inner::Small(c) => c.set_node_limit(nodes),
+            Inner::Large(c) => c.set_node_limit(nodes),
         }
     }
 
@@ -134,6 +159,13 @@ impl<B: Bits + Into<u128>> Core<B> {
         let solver_mb = (hash_mb * 3 / 4).max(1);
         let search_mb = (hash_mb / 4).max(1);
         let is_standard = geo.columns() == 7 && geo.rows() == 6 && geo.connect() == 4;
+        let search_config = SearchConfig {
+            hash_mb: search_mb,
+            quiescence: false,
+            null_move: false,
+            check_every: 512,
+            ..Default::default()
+        };
         Self {
             geo,
             solver: Solver::new(
@@ -143,13 +175,10 @@ impl<B: Bits + Into<u128>> Core<B> {
                     ..Default::default()
                 },
             ),
-            searcher: Searcher::new(SearchConfig {
-                hash_mb: search_mb,
-                quiescence: false,
-                null_move: false,
-                check_every: 512,
-                ..Default::default()
-            }),
+            searcher: Searcher::new(search_config.clone()),
+            search_config,
+            proven: Vec::new(),
+            node_limit: None,
             book: if is_standard {
                 Book::embedded()
             } else {
@@ -161,6 +190,54 @@ impl<B: Bits + Into<u128>> Core<B> {
     fn clear(&mut self) {
         self.solver.clear();
         self.searcher.clear();
+        self.proven.clear();
+    }
+
+    fn set_node_limit(&mut self, nodes: Option<u64>) {
+        self.node_limit = nodes;
+        self.solver.set_node_limit(nodes);
+        self.search_config.max_nodes = nodes.unwrap_or(0);
+        self.searcher = Searcher::new(self.search_config.clone());
+    }
+
+    /// Remembers that after `history` the side that just moved scores at least `lo`.
+    fn remember(&mut self, history: &[usize], column: usize, lo: i32) {
+        let mut h = history.to_vec();
+        h.push(column);
+        self.proven.retain(|(p, _)| *p != h);
+        if self.proven.len() >= PROVEN_KEPT {
+            self.proven.remove(0);
+        }
+        self.proven.push((h, lo));
+    }
+
+    /// A lower bound on the value of `board` (after `history`) for the side to move, known
+    /// without search: the book's or our own proven value two plies earlier (the opponent's
+    /// move in between cannot lower it), or the solver's table.
+    fn known_value(&self, history: &[usize], board: &Board<B>) -> Option<i32> {
+        let n = board.moves_played();
+        let history = &history[..n.min(history.len())];
+        let mut known = self.solver.probe_bounds(board).map(|(lo, _)| lo);
+        let mut raise = |v: i32| known = Some(known.map_or(v, |k| k.max(v)));
+        if n >= 1 {
+            for (h, lo) in &self.proven {
+                if h.as_slice() == &history[..n - 1] {
+                    raise(*lo);
+                }
+            }
+        }
+        if n >= 2 {
+            let mut parent = Board::<B>::empty(self.geo);
+            if history[..n - 2].iter().all(|&c| parent.play(c).is_ok()) {
+                if let Some(e) = self.book.lookup(&parent) {
+                    if let (true, Some(lo)) = (e.column as usize == history[n - 2], book_bound(&e))
+                    {
+                        raise(lo);
+                    }
+                }
+            }
+        }
+        known
     }
 
     fn choose(&mut self, history: &[usize], tc: &TimeControl, max_depth: Option<u32>) -> Choice {
@@ -200,6 +277,9 @@ impl<B: Bits + Into<u128>> Core<B> {
         // 2. Book.
         if max_depth.is_none() {
             if let Some(e) = self.book.lookup(&board) {
+                if let Some(lo) = book_bound(&e) {
+                    self.remember(history, e.column as usize, lo);
+                }
                 return Choice {
                     column: e.column as usize,
                     score: Some(e.score as i32),
@@ -211,10 +291,20 @@ impl<B: Bits + Into<u128>> Core<B> {
             }
         }
         // 3-4. Solver: weak value and a move keeping it, then the exact score if time allows.
+        let mut bounds = MoveBounds::new(&self.solver, &board);
+        let mut known = None;
         if max_depth.is_none_or(|d| d >= empty) {
             self.solver.reset_nodes();
             let stc = phase(tc, SOLVER_SHARE);
-            if let Some(m) = self.solver.best_move(&board, &stc, &stc) {
+            known = self.known_value(history, &board);
+            let found = root::solve_root(&mut self.solver, &board, &mut bounds, known, &stc, &stc);
+            if let Some(m) = found {
+                let lo = if m.exact || m.score >= 0 {
+                    m.score
+                } else {
+                    bounds.lo[m.column]
+                };
+                self.remember(history, m.column, lo.max(bounds.lo[m.column]));
                 return Choice {
                     column: m.column,
                     score: Some(m.score),
@@ -226,9 +316,19 @@ impl<B: Bits + Into<u128>> Core<B> {
             }
             choice.nodes = self.solver.nodes();
         }
-        // 5. Heuristic search in the remaining time.
+        // 5. Fallback: only moves reaching the best proven bound; heuristic search among
+        //    several in the remaining time.
+        let candidates = bounds.candidates(known);
+        if let [c] = candidates[..] {
+            self.remember(history, c, bounds.lo[c]);
+            return Choice {
+                column: c,
+                source: "bounds",
+                ..choice
+            };
+        }
         let (cur, mask) = board.bitboards();
-        let root = SearchPos::new(self.geo, cur, mask, moves);
+        let root = SearchPos::new(self.geo, cur, mask, moves).with_root_filter(&candidates);
         let htc = phase(tc, 1.0);
         let depth_cap = max_depth.unwrap_or(u32::MAX).clamp(1, 120);
         let mut best = None;
@@ -244,6 +344,12 @@ impl<B: Bits + Into<u128>> Core<B> {
         if let Some(m) = it.best {
             choice.column = SearchPos::<B>::column(m);
         }
+        if !candidates.is_empty() && !candidates.contains(&choice.column) {
+            choice.column = candidates[0];
+        }
+        if bounds.is_legal(choice.column) {
+            self.remember(history, choice.column, bounds.lo[choice.column]);
+        }
         choice.depth = it.depth;
         choice.nodes += it.nodes;
         choice.source = "search";
@@ -254,6 +360,18 @@ impl<B: Bits + Into<u128>> Core<B> {
             choice.score = Some(if it.score > 0 { s } else { -s });
         }
         choice
+    }
+}
+
+/// The lower bound a book entry proves for the side to move: its exact score, or the sign of
+/// a win or draw (a weak loss bounds nothing).
+fn book_bound(e: &book::Entry) -> Option<i32> {
+    if e.flags & book::EXACT != 0 {
+        Some(e.score as i32)
+    } else if e.score >= 0 {
+        Some((e.score as i32).signum())
+    } else {
+        None
     }
 }
 

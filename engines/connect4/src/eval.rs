@@ -35,6 +35,8 @@ pub struct SearchPos<B: Bits> {
     mask: B,
     moves: u32,
     lost: bool,
+    /// Columns allowed at this node (a bit per column, 0 = all); set only on a search root.
+    root_filter: u128,
 }
 
 /// A move of [`SearchPos`]: column + 1 (0 means "no move").
@@ -49,7 +51,19 @@ impl<B: Bits> SearchPos<B> {
             mask,
             moves,
             lost: geo.has_line(cur ^ mask),
+            root_filter: 0,
         }
+    }
+
+    /// The same position with only `columns` allowed as moves here (not below): lets the
+    /// engine's fallback search choose among moves not proven worse. An empty list or one
+    /// without a legal move changes nothing.
+    pub fn with_root_filter(mut self, columns: &[usize]) -> Self {
+        self.root_filter = columns
+            .iter()
+            .filter(|&&c| c < 128)
+            .fold(0u128, |f, &c| f | (1u128 << c));
+        self
     }
 
     /// Column of a move.
@@ -141,7 +155,15 @@ impl<B: Bits> Game for SearchPos<B> {
     type Move = Move;
 
     fn hash(&self) -> u64 {
-        self.geo.key(self.cur, self.mask).hash64()
+        let h = self.geo.key(self.cur, self.mask).hash64();
+        if self.root_filter == 0 {
+            h
+        } else {
+            // A restricted root must not share table entries with the free position.
+            h ^ ((self.root_filter as u64) ^ ((self.root_filter >> 64) as u64))
+                .wrapping_add(1)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        }
     }
 
     fn moves(&self, out: &mut Vec<Move>) {
@@ -162,6 +184,17 @@ impl<B: Bits> Game for SearchPos<B> {
         next &= !(opp_win >> 1);
         if next == B::ZERO || forced & forced.wrapping_dec() != B::ZERO {
             next = possible; // every move loses: keep them all, the search sees the loss
+        }
+        if self.root_filter != 0 {
+            let allowed = (0..g.columns())
+                .filter(|&c| self.root_filter & (1 << c) != 0)
+                .fold(B::ZERO, |m, c| m | g.column_mask(c));
+            // Allowed moves that do not lose at once, else any allowed move, else no filter.
+            if next & allowed != B::ZERO {
+                next &= allowed;
+            } else if possible & allowed != B::ZERO {
+                next = possible & allowed;
+            }
         }
         for c in 0..g.columns() {
             if next & g.column_mask(c) != B::ZERO {
@@ -184,6 +217,7 @@ impl<B: Bits> Game for SearchPos<B> {
             mask,
             moves: self.moves + 1,
             lost,
+            root_filter: 0,
         }
     }
 

@@ -29,6 +29,7 @@ pub mod engine;
 pub mod eval;
 pub mod geometry;
 pub mod hugemem;
+pub mod root;
 pub mod solver;
 pub mod tt;
 

@@ -156,6 +156,11 @@ impl<B: Bits> Solver<B> {
         self.node_limit = limit.unwrap_or(u64::MAX);
     }
 
+    /// The node limit set by [`Self::set_node_limit`], if any.
+    pub fn node_limit(&self) -> Option<u64> {
+        (self.node_limit != u64::MAX).then_some(self.node_limit)
+    }
+
     /// Forgets every stored position.
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -321,6 +326,17 @@ impl<B: Bits> Solver<B> {
             None
         };
         Some(exact().unwrap_or(weak))
+    }
+
+    /// Bounds `(lower, upper)` on the score of `board` (side to move's view) that finished
+    /// searches left in the table, if it holds the position. Used to carry proven facts about
+    /// root moves across aborted searches, moves and pondering.
+    pub fn probe_bounds(&self, board: &Board<B>) -> Option<(i32, i32)> {
+        let (cur, mask) = board.bitboards();
+        let moves = board.moves_played() as u32;
+        let e = self.tt.probe(self.tt_key(cur, mask, moves).0)?;
+        let (lo, hi) = self.score_range(moves);
+        Some(((e.lower as i32).max(lo), (e.upper as i32).min(hi)))
     }
 
     /// Legal columns of `board` in the solver's preferred order (best guess first).

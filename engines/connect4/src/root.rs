@@ -1,0 +1,324 @@
+//! Safe root search: the solver's weak solve done move by move at the root, so that an
+//! aborted search still leaves proven facts about every root move.
+//!
+//! [`MoveBounds`] holds, per column, proven bounds on the score of playing it (mover's view).
+//! It starts from what the transposition table already knows (earlier moves, pondering,
+//! aborted searches — the solver stores only finished work) and is narrowed by every
+//! null-window test [`solve_root`] finishes. When the budget runs out before the solve ends,
+//! [`MoveBounds::candidates`] names the moves a fallback may still play: those reaching the
+//! best proven bound, so that no move already shown worse is ever chosen.
+//!
+//! The search order is "secure, then improve": first a move keeping the value the caller
+//! already knows the position has (e.g. from the opening book entry two plies earlier), then
+//! draw-or-better, then a win. An abort therefore loses at most the improvement being tried,
+//! never a value already proven.
+
+use crate::bitboard::Bits;
+use crate::board::Board;
+use crate::solver::{loses_at_once, BestMove, Solver};
+use kibitz_search::time::TimeControl;
+
+/// Proven bounds on the score of each root move, from the mover's view (spec §11 scores).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveBounds {
+    /// Lower bound per column (`i32::MIN` for illegal columns).
+    pub lo: Vec<i32>,
+    /// Upper bound per column (`i32::MIN` for illegal columns).
+    pub hi: Vec<i32>,
+}
+
+impl MoveBounds {
+    /// Bounds for the legal moves of `board` from the score range, immediate wins, moves that
+    /// hand the opponent an immediate win, and the solver's table.
+    pub fn new<B: Bits>(solver: &Solver<B>, board: &Board<B>) -> Self {
+        let w = board.columns();
+        let mut lo = vec![i32::MIN; w];
+        let mut hi = vec![i32::MIN; w];
+        let moves = board.moves_played() as u32;
+        let (_, win_now) = solver.score_range(moves);
+        for c in board.legal_moves() {
+            if board.is_winning_move(c) {
+                (lo[c], hi[c]) = (win_now, win_now);
+                continue;
+            }
+            let mut child = *board;
+            if child.play(c).is_err() {
+                continue;
+            }
+            let (clo, chi) = solver.score_range(moves + 1);
+            let (clo, chi) = solver
+                .probe_bounds(&child)
+                .map_or((clo, chi), |(l, h)| (l.max(clo), h.min(chi)));
+            (lo[c], hi[c]) = (-chi, -clo);
+            if loses_at_once(board, c) {
+                // The opponent wins with its next stone: the worst score there is.
+                let s = -solver.score_range(moves + 1).1;
+                (lo[c], hi[c]) = (s, s);
+            } else {
+                // The opponent wins with its second stone at the earliest.
+                lo[c] = lo[c].max(-solver.score_range(moves + 3).1);
+            }
+        }
+        Self { lo, hi }
+    }
+
+    /// Whether column `c` is a legal move.
+    pub fn is_legal(&self, c: usize) -> bool {
+        self.hi.get(c).is_some_and(|&h| h != i32::MIN)
+    }
+
+    /// Legal columns.
+    pub fn legal(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.lo.len()).filter(|&c| self.is_legal(c))
+    }
+
+    /// The best proven lower bound over all moves (the value the position is known to have
+    /// at least), or `None` without legal moves.
+    pub fn best_proven(&self) -> Option<i32> {
+        self.legal().map(|c| self.lo[c]).max()
+    }
+
+    /// Moves a fallback may play, given `known`, a lower bound on the position's value known
+    /// from elsewhere: the moves reaching the best proven bound `W` (the larger of `known`
+    /// and the best move's proven lower bound) if any does; else the moves not proven below
+    /// `W`. A move proven worse, or merely not proven as good as one that is, could give away
+    /// a value the finished search already secured.
+    pub fn candidates(&self, known: Option<i32>) -> Vec<usize> {
+        let Some(best) = self.best_proven() else {
+            return Vec::new();
+        };
+        let w = known.map_or(best, |k| k.max(best));
+        let reaching: Vec<usize> = self.legal().filter(|&c| self.lo[c] >= w).collect();
+        if !reaching.is_empty() {
+            return reaching;
+        }
+        let open: Vec<usize> = self.legal().filter(|&c| self.hi[c] >= w).collect();
+        if open.is_empty() {
+            // `known` was wrong: fall back to the proven facts alone.
+            self.legal().filter(|&c| self.lo[c] >= best).collect()
+        } else {
+            open
+        }
+    }
+
+    /// Records that playing `c` scores at least `t` (`holds`) or at most `t - 1`.
+    fn record(&mut self, c: usize, t: i32, holds: bool) {
+        if holds {
+            self.lo[c] = self.lo[c].max(t);
+        } else {
+            self.hi[c] = self.hi[c].min(t - 1);
+        }
+    }
+}
+
+/// First per-move node cap of the widening rounds in [`find_at_least`].
+const FIRST_CAP: u64 = 16_384;
+
+/// Finds a move scoring at least `t` among `order`, testing only moves not yet decided;
+/// `Ok(None)` when every move is proven below `t`, `Err(())` when the budget ran out.
+///
+/// The tests run in widening rounds: every undecided move gets a node cap that grows 4× per
+/// round, so cheap refutations and cheap proofs come first and an abort leaves as many moves
+/// decided as possible. When `known` says the position scores at least `t`, the last move
+/// not refuted is proven by elimination.
+fn find_at_least<B: Bits>(
+    solver: &mut Solver<B>,
+    board: &Board<B>,
+    order: &[usize],
+    bounds: &mut MoveBounds,
+    t: i32,
+    known: bool,
+    tc: &TimeControl,
+) -> Result<Option<usize>, ()> {
+    let global = solver.node_limit();
+    let mut cap = FIRST_CAP;
+    let result = loop {
+        if let Some(&c) = order.iter().find(|&&c| bounds.lo[c] >= t) {
+            break Ok(Some(c));
+        }
+        let open: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&c| bounds.hi[c] >= t)
+            .collect();
+        match open[..] {
+            [] => break Ok(None),
+            [c] if known => {
+                bounds.record(c, t, true);
+                break Ok(Some(c));
+            }
+            _ => {}
+        }
+        let last_round = open.len() == 1;
+        let mut decided = None;
+        for &c in &open {
+            let limit = if last_round {
+                global
+            } else {
+                Some(
+                    solver
+                        .nodes()
+                        .saturating_add(cap)
+                        .min(global.unwrap_or(u64::MAX)),
+                )
+            };
+            solver.set_node_limit(limit);
+            let r = solver.move_at_least(board, c, t, tc);
+            solver.set_node_limit(global);
+            match r {
+                Some(holds) => {
+                    bounds.record(c, t, holds);
+                    if holds {
+                        decided = Some(c);
+                        break;
+                    }
+                }
+                None if tc.hard_expired()
+                    || global.is_some_and(|g| solver.nodes() >= g)
+                    || last_round =>
+                {
+                    return Err(());
+                }
+                None => {}
+            }
+        }
+        if let Some(c) = decided {
+            break Ok(Some(c));
+        }
+        cap = cap.saturating_mul(4);
+    };
+    result
+}
+
+/// A perfect move for `board` like [`Solver::best_move`], narrowing `bounds` (made by
+/// [`MoveBounds::new`]) with every finished test so that the caller can fall back safely
+/// when this returns `None` (budget spent before the weak value and a move keeping it were
+/// proven).
+///
+/// `known` is a lower bound on the position's value already known to the caller (e.g. the
+/// book's value two plies earlier); the search first secures it. With `weak_tc` the weak
+/// value (win / draw / loss) and a move keeping it are found; with `exact_tc` the result is
+/// refined to the exact score and the move reaching it (fastest win, slowest loss).
+pub fn solve_root<B: Bits>(
+    solver: &mut Solver<B>,
+    board: &Board<B>,
+    bounds: &mut MoveBounds,
+    known: Option<i32>,
+    weak_tc: &TimeControl,
+    exact_tc: &TimeControl,
+) -> Option<BestMove> {
+    let order = solver.ordered_moves(board);
+    let first = *order.first()?;
+    // Weak value: secure the known value, then improve one step at a time (draw, win).
+    let start = known.map_or(0, |k| k.signum()).max(0);
+    let mut weak: Option<BestMove> = None;
+    let mut t = start;
+    loop {
+        match find_at_least(
+            solver,
+            board,
+            &order,
+            bounds,
+            t,
+            known.is_some_and(|k| k >= t),
+            weak_tc,
+        ) {
+            Err(()) => return None,
+            Ok(Some(c)) => {
+                weak = Some(BestMove {
+                    column: c,
+                    score: t,
+                    exact: false,
+                });
+                if t >= 1 {
+                    break;
+                }
+                t += 1;
+            }
+            // A wrong `known` bound: look lower instead of calling the position lost.
+            Ok(None) if weak.is_none() && t > 0 => t -= 1,
+            Ok(None) => break,
+        }
+    }
+    let weak = match weak {
+        Some(w) => w,
+        None => {
+            // Lost whatever we do (or the known bound was wrong and nothing draws): keep the
+            // game going as long as possible; prefer a move that does not lose at once.
+            let c = order
+                .iter()
+                .rev()
+                .copied()
+                .max_by_key(|&c| (bounds.hi[c], !loses_at_once(board, c)))
+                .unwrap_or(first);
+            BestMove {
+                column: c,
+                score: -1,
+                exact: false,
+            }
+        }
+    };
+    // Exact score and a move reaching it.
+    let Some(s) = solver.solve(board, exact_tc) else {
+        return Some(weak);
+    };
+    let order = solver.ordered_moves(board);
+    match find_at_least(solver, board, &order, bounds, s, true, exact_tc) {
+        Ok(Some(c)) => Some(BestMove {
+            column: c,
+            score: s,
+            exact: true,
+        }),
+        _ => Some(weak),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Geometry;
+    use crate::solver::SolverConfig;
+
+    fn solver() -> Solver<u64> {
+        Solver::new(
+            Geometry::new(7, 6, 4).unwrap(),
+            SolverConfig {
+                hash_mb: 8,
+                ..Default::default()
+            },
+        )
+    }
+
+    #[test]
+    fn bounds_see_immediate_wins_and_blunders() {
+        let s = solver();
+        // First player has three in column 1: playing column 1 wins, the second player to
+        // move after "1212 12" must block.
+        let b = Board::<u64>::from_digits(7, 6, 4, "12121").unwrap();
+        let mb = MoveBounds::new(&s, &b);
+        // The second player must play column 1; everything else loses at once.
+        assert_eq!(mb.candidates(None), vec![0]);
+        assert!(mb.legal().all(|c| c == 0 || mb.hi[c] < mb.lo[0]));
+    }
+
+    #[test]
+    fn finds_perfect_moves_and_keeps_proofs() {
+        let mut s = solver();
+        let b = Board::<u64>::from_digits(7, 6, 4, "2541266355551").unwrap();
+        let mut mb = MoveBounds::new(&s, &b);
+        let inf = TimeControl::infinite();
+        let m = solve_root(&mut s, &b, &mut mb, None, &inf, &inf).unwrap();
+        assert!(m.exact);
+        let exact = s.solve(&b, &inf).unwrap();
+        assert_eq!(m.score, exact);
+        assert_eq!(s.score_move(&b, m.column, &inf), Some(exact));
+        // Every recorded bound is true.
+        for c in mb.legal().collect::<Vec<_>>() {
+            let v = s.score_move(&b, c, &inf).unwrap();
+            assert!(
+                mb.lo[c] <= v && v <= mb.hi[c],
+                "column {c}: {v} not in bounds"
+            );
+        }
+    }
+}
