@@ -1,0 +1,93 @@
+//! `kibitz connect4 games`: the engine against a random or engine opponent, per-ply stats.
+
+use super::fmt_dur;
+use anyhow::bail;
+use comfy_table::{presets::UTF8_FULL, Table};
+use indicatif::ProgressBar;
+use kibitz_connect4::{Board, Engine, TimeControl};
+use rand::{Rng, SeedableRng};
+use std::time::Duration;
+
+/// Plays `games` games and prints per-ply statistics.
+pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::Result<()> {
+    let engine_opponent = match opponent {
+        "random" => false,
+        "engine" => true,
+        _ => bail!("--opponent must be random or engine"),
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let budget = Duration::from_millis(ms);
+    // Per ply: [moves, book, proven (book or solver), exact, heuristic], total time, max time.
+    let mut stats = vec![([0usize; 5], Duration::ZERO, Duration::ZERO); 43];
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let bar = ProgressBar::new(games as u64);
+    for g in 0..games {
+        let we_first = g % 2 == 0;
+        let mut us = Engine::new(7, 6, 4, 64)?;
+        let mut them = Engine::new(7, 6, 4, 64)?;
+        let mut b = Board::<u64>::new(7, 6, 4)?;
+        let mut hist = Vec::new();
+        while !b.is_over() {
+            let our_turn = (b.moves_played() % 2 == 0) == we_first;
+            let col = if our_turn {
+                let tc = TimeControl::new(budget, budget + budget / 4);
+                let c = us.choose(&hist, &tc, None);
+                let dt = tc.elapsed();
+                let s = &mut stats[b.moves_played()];
+                s.0[0] += 1;
+                s.0[1] += usize::from(c.source == "book");
+                s.0[2] += usize::from(c.source == "book" || c.source == "solver");
+                s.0[3] += usize::from(c.exact);
+                s.0[4] += usize::from(c.source == "search");
+                s.1 += dt;
+                s.2 = s.2.max(dt);
+                c.column
+            } else if engine_opponent && b.moves_played() > 1 {
+                let tc = TimeControl::new(budget, budget + budget / 4);
+                them.choose(&hist, &tc, None).column
+            } else {
+                let legal = b.legal_moves();
+                legal[rng.random_range(0..legal.len())]
+            };
+            b.play(col)?;
+            hist.push(col);
+        }
+        match b.winner() {
+            None => draws += 1,
+            Some(p) if (p == kibitz_connect4::Player::First) == we_first => wins += 1,
+            Some(_) => losses += 1,
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL).set_header(vec![
+        "ply",
+        "our moves",
+        "book",
+        "proven",
+        "exact",
+        "heuristic",
+        "mean time",
+        "max time",
+    ]);
+    for (ply, (c, total, max)) in stats.iter().enumerate() {
+        if c[0] == 0 {
+            continue;
+        }
+        let pct = |x: usize| format!("{:.0}%", 100.0 * x as f64 / c[0] as f64);
+        table.add_row(vec![
+            ply.to_string(),
+            c[0].to_string(),
+            pct(c[1]),
+            pct(c[2]),
+            pct(c[3]),
+            pct(c[4]),
+            fmt_dur(total.div_f64(c[0] as f64)),
+            fmt_dur(*max),
+        ]);
+    }
+    println!("{table}");
+    println!("our results: {wins} wins, {draws} draws, {losses} losses (opponent {opponent})");
+    Ok(())
+}

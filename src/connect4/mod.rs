@@ -1,0 +1,253 @@
+//! `kibitz connect4 …`: solve positions, benchmark the solver on the test sets, grow the
+//! opening book, show a position, and measure (in games) how early the engine plays provably
+//! perfectly.
+
+use anyhow::{bail, Context};
+use clap::Subcommand;
+use kibitz_connect4::{Geometry, Solver, SolverConfig};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+mod book;
+mod games;
+mod show;
+mod solve;
+
+/// Where `kibitz connect4 book` writes by default (the file embedded into the engine).
+const BOOK_FILE: &str = "engines/connect4/book/book_7x6.bin";
+
+/// `kibitz connect4` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Read `<moves> [<score>]` lines (1-based column digits, 7×6) from stdin, print
+    /// `<moves> <score>`; unreadable lines, finished games and wrong scores are named on
+    /// stderr and make the exit status non-zero.
+    Solve {
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// Only win / draw / loss (-1 / 0 / 1).
+        #[arg(long)]
+        weak: bool,
+    },
+    /// Solve every position of test-set files with a cleared table each time; print a table
+    /// (thread CPU time of the solve alone). Bad lines or wrong scores: non-zero exit.
+    Bench {
+        /// Test-set files (`<moves> <score>` per line).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Only the first N positions of each file.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history).
+        #[arg(long = "param")]
+        params: Vec<String>,
+        /// Only win / draw / loss (checks the sign of the expected score).
+        #[arg(long)]
+        weak: bool,
+    },
+    /// Grow the 7×6 opening book (resumable: run it again to continue or go deeper).
+    Book {
+        /// Deepest position (stones on the board) to put into the book.
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        /// Book file to read and extend.
+        #[arg(long, default_value = BOOK_FILE)]
+        file: PathBuf,
+        /// Solver nodes (from a cleared table) within which a position counts as "the bot
+        /// finds the perfect move alone"; about 100 ms of a busy core.
+        #[arg(long, default_value_t = 500_000)]
+        easy_nodes: u64,
+        /// Time allowed to refine a hard position from win/draw/loss to the exact score (s).
+        #[arg(long, default_value_t = 20)]
+        exact_secs: u64,
+        /// Stop after this many new positions (0 = no limit).
+        #[arg(long, default_value_t = 0)]
+        max_new: usize,
+        /// Transposition table size of the persistent solver in MiB.
+        #[arg(long, default_value_t = 1024)]
+        hash: usize,
+        /// Only print the book's statistics.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Print the board after `<moves>` (1-based digits), a legend, the book's move and the
+    /// score of every column (book where it knows, else the solver within `--secs`).
+    Show {
+        /// Moves as 1-based column digits (may be empty).
+        #[arg(default_value = "")]
+        moves: String,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// Solver time for all columns together, in seconds.
+        #[arg(long, default_value_t = 10)]
+        secs: u64,
+    },
+    /// Ask the engine for a move as the bot would (book, solver, search) and print its choice.
+    Play {
+        /// Moves as 1-based column digits (may be empty).
+        #[arg(default_value = "")]
+        moves: String,
+        /// Time budget in ms.
+        #[arg(long, default_value_t = 200)]
+        ms: u64,
+        /// Board columns.
+        #[arg(long, default_value_t = 7)]
+        columns: usize,
+        /// Board rows.
+        #[arg(long, default_value_t = 6)]
+        rows: usize,
+        /// Line length.
+        #[arg(long, default_value_t = 4)]
+        connect: usize,
+        /// Play without the opening book.
+        #[arg(long)]
+        no_book: bool,
+    },
+    /// Play games of the engine (book + solver + search, table kept between moves as in the
+    /// bot) against a random or engine opponent, both colours; per ply, how many of our moves
+    /// came from the book, were proven by the solver, or were only heuristic.
+    Games {
+        /// Number of games (half with each colour).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Time budget per move in ms.
+        #[arg(long, default_value_t = 200)]
+        ms: u64,
+        /// The opponent: `random`, or `engine` (same engine, own table, random first move).
+        #[arg(long, default_value = "random")]
+        opponent: String,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Runs one `kibitz connect4` subcommand.
+pub fn run(cmd: Cmd) -> anyhow::Result<()> {
+    match cmd {
+        Cmd::Solve { hash, weak } => solve::solve(hash, weak),
+        Cmd::Bench {
+            files,
+            limit,
+            hash,
+            params,
+            weak,
+        } => {
+            let mut config = SolverConfig {
+                hash_mb: hash,
+                ..Default::default()
+            };
+            for p in &params {
+                set_param(&mut config, p)?;
+            }
+            solve::bench(&files, limit, config, weak)
+        }
+        Cmd::Book {
+            plies,
+            file,
+            easy_nodes,
+            exact_secs,
+            max_new,
+            hash,
+            stats,
+        } => {
+            if stats {
+                book::book_stats(&file)
+            } else {
+                book::grow_book(plies, &file, easy_nodes, exact_secs, max_new, hash)
+            }
+        }
+        Cmd::Show { moves, hash, secs } => show::show(&moves, hash, secs),
+        Cmd::Play {
+            moves,
+            ms,
+            columns,
+            rows,
+            connect,
+            no_book,
+        } => show::play(&moves, ms, columns, rows, connect, no_book),
+        Cmd::Games {
+            games,
+            ms,
+            opponent,
+            seed,
+        } => games::play_games(games, ms, &opponent, seed),
+    }
+}
+
+/// Sets one solver tunable from `name=value`.
+fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
+    let (name, value) = p.split_once('=').context("--param wants name=value")?;
+    let v: u64 = value
+        .parse()
+        .with_context(|| format!("{name}: not a number"))?;
+    match name {
+        "etc_min_empty" => config.etc_min_empty = v as u32,
+        "symmetry_max_moves" => config.symmetry_max_moves = v as u32,
+        "check_every" if v.is_power_of_two() => config.check_every = v,
+        "parity_weight" => config.parity_weight = v as u32,
+        "history" => config.history = v != 0,
+        "prefetch" => config.prefetch = v != 0,
+        "tt_min_empty" => config.tt_min_empty = v as u32,
+        _ => bail!("unknown or invalid solver parameter {p:?}"),
+    }
+    Ok(())
+}
+
+/// CPU time used by the calling thread so far (`CLOCK_THREAD_CPUTIME_ID`, nanosecond
+/// resolution), so measurements survive a busy machine.
+pub(crate) fn cpu_now() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+pub(crate) fn solver(hash: usize) -> Solver<u64> {
+    let geo = Geometry::<u64>::new(7, 6, 4).expect("7×6 fits 64 bits");
+    Solver::new(
+        geo,
+        SolverConfig {
+            hash_mb: hash,
+            ..Default::default()
+        },
+    )
+}
+
+pub(crate) fn file_label(path: &Path) -> String {
+    path.file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+pub(crate) fn fmt_dur(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us < 1000.0 {
+        format!("{us:.1} µs")
+    } else if us < 1e6 {
+        format!("{:.2} ms", us / 1000.0)
+    } else {
+        format!("{:.2} s", us / 1e6)
+    }
+}
+
+pub(crate) fn parse_moves(moves: &str) -> anyhow::Result<Vec<usize>> {
+    moves
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d) if d > 0 => Ok(d as usize - 1),
+            _ => bail!("bad column digit {c:?}"),
+        })
+        .collect()
+}
