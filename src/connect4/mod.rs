@@ -8,6 +8,7 @@ use kibitz_connect4::{Geometry, Solver, SolverConfig};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod audit;
 mod book;
 mod games;
 mod show;
@@ -108,6 +109,35 @@ pub enum Cmd {
         #[arg(long)]
         no_book: bool,
     },
+    /// Audit the bot: games of its real move choice against random / weak / self opponents,
+    /// both colours; every bot move checked by the exact solver (or the book); per ply range
+    /// the moves, their source and the value-worsening ones. Non-zero exit if any.
+    Audit {
+        /// Number of games (cycling through the opponents, then colours).
+        #[arg(long, default_value_t = 30)]
+        games: usize,
+        /// Budget per bot move in ms.
+        #[arg(long, default_value_t = 200)]
+        time_ms: u64,
+        /// Deterministic node budget per move instead of the clock (solver and search each).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Opponents, comma-separated: random, weak, self.
+        #[arg(long, value_delimiter = ',', default_value = "random,weak,self")]
+        opponents: Vec<String>,
+        /// Fresh tables for every move (no help from earlier moves).
+        #[arg(long)]
+        harsh: bool,
+        /// Keep a CPU hog thread running next to the bot.
+        #[arg(long)]
+        hog: bool,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Table of the checking solver in MiB.
+        #[arg(long, default_value_t = 256)]
+        oracle_hash: usize,
+    },
     /// Play games of the engine (book + solver + search, table kept between moves as in the
     /// bot) against a random or engine opponent, both colours; per ply, how many of our moves
     /// came from the book, were proven by the solver, or were only heuristic.
@@ -171,6 +201,25 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             connect,
             no_book,
         } => show::play(&moves, ms, columns, rows, connect, no_book),
+        Cmd::Audit {
+            games,
+            time_ms,
+            nodes,
+            opponents,
+            harsh,
+            hog,
+            seed,
+            oracle_hash,
+        } => audit::audit(&audit::AuditArgs {
+            games,
+            time_ms,
+            nodes,
+            opponents,
+            harsh,
+            hog,
+            seed,
+            oracle_hash,
+        }),
         Cmd::Games {
             games,
             ms,

@@ -1,0 +1,360 @@
+//! `kibitz connect4 audit`: games of the bot's real move-choice path ([`Engine::choose`] with
+//! the real budget, the table kept as the bot keeps it, or fresh per move in harsh mode)
+//! against random, weak and self opponents from the empty board, both colours, optionally
+//! with a CPU hog thread; EVERY bot move is checked against the exact solver (or the book,
+//! where the move came from it): did it keep the game value (win / draw / loss)?
+//!
+//! Prints per ply range the moves checked, where they came from, the share proven (book or
+//! solver), and every value-worsening move with its position.
+
+use super::fmt_dur;
+use anyhow::{bail, Context};
+use comfy_table::{presets::UTF8_FULL, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+use kibitz_connect4::book::Book;
+use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Options of one audit run.
+#[derive(Clone, Debug)]
+pub struct AuditArgs {
+    /// Number of games (spread over opponents and colours).
+    pub games: usize,
+    /// Budget per bot move in ms (soft; the hard deadline is 5/4 of it, as in `play`).
+    pub time_ms: u64,
+    /// Deterministic node budget per move instead of the clock.
+    pub nodes: Option<u64>,
+    /// Opponents, cycled: `random`, `weak`, `self`.
+    pub opponents: Vec<String>,
+    /// Fresh tables for every move.
+    pub harsh: bool,
+    /// Run a thread burning CPU next to the bot.
+    pub hog: bool,
+    /// Random seed.
+    pub seed: u64,
+    /// Table of the checking solver in MiB.
+    pub oracle_hash: usize,
+}
+
+/// The verdict on one bot move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// Weak value (-1/0/1) of the position before the move, for the mover.
+    pub before: i32,
+    /// Whether the move keeps it.
+    pub kept: bool,
+    /// Checked by the book (true) or by the solver (false).
+    pub by_book: bool,
+}
+
+/// Checks a move: the book's value where the move is the book's own choice in a book
+/// position (the book is exact by construction), else the exact solver at unlimited time.
+pub fn check_move(
+    oracle: &mut Solver<u64>,
+    book: &Book,
+    board: &Board<u64>,
+    col: usize,
+) -> anyhow::Result<Check> {
+    if let Some(e) = book.lookup(board) {
+        if e.column as usize == col {
+            return Ok(Check {
+                before: (e.score as i32).signum(),
+                kept: true,
+                by_book: true,
+            });
+        }
+    }
+    let inf = TimeControl::infinite();
+    let before = oracle
+        .solve_window(board, -1, 1, &inf)
+        .context("no time limit")?;
+    let kept = before < 0
+        || oracle
+            .move_at_least(board, col, before, &inf)
+            .context("no time limit")?;
+    Ok(Check {
+        before,
+        kept,
+        by_book: false,
+    })
+}
+
+/// Per ply range: moves, by source, proven, worsening.
+#[derive(Clone, Debug, Default)]
+struct Row {
+    moves: usize,
+    book: usize,
+    solver: usize,
+    bounds: usize,
+    search: usize,
+    worse: usize,
+    max_time: Duration,
+}
+
+const RANGES: [(usize, usize); 6] = [(0, 9), (10, 12), (13, 14), (15, 19), (20, 29), (30, 42)];
+
+fn range_of(ply: usize) -> usize {
+    RANGES
+        .iter()
+        .position(|&(a, b)| (a..=b).contains(&ply))
+        .unwrap_or(RANGES.len() - 1)
+}
+
+/// The weak opponent: wins if it can, blocks a single threat, else a random move that does
+/// not hand over an immediate win (if there is one).
+fn weak_move(b: &Board<u64>, rng: &mut impl Rng) -> usize {
+    let legal = b.legal_moves();
+    if let Some(&c) = legal.iter().find(|&&c| b.is_winning_move(c)) {
+        return c;
+    }
+    // Moves after which the opponent wins at once (not blocking, or playing under a threat).
+    let threats: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let mut t = *b;
+            t.play(c).is_ok() && t.legal_moves().iter().any(|&o| t.is_winning_move(o))
+        })
+        .collect();
+    let safe: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|c| !threats.contains(c))
+        .collect();
+    let pool = if safe.is_empty() { &legal } else { &safe };
+    pool[rng.random_range(0..pool.len())]
+}
+
+/// `kibitz connect4 audit`.
+pub fn audit(args: &AuditArgs) -> anyhow::Result<()> {
+    if args.opponents.is_empty() {
+        bail!("--opponents needs at least one of random, weak, self");
+    }
+    for o in &args.opponents {
+        if !matches!(o.as_str(), "random" | "weak" | "self") {
+            bail!("unknown opponent {o:?} (random, weak, self)");
+        }
+    }
+    let hog_stop = Arc::new(AtomicBool::new(false));
+    let hog = args.hog.then(|| {
+        let stop = Arc::clone(&hog_stop);
+        std::thread::spawn(move || {
+            let mut x = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                for i in 0..100_000u64 {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+                }
+                std::hint::black_box(x);
+            }
+        })
+    });
+    let result = run_games(args);
+    hog_stop.store(true, Ordering::Relaxed);
+    if let Some(h) = hog {
+        let _ = h.join();
+    }
+    result
+}
+
+fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let geo = Geometry::<u64>::new(7, 6, 4)?;
+    let mut oracle = Solver::new(
+        geo,
+        SolverConfig {
+            hash_mb: args.oracle_hash,
+            ..Default::default()
+        },
+    );
+    let book = Book::embedded();
+    let budget = Duration::from_millis(args.time_ms);
+    let mut bot = Engine::new(7, 6, 4, 64)?;
+    let mut them = Engine::new(7, 6, 4, 64)?;
+    bot.set_node_limit(args.nodes);
+    them.set_node_limit(args.nodes);
+    let mut rows = vec![Row::default(); RANGES.len()];
+    let mut worsening = Vec::new();
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let bar = ProgressBar::new(args.games as u64).with_style(
+        ProgressStyle::with_template(
+            "audit {bar:40} {pos}/{len} games [{elapsed_precise}<{eta}] {msg}",
+        )
+        .expect("valid template"),
+    );
+    let started = Instant::now();
+    for g in 0..args.games {
+        let k = args.opponents.len();
+        let opponent = args.opponents[g % k].as_str();
+        let we_first = (g / k) % 2 == 0;
+        let mut b = Board::<u64>::new(7, 6, 4)?;
+        let mut hist = Vec::new();
+        while !b.is_over() {
+            let our_turn = (b.moves_played() % 2 == 0) == we_first;
+            let col = if our_turn {
+                if args.harsh {
+                    bot.clear();
+                }
+                let tc = TimeControl::new(budget, budget + budget / 4);
+                let c = bot.choose(&hist, &tc, None);
+                let dt = tc.elapsed();
+                let check = check_move(&mut oracle, &book, &b, c.column)?;
+                let row = &mut rows[range_of(b.moves_played())];
+                row.moves += 1;
+                match c.source {
+                    "book" => row.book += 1,
+                    "solver" => row.solver += 1,
+                    "bounds" => row.bounds += 1,
+                    _ => row.search += 1,
+                }
+                row.max_time = row.max_time.max(dt);
+                if !check.kept {
+                    row.worse += 1;
+                    let moves: String = hist.iter().map(|&m| char::from(b'1' + m as u8)).collect();
+                    worsening.push(format!(
+                        "{moves:<20} played {} ({}), value {} thrown away",
+                        c.column + 1,
+                        c.source,
+                        ["loss", "draw", "win"][(check.before + 1) as usize]
+                    ));
+                    bar.set_message(format!("{} value-worsening", worsening.len()));
+                }
+                c.column
+            } else {
+                match opponent {
+                    "self" if b.moves_played() > 1 => {
+                        let tc = TimeControl::new(budget, budget + budget / 4);
+                        them.choose(&hist, &tc, None).column
+                    }
+                    "weak" => weak_move(&b, &mut rng),
+                    _ => {
+                        let legal = b.legal_moves();
+                        legal[rng.random_range(0..legal.len())]
+                    }
+                }
+            };
+            b.play(col)?;
+            hist.push(col);
+        }
+        match b.winner() {
+            None => draws += 1,
+            Some(p) if (p == kibitz_connect4::Player::First) == we_first => wins += 1,
+            Some(_) => losses += 1,
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    print_report(args, &rows, &worsening, (wins, draws, losses), started);
+    if !worsening.is_empty() {
+        bail!("{} value-worsening moves", worsening.len());
+    }
+    Ok(())
+}
+
+fn print_report(
+    args: &AuditArgs,
+    rows: &[Row],
+    worsening: &[String],
+    (wins, draws, losses): (usize, usize, usize),
+    started: Instant,
+) {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL).set_header(vec![
+        "plies",
+        "moves checked",
+        "book",
+        "solver",
+        "bounds",
+        "search",
+        "proven",
+        "value-worsening",
+        "max time",
+    ]);
+    let mut total = Row::default();
+    for (i, r) in rows.iter().enumerate() {
+        if r.moves == 0 {
+            continue;
+        }
+        let (a, b) = RANGES[i];
+        table.add_row(row_cells(format!("{a}-{b}"), r));
+        total.moves += r.moves;
+        total.book += r.book;
+        total.solver += r.solver;
+        total.bounds += r.bounds;
+        total.search += r.search;
+        total.worse += r.worse;
+        total.max_time = total.max_time.max(r.max_time);
+    }
+    table.add_row(row_cells("all".into(), &total));
+    println!(
+        "audit: {} games, {} ms per move{}, opponents {}, {}{}; bot {wins} W {draws} D {losses} L; {}",
+        args.games,
+        args.time_ms,
+        args.nodes
+            .map(|n| format!(" (node budget {n})"))
+            .unwrap_or_default(),
+        args.opponents.join("/"),
+        if args.harsh { "harsh (fresh table per move)" } else { "table kept" },
+        if args.hog { ", CPU hog running" } else { "" },
+        fmt_dur(started.elapsed())
+    );
+    println!("{table}");
+    for w in worsening {
+        println!("WORSE {w}");
+    }
+}
+
+fn row_cells(label: String, r: &Row) -> Vec<String> {
+    let pct = |x: usize| format!("{x} ({:.1}%)", 100.0 * x as f64 / r.moves.max(1) as f64);
+    vec![
+        label,
+        r.moves.to_string(),
+        pct(r.book),
+        pct(r.solver),
+        pct(r.bounds),
+        pct(r.search),
+        pct(r.book + r.solver),
+        r.worse.to_string(),
+        fmt_dur(r.max_time),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checker_flags_a_planted_wrong_move() {
+        let geo = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let mut oracle = Solver::new(
+            geo,
+            SolverConfig {
+                hash_mb: 16,
+                ..Default::default()
+            },
+        );
+        let book = Book::new();
+        // A won position (score +1 for the side to move, Test_L3_R1).
+        let b = Board::<u64>::from_digits(7, 6, 4, "7422341735647741166133573473242566").unwrap();
+        let inf = TimeControl::infinite();
+        let (mut good, mut bad) = (None, None);
+        for c in b.legal_moves() {
+            if oracle.move_at_least(&b, c, 1, &inf).unwrap() {
+                good.get_or_insert(c);
+            } else {
+                bad.get_or_insert(c);
+            }
+        }
+        let (good, bad) = (good.unwrap(), bad.unwrap());
+        let planted = check_move(&mut oracle, &book, &b, bad).unwrap();
+        assert_eq!(planted.before, 1);
+        assert!(!planted.kept, "the planted move {bad} throws the win away");
+        assert!(check_move(&mut oracle, &book, &b, good).unwrap().kept);
+        // The weak opponent takes a win when it has one.
+        let w = Board::<u64>::from_digits(7, 6, 4, "121212").unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        assert_eq!(weak_move(&w, &mut rng), 0);
+    }
+}
