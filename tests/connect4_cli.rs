@@ -129,5 +129,9 @@ fn show_of_the_empty_board_uses_the_book_and_has_a_legend() {
         "{s}"
     );
     // The only '?' is the legend's.
-    assert_eq!(s.matches('?').count(), 1, "every column known from the book: {s}");
+    assert_eq!(
+        s.matches('?').count(),
+        1,
+        "every column known from the book: {s}"
+    );
 }

@@ -188,7 +188,7 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
     for g in 0..args.games {
         let k = args.opponents.len();
         let opponent = args.opponents[g % k].as_str();
-        let we_first = (g / k) % 2 == 0;
+        let we_first = (g / k).is_multiple_of(2);
         let mut b = Board::<u64>::new(7, 6, 4)?;
         let mut hist = Vec::new();
         while !b.is_over() {
