@@ -13,6 +13,7 @@ mod book;
 mod games;
 mod show;
 mod solve;
+mod timing;
 
 /// Where `kibitz connect4 book` writes by default (the file embedded into the engine).
 const BOOK_FILE: &str = "engines/connect4/book/book_7x6.bin";
@@ -138,6 +139,32 @@ pub enum Cmd {
         #[arg(long, default_value_t = 256)]
         oracle_hash: usize,
     },
+    /// The bot's time per move on any size (its own engine thread with pondering, soft budget
+    /// half the move time, hard deadline 15 ms before it) against a random opponent: p50,
+    /// p99, p99.9 and max.
+    Timing {
+        /// Board columns.
+        #[arg(long, default_value_t = 9)]
+        columns: usize,
+        /// Board rows.
+        #[arg(long, default_value_t = 7)]
+        rows: usize,
+        /// Line length.
+        #[arg(long, default_value_t = 4)]
+        connect: usize,
+        /// Bot moves to measure.
+        #[arg(long, default_value_t = 1000)]
+        moves: usize,
+        /// The bot's move time in ms.
+        #[arg(long, default_value_t = 200)]
+        time_ms: u64,
+        /// Keep one core busy.
+        #[arg(long)]
+        hog: bool,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Play games of the engine (book + solver + search, table kept between moves as in the
     /// bot) against a random or engine opponent, both colours; per ply, how many of our moves
     /// came from the book, were proven by the solver, or were only heuristic.
@@ -219,6 +246,23 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             hog,
             seed,
             oracle_hash,
+        }),
+        Cmd::Timing {
+            columns,
+            rows,
+            connect,
+            moves,
+            time_ms,
+            hog,
+            seed,
+        } => timing::timing(&timing::TimingArgs {
+            columns,
+            rows,
+            connect,
+            moves,
+            time_ms,
+            hog,
+            seed,
         }),
         Cmd::Games {
             games,

@@ -175,6 +175,15 @@ impl Bot {
         check_bot_name(&cfg.name).map_err(|e| anyhow::anyhow!("bad name {:?}: {e}", cfg.name))?;
         Position::new(cfg.columns, cfg.rows, cfg.connect)
             .map_err(|e| anyhow::anyhow!("unsupported board: {e}"))?;
+        if !kibitz_connect4::line_fits(cfg.columns, cfg.rows, cfg.connect) {
+            anyhow::bail!(
+                "unsupported board {}×{}, connect {}: no line of {} stones fits on it",
+                cfg.columns,
+                cfg.rows,
+                cfg.connect,
+                cfg.connect
+            );
+        }
         let server = tokio::net::lookup_host((cfg.host.as_str(), cfg.port))
             .await
             .with_context(|| format!("resolving {}", cfg.host))?

@@ -86,7 +86,17 @@ impl Engine {
     ///
     /// Boards with `columns · (rows + 1) ≤ 64` use 64-bit bitboards, up to 128 bits 128-bit
     /// ones; larger boards are an error.
+    /// A size on which no line of `connect` stones fits (e.g. 2 × 2, connect 4) is refused:
+    /// every game there is a draw and a contest on it is a configuration mistake.
     pub fn new(columns: usize, rows: usize, connect: usize, hash_mb: usize) -> Result<Self, Error> {
+        if !crate::line_fits(columns, rows, connect) {
+            return Err(Error::BadSize {
+                columns,
+                rows,
+                connect,
+                reason: "no line of that length fits on the board (connect must not exceed both columns and rows)",
+            });
+        }
         let inner = match Geometry::<u64>::new(columns, rows, connect) {
             Ok(geo) => Inner::Small(Box::new(Core::new(geo, hash_mb))),
             Err(_) => Inner::Large(Box::new(Core::new(

@@ -74,6 +74,12 @@ pub enum Error {
     BadBook(&'static str),
 }
 
+/// Whether a line of `connect` stones fits on a `columns × rows` board at all (horizontally
+/// or vertically; a diagonal needs both). Where it does not, every game is a draw.
+pub fn line_fits(columns: usize, rows: usize, connect: usize) -> bool {
+    connect > 0 && (connect <= columns || connect <= rows)
+}
+
 /// Deterministic bench workload for `kibitz bench`: solves a fixed set of positions from a
 /// cleared table and returns the total node count (changes only when the search does).
 pub fn bench() -> u64 {

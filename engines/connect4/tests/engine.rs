@@ -123,6 +123,11 @@ fn big_boards_win_and_block_with_the_heuristic_search() {
         Engine::new(11, 11, 4, 8).is_err(),
         "11·12 = 132 bits do not fit"
     );
+    let e = Engine::new(2, 2, 4, 8)
+        .err()
+        .expect("2×2 connect 4 has no line");
+    assert!(e.to_string().contains("no line"), "{e}");
+    assert!(Engine::new(2, 4, 4, 8).is_ok(), "a vertical line fits");
 }
 
 #[test]
