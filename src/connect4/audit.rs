@@ -37,6 +37,8 @@ pub struct AuditArgs {
     pub seed: u64,
     /// Table of the checking solver in MiB.
     pub oracle_hash: usize,
+    /// Engine tunables of the audited bot.
+    pub params: kibitz_connect4::params::EngineParams,
 }
 
 /// The verdict on one bot move.
@@ -174,6 +176,7 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
     let mut bot = Engine::new(7, 6, 4, 64)?;
     let mut them = Engine::new(7, 6, 4, 64)?;
     bot.set_node_limit(args.nodes);
+    bot.set_params(args.params);
     them.set_node_limit(args.nodes);
     let mut rows = vec![Row::default(); RANGES.len()];
     let mut worsening = Vec::new();

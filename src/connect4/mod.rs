@@ -109,7 +109,12 @@ pub enum Cmd {
         /// Play without the opening book.
         #[arg(long)]
         no_book: bool,
+        /// Engine tunable `NAME=V` (repeatable; `kibitz connect4 params` lists them).
+        #[arg(long = "param")]
+        params: Vec<String>,
     },
+    /// List the engine's tunables (name, default, min, max, step, doc; tab-separated).
+    Params,
     /// Audit the bot: games of its real move choice against random / weak / self opponents,
     /// both colours; every bot move checked by the exact solver (or the book); per ply range
     /// the moves, their source and the value-worsening ones. Non-zero exit if any.
@@ -138,6 +143,9 @@ pub enum Cmd {
         /// Table of the checking solver in MiB.
         #[arg(long, default_value_t = 256)]
         oracle_hash: usize,
+        /// Engine tunable `NAME=V` (repeatable; `kibitz connect4 params` lists them).
+        #[arg(long = "param")]
+        params: Vec<String>,
     },
     /// The bot's time per move on any size (its own engine thread with pondering, soft budget
     /// half the move time, hard deadline 15 ms before it) against a random opponent: p50,
@@ -164,6 +172,9 @@ pub enum Cmd {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Engine tunable `NAME=V` (repeatable; `kibitz connect4 params` lists them).
+        #[arg(long = "param")]
+        params: Vec<String>,
     },
     /// Play games of the engine (book + solver + search, table kept between moves as in the
     /// bot) against a random or engine opponent, both colours; per ply, how many of our moves
@@ -227,7 +238,21 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             rows,
             connect,
             no_book,
-        } => show::play(&moves, ms, columns, rows, connect, no_book),
+            params,
+        } => show::play(
+            &moves,
+            ms,
+            (columns, rows, connect),
+            no_book,
+            engine_params(&params)?,
+        ),
+        Cmd::Params => {
+            print!(
+                "{}",
+                kibitz_search::params::SpecTable(&kibitz_connect4::param_specs())
+            );
+            Ok(())
+        }
         Cmd::Audit {
             games,
             time_ms,
@@ -237,7 +262,9 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             hog,
             seed,
             oracle_hash,
+            params,
         } => audit::audit(&audit::AuditArgs {
+            params: engine_params(&params)?,
             games,
             time_ms,
             nodes,
@@ -255,7 +282,9 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             time_ms,
             hog,
             seed,
+            params,
         } => timing::timing(&timing::TimingArgs {
+            params: engine_params(&params)?,
             columns,
             rows,
             connect,
@@ -271,6 +300,15 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             seed,
         } => games::play_games(games, ms, &opponent, seed),
     }
+}
+
+/// Engine tunables from `NAME=V` assignments.
+fn engine_params(list: &[String]) -> anyhow::Result<kibitz_connect4::params::EngineParams> {
+    let mut p = kibitz_connect4::params::EngineParams::default();
+    for a in list {
+        kibitz_search::params::Tunable::apply(&mut p, a).with_context(|| format!("--param {a}"))?;
+    }
+    Ok(p)
 }
 
 /// Sets one solver tunable from `name=value`.

@@ -111,10 +111,9 @@ pub fn show(moves: &str, hash: usize, secs: u64) -> anyhow::Result<()> {
 pub fn play(
     moves: &str,
     ms: u64,
-    columns: usize,
-    rows: usize,
-    connect: usize,
+    (columns, rows, connect): (usize, usize, usize),
     no_book: bool,
+    params: kibitz_connect4::params::EngineParams,
 ) -> anyhow::Result<()> {
     let history = parse_moves(moves)?;
     let board = kibitz_connect4::Position::from_moves(columns, rows, connect, &history)
@@ -124,6 +123,7 @@ pub fn play(
         bail!("game over: no move to choose after {moves:?}");
     }
     let mut engine = Engine::new(columns, rows, connect, 64)?;
+    engine.set_params(params);
     if no_book {
         engine.set_book(Book::new());
     }

@@ -1,11 +1,11 @@
 //! `kibitz connect4 timing`: the bot's time per move on any board size, measured through the
-//! bot's own [`Thinker`] (engine thread, pondering on the opponent's time, soft budget half
-//! the move time, hard deadline [`FALLBACK_GRACE`] before it, fallback when no answer came)
+//! bot's own [`Thinker`] (engine thread, pondering on the opponent's time, the bot's
+//! [`engine_deadlines`], fallback when no answer came)
 //! against a random opponent that takes a random 0–40 ms per move; optionally with a CPU hog.
 
 use super::fmt_dur;
 use anyhow::Context;
-use kibitz_bots_connect4::client::FALLBACK_GRACE;
+use kibitz_bots_connect4::client::engine_deadlines;
 use kibitz_bots_connect4::thinker::Thinker;
 use kibitz_connect4::Position;
 use rand::{Rng, SeedableRng};
@@ -30,6 +30,8 @@ pub struct TimingArgs {
     pub hog: bool,
     /// Random seed.
     pub seed: u64,
+    /// Engine tunables.
+    pub params: kibitz_connect4::params::EngineParams,
 }
 
 /// Runs the measurement and prints the distribution.
@@ -81,7 +83,7 @@ pub fn timing(a: &TimingArgs) -> anyhow::Result<()> {
 type Measured = (Vec<Duration>, usize, usize, Vec<(&'static str, usize)>);
 
 async fn measure(a: &TimingArgs) -> anyhow::Result<Measured> {
-    let mut thinker = Thinker::start(a.columns, a.rows, a.connect, 64)?;
+    let mut thinker = Thinker::start_with_params(a.columns, a.rows, a.connect, 64, a.params)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
     let time = Duration::from_millis(a.time_ms);
     let (mut times, mut late, mut fallbacks) = (Vec::new(), 0, 0);
@@ -96,9 +98,9 @@ async fn measure(a: &TimingArgs) -> anyhow::Result<Measured> {
             let our_turn = (b.moves_played() % 2 == 0) == we_first;
             let col = if our_turn {
                 let started = Instant::now();
-                let hard = time.saturating_sub(FALLBACK_GRACE);
+                let (soft, hard, grace) = engine_deadlines(time);
                 let r = thinker
-                    .think(hist.clone(), started, time / 2, hard, FALLBACK_GRACE, None)
+                    .think(hist.clone(), started, soft, hard, grace, None)
                     .await;
                 let col = match r {
                     Some((c, _)) if b.can_play(c.column) => {

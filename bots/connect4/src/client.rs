@@ -52,8 +52,9 @@ pub struct BotConfig {
     /// Our name.
     pub name: String,
     /// Time from receiving `YOURTURN` until our reply must have left (default 200 ms of the
-    /// server's 250). The engine's soft budget is half of it, its hard deadline
-    /// [`FALLBACK_GRACE`] earlier; after that a fallback move is sent.
+    /// server's 250). See [`engine_deadlines`]: the engine's soft budget is half of it, its
+    /// hard deadline two [`FALLBACK_GRACE`]s earlier; one grace before it the bot stops
+    /// waiting and sends a fallback move.
     pub time: Duration,
     /// Board width (must match the server's).
     pub columns: usize,
@@ -63,10 +64,20 @@ pub struct BotConfig {
     pub connect: usize,
     /// Move choice.
     pub brain: Brain,
+    /// Engine tunables (`--param NAME=V`).
+    pub params: kibitz_connect4::params::EngineParams,
 }
 
 /// Time between the engine's hard deadline and the reply deadline (thread hand-off, sending).
 pub const FALLBACK_GRACE: Duration = Duration::from_millis(15);
+/// The engine's soft budget, hard deadline and the grace after it for a reply time `time`:
+/// `(time / 2, time - 2·grace, grace)`. The bot stops waiting for the engine at
+/// `hard + grace = time - grace`, so even a fallback move leaves a grace before `time`.
+pub fn engine_deadlines(time: Duration) -> (Duration, Duration, Duration) {
+    let hard = time.saturating_sub(FALLBACK_GRACE * 2);
+    (time / 2, hard.max(time / 2), FALLBACK_GRACE)
+}
+
 /// On shutdown, datagrams are still taken in until none came for this long.
 pub const SHUTDOWN_QUIET: Duration = Duration::from_millis(20);
 /// How often `REGISTER` is repeated while no `WELCOME` came.
@@ -88,6 +99,7 @@ impl BotConfig {
                 max_depth: None,
                 ponder: true,
             },
+            params: Default::default(),
         }
     }
 }
@@ -197,11 +209,12 @@ impl Bot {
         let socket = UdpSocket::bind(local).await?;
         let (thinker, seed) = match &cfg.brain {
             Brain::Engine { hash_mb, .. } => (
-                Some(Thinker::start(
+                Some(Thinker::start_with_params(
                     cfg.columns,
                     cfg.rows,
                     cfg.connect,
                     *hash_mb,
+                    cfg.params,
                 )?),
                 0,
             ),
@@ -507,17 +520,9 @@ impl Bot {
         } else {
             match (&self.cfg.brain, self.thinker.as_mut()) {
                 (Brain::Engine { max_depth, .. }, Some(thinker)) => {
-                    let hard = self.cfg.time.saturating_sub(FALLBACK_GRACE);
-                    let soft = self.cfg.time / 2;
+                    let (soft, hard, grace) = engine_deadlines(self.cfg.time);
                     match thinker
-                        .think(
-                            history.clone(),
-                            started,
-                            soft,
-                            hard,
-                            FALLBACK_GRACE,
-                            *max_depth,
-                        )
+                        .think(history.clone(), started, soft, hard, grace, *max_depth)
                         .await
                     {
                         Some((ch, queued)) if pos.can_play(ch.column) => {

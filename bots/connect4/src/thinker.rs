@@ -5,6 +5,7 @@
 //! The async client talks to it through a channel. A ponder job runs until its stop flag is
 //! set; the client sets that flag before it sends the next job, so jobs never overlap.
 
+use kibitz_connect4::params::EngineParams;
 use kibitz_connect4::{Choice, Engine, TimeControl};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -50,7 +51,19 @@ impl Thinker {
         connect: usize,
         hash_mb: usize,
     ) -> anyhow::Result<Self> {
+        Self::start_with_params(columns, rows, connect, hash_mb, Default::default())
+    }
+
+    /// Like [`Self::start`], with engine tunables.
+    pub fn start_with_params(
+        columns: usize,
+        rows: usize,
+        connect: usize,
+        hash_mb: usize,
+        params: EngineParams,
+    ) -> anyhow::Result<Self> {
         let mut engine = Engine::new(columns, rows, connect, hash_mb)?;
+        engine.set_params(params);
         let (tx, rx) = mpsc::channel::<Job>();
         let thread = std::thread::Builder::new()
             .name("connect4-engine".into())

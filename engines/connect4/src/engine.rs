@@ -76,6 +76,8 @@ struct Core<B: Bits> {
     proven: Vec<(Vec<usize>, i32)>,
     /// Node budget of the solver per move (deterministic stand-in for the clock).
     node_limit: Option<u64>,
+    /// Tunables.
+    params: crate::params::EngineParams,
 }
 
 /// How many recent proven choices the engine remembers.
@@ -112,6 +114,15 @@ impl Engine {
         match &mut self.inner {
             Inner::Small(c) => c.book = book,
             Inner::Large(c) => c.book = book,
+        }
+    }
+
+    /// Applies tunables (evaluation weights, LMR, solver share); tables are kept except the
+    /// heuristic search's (rebuilt when its configuration changes).
+    pub fn set_params(&mut self, params: crate::params::EngineParams) {
+        match &mut self.inner {
+            Inner::Small(c) => c.set_params(params),
+            Inner::Large(c) => c.set_params(params),
         }
     }
 
@@ -189,6 +200,7 @@ impl<B: Bits + Into<u128>> Core<B> {
             search_config,
             proven: Vec::new(),
             node_limit: None,
+            params: Default::default(),
             book: if is_standard {
                 Book::embedded()
             } else {
@@ -201,6 +213,14 @@ impl<B: Bits + Into<u128>> Core<B> {
         self.solver.clear();
         self.searcher.clear();
         self.proven.clear();
+    }
+
+    fn set_params(&mut self, params: crate::params::EngineParams) {
+        self.params = params;
+        if self.search_config.lmr != params.lmr {
+            self.search_config.lmr = params.lmr;
+            self.searcher = Searcher::new(self.search_config.clone());
+        }
     }
 
     fn set_node_limit(&mut self, nodes: Option<u64>) {
@@ -305,7 +325,7 @@ impl<B: Bits + Into<u128>> Core<B> {
         let mut known = None;
         if max_depth.is_none_or(|d| d >= empty) {
             self.solver.reset_nodes();
-            let stc = phase(tc, SOLVER_SHARE);
+            let stc = phase(tc, self.params.solver_share_permille as f64 / 1000.0);
             known = self.known_value(history, &board);
             let found = root::solve_root(&mut self.solver, &board, &mut bounds, known, &stc, &stc);
             if let Some(m) = found {
@@ -338,7 +358,9 @@ impl<B: Bits + Into<u128>> Core<B> {
             };
         }
         let (cur, mask) = board.bitboards();
-        let root = SearchPos::new(self.geo, cur, mask, moves).with_root_filter(&candidates);
+        let root = SearchPos::new(self.geo, cur, mask, moves)
+            .with_root_filter(&candidates)
+            .with_weights(self.params.weights);
         let htc = phase(tc, 1.0);
         let depth_cap = max_depth.unwrap_or(u32::MAX).clamp(1, 120);
         let mut best = None;

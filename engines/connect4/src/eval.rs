@@ -27,6 +27,34 @@ pub const SEGMENT: Score = 2;
 /// Bonus of the side to move.
 pub const TEMPO: Score = 5;
 
+/// Weights of the evaluation (defaults: the `pub const`s above); tunable through
+/// [`crate::params::EngineParams`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Value of a threat.
+    pub threat: Score,
+    /// Extra value of a threat on a row that favours its owner.
+    pub good_threat: Score,
+    /// Value of two stacked threats of one side.
+    pub stacked: Score,
+    /// Weight of open line segments (× k²).
+    pub segment: Score,
+    /// Bonus of the side to move.
+    pub tempo: Score,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Self {
+            threat: THREAT,
+            good_threat: GOOD_THREAT,
+            stacked: STACKED,
+            segment: SEGMENT,
+            tempo: TEMPO,
+        }
+    }
+}
+
 /// A position as the heuristic search sees it (copy-make, 64 or 128 bit bitboards).
 #[derive(Clone, Copy, Debug)]
 pub struct SearchPos<B: Bits> {
@@ -37,6 +65,8 @@ pub struct SearchPos<B: Bits> {
     lost: bool,
     /// Columns allowed at this node (a bit per column, 0 = all); set only on a search root.
     root_filter: u128,
+    /// Evaluation weights.
+    w: Weights,
 }
 
 /// A move of [`SearchPos`]: column + 1 (0 means "no move").
@@ -52,7 +82,14 @@ impl<B: Bits> SearchPos<B> {
             moves,
             lost: geo.has_line(cur ^ mask),
             root_filter: 0,
+            w: Weights::default(),
         }
+    }
+
+    /// The same position evaluated with weights `w`.
+    pub fn with_weights(mut self, w: Weights) -> Self {
+        self.w = w;
+        self
     }
 
     /// The same position with only `columns` allowed as moves here (not below): lets the
@@ -81,9 +118,9 @@ impl<B: Bits> SearchPos<B> {
         let threats = g.winning_cells(mine, self.mask);
         let good = threats & parity_rows(g, player);
         let stacked = threats & (threats >> 1);
-        let mut s = threats.popcount() as Score * THREAT
-            + good.popcount() as Score * GOOD_THREAT
-            + stacked.popcount() as Score * STACKED;
+        let mut s = threats.popcount() as Score * self.w.threat
+            + good.popcount() as Score * self.w.good_threat
+            + stacked.popcount() as Score * self.w.stacked;
         s += self.segments(mine, theirs);
         s
     }
@@ -131,7 +168,7 @@ impl<B: Bits> SearchPos<B> {
                 total += sel.popcount() as Score * (k * k) as Score;
             }
         }
-        total * SEGMENT
+        total * self.w.segment
     }
 }
 
@@ -218,6 +255,7 @@ impl<B: Bits> Game for SearchPos<B> {
             moves: self.moves + 1,
             lost,
             root_filter: 0,
+            w: self.w,
         }
     }
 
@@ -235,7 +273,7 @@ impl<B: Bits> Game for SearchPos<B> {
         let me = self.moves & 1;
         let opp = self.cur ^ self.mask;
         let s = self.threat_score(self.cur, opp, me) - self.threat_score(opp, self.cur, me ^ 1);
-        (s + TEMPO).clamp(-20_000, 20_000)
+        (s + self.w.tempo).clamp(-20_000, 20_000)
     }
 
     fn move_key(&self, m: Move) -> usize {

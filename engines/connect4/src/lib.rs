@@ -29,6 +29,7 @@ pub mod engine;
 pub mod eval;
 pub mod geometry;
 pub mod hugemem;
+pub mod params;
 pub mod root;
 pub mod solver;
 pub mod tt;
@@ -72,6 +73,11 @@ pub enum Error {
     /// An opening book file is malformed.
     #[error("bad opening book: {0}")]
     BadBook(&'static str),
+}
+
+/// The engine's tunables ([`params::EngineParams`]) for `--param NAME=V` and tuning scripts.
+pub fn param_specs() -> Vec<kibitz_search::params::ParamSpec> {
+    <params::EngineParams as kibitz_search::params::Tunable>::specs()
 }
 
 /// Whether a line of `connect` stones fits on a `columns × rows` board at all (horizontally

@@ -42,6 +42,9 @@ struct Args {
     /// Play uniformly random legal moves instead (a baseline), with this seed.
     #[arg(long)]
     random: Option<u64>,
+    /// Engine tunable `NAME=V` (repeatable; see `kibitz_connect4::param_specs`).
+    #[arg(long = "param")]
+    params: Vec<String>,
     /// On exit (Ctrl-C), print the time-per-move distribution.
     #[arg(long)]
     stats: bool,
@@ -66,7 +69,13 @@ async fn main() -> anyhow::Result<()> {
             ponder: !a.no_ponder,
         },
     };
+    let mut params = kibitz_connect4::params::EngineParams::default();
+    for p in &a.params {
+        kibitz_search::params::Tunable::apply(&mut params, p)
+            .map_err(|e| anyhow::anyhow!("--param {p}: {e}"))?;
+    }
     let cfg = BotConfig {
+        params,
         time: Duration::from_millis(a.time_ms),
         columns: a.columns,
         rows: a.rows,
