@@ -214,13 +214,55 @@ fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features {
     f
 }
 
+/// Entries of the per-thread feature cache (a power of two).
+const CACHE_SIZE: usize = 1 << 12;
+
+/// A direct-mapped cache of [`features`] keyed by the exact fish bitboard (no collisions
+/// possible: the key is the whole board of one colour). Siblings in the search share the
+/// bitboard of the colour that did not move, so about half the lookups hit.
+struct FeatureCache {
+    keys: Vec<u128>,
+    vals: Vec<Features>,
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<FeatureCache> = std::cell::RefCell::new(FeatureCache {
+        // Key 0 (no fish) maps to the default features, which are those of no fish.
+        keys: vec![0; CACHE_SIZE],
+        vals: vec![Features::default(); CACHE_SIZE],
+    });
+}
+
+/// [`features`] through the per-thread cache.
+#[inline]
+pub fn cached_features(fish: Bitboard, sums: (u32, u32)) -> Features {
+    let k = fish.0;
+    let h = ((k as u64) ^ ((k >> 64) as u64).rotate_left(17)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let i = (h >> (64 - 12)) as usize & (CACHE_SIZE - 1);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.keys[i] == k {
+            return c.vals[i];
+        }
+        let f = features_with_sums(fish, sums);
+        c.keys[i] = k;
+        c.vals[i] = f;
+        f
+    })
+}
+
+/// Opponent fish that the fish of `c` can capture with one legal move.
+pub fn captures(state: &State, c: Color) -> Bitboard {
+    Bitboard(crate::movegen::capture_targets(state, c))
+}
+
 /// Evaluates `state` from the side to move's view.
 pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
     let me = state.current();
     let turn = state.turn().min(MAX_TURN as u32) as i64;
     let conc = p.conc_open as i64 + (p.conc_end as i64 - p.conc_open as i64) * turn / 60;
     let side = |c: Color| -> i64 {
-        let f = features_with_sums(state.board().fish_of(c), state.coordinate_sums(c));
+        let f = cached_features(state.board().fish_of(c), state.coordinate_sums(c));
         if f.fish == 0 {
             return 0;
         }
@@ -234,7 +276,11 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
             - p.join as i64 * f.join as i64
     };
     let mut score = side(me) - side(me.other()) + p.tempo as i64;
-    if p.mobility != 0 || p.capturable != 0 {
+    if p.mobility == 0 && p.capturable != 0 {
+        let hits_opp = captures(state, me);
+        let hits_me = captures(state, me.other());
+        score -= p.capturable as i64 * (hits_me.count() as i64 - hits_opp.count() as i64);
+    } else if p.mobility != 0 || p.capturable != 0 {
         let (mob_me, hits_opp) = mobility(state);
         let (mob_opp, hits_me) = mobility(&flipped(state));
         score += p.mobility as i64 * (mob_me as i64 - mob_opp as i64);

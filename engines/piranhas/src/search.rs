@@ -4,11 +4,13 @@
 //! Threads: the search is single-threaded (`threads` is accepted and documented as 1-only);
 //! parallelism is used across games in matches instead.
 
+use crate::board::Color;
 use crate::board::Move;
-use crate::eval::{evaluate, EvalParams};
-use crate::movegen::{for_each_move, legal_moves_into};
+use crate::eval::{cached_features, evaluate, EvalParams};
+use crate::movegen::{captures_into, for_each_move, legal_moves_into};
 use crate::result::GameResult;
 use crate::state::State;
+use crate::state::MAX_TURN;
 use kibitz_search::alphabeta::{Game, Outcome, Score, SearchConfig, Searcher};
 use kibitz_search::time::TimeControl;
 use std::sync::{Mutex, OnceLock};
@@ -84,7 +86,19 @@ impl Game for Node {
 
     fn outcome(&self) -> Option<Outcome> {
         // A position with no legal move is scored as a loss by the search itself.
-        let r = self.state.result()?;
+        // Fast path: the win check runs only after BLUE's moves (even turns), and needs a
+        // connected colour or the round limit; the swarm counts come from the feature cache
+        // that the evaluation shares.
+        let s = &self.state;
+        if s.turn() % 2 == 1 {
+            return None;
+        }
+        let connected =
+            |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c)).groups <= 1;
+        if s.turn() < MAX_TURN as u32 && !connected(Color::Red) && !connected(Color::Blue) {
+            return None;
+        }
+        let r = s.result()?;
         Some(match r.winner {
             None => Outcome::Draw,
             Some(w) if w == self.state.current() => Outcome::Win,
@@ -124,6 +138,10 @@ impl Game for Node {
             .board()
             .fish_of(self.state.current().other())
             .has(to)
+    }
+
+    fn noisy_moves(&self, out: &mut Vec<Move>) {
+        captures_into(&self.state, out);
     }
 
     fn null_move(&self) -> Option<Self> {

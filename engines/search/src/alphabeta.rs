@@ -61,6 +61,13 @@ pub trait Game: Clone {
     fn is_noisy(&self, _m: Self::Move) -> bool {
         false
     }
+    /// Appends the noisy moves (those [`Game::is_noisy`] accepts) to `out`, for quiescence.
+    /// The default generates every move and filters; games override it with a cheaper
+    /// generator.
+    fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
+        self.moves(out);
+        out.retain(|&m| self.is_noisy(m));
+    }
     /// The position after passing, where passing is a sound null-move test.
     fn null_move(&self) -> Option<Self> {
         None
@@ -125,6 +132,7 @@ pub struct Searcher<G: Game> {
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
     buffers: Vec<Vec<G::Move>>,
+    keys: Vec<Vec<i64>>,
     nodes: u64,
     aborted: bool,
 }
@@ -138,6 +146,7 @@ impl<G: Game> Searcher<G> {
             history: vec![0; HISTORY_SIZE],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
+            keys: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             aborted: false,
             config,
@@ -303,10 +312,11 @@ impl<G: Game> Searcher<G> {
             self.buffers[ply] = moves;
             return outcome_score(Outcome::Loss, ply);
         }
-        let mut keys: Vec<i64> = moves
-            .iter()
-            .map(|&m| self.order_key(pos, m, tt_move, ply))
-            .collect();
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        keys.clear();
+        for &m in &moves {
+            keys.push(self.order_key(pos, m, tt_move, ply));
+        }
         // 6. Search each move: the first with the full window, the rest with a null window
         //    (reduced when late and quiet), re-searched when they beat alpha.
         let original_alpha = alpha;
@@ -336,6 +346,7 @@ impl<G: Game> Searcher<G> {
             }
             if self.aborted {
                 self.buffers[ply] = moves;
+                self.keys[ply] = keys;
                 return 0;
             }
             if score > best_score {
@@ -369,6 +380,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         self.buffers[ply] = moves;
+        self.keys[ply] = keys;
         // 8. Store.
         let bound = if best_score >= beta {
             Bound::Lower
@@ -404,9 +416,10 @@ impl<G: Game> Searcher<G> {
         alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        pos.moves(&mut moves);
-        moves.retain(|&m| pos.is_noisy(m));
-        let mut keys: Vec<i64> = moves.iter().map(|&m| pos.order_hint(m) as i64).collect();
+        pos.noisy_moves(&mut moves);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        keys.clear();
+        keys.extend(moves.iter().map(|&m| pos.order_hint(m) as i64));
         let mut best = stand_pat;
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut keys, i);
@@ -425,6 +438,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         self.buffers[ply] = moves;
+        self.keys[ply] = keys;
         best
     }
 
