@@ -77,7 +77,7 @@ pub struct SearchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 32)]
     hash_mb: usize,
-    /// Search threads (only 1 is implemented).
+    /// Search threads (more than 1: Lazy SMP over a shared lock-free table).
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Evaluation preset: `tuned` or `v1`.
@@ -187,12 +187,6 @@ fn run_search(a: SearchArgs) -> anyhow::Result<()> {
     if let Some(d) = a.depth {
         config.search.max_depth = d;
     }
-    if a.threads > 1 {
-        eprintln!(
-            "note: the search is single-threaded; --threads {} is ignored",
-            a.threads
-        );
-    }
     println!("{state}");
     let mut engine = Engine::new(config);
     let soft = Duration::from_millis(a.time_ms);
@@ -274,6 +268,18 @@ struct Tally {
     plies: u64,
     violations: u32,
     by_reason: [u32; 3],
+    /// A's (W, D, L) when A played RED, and when A played BLUE.
+    as_red: [u32; 3],
+    as_blue: [u32; 3],
+}
+
+/// Adds a game of A to a (W, D, L) tally: `a_won` is Some(true) for a win, None for a draw.
+fn add_wdl(t: &mut [u32; 3], a_won: Option<bool>) {
+    match a_won {
+        Some(true) => t[0] += 1,
+        None => t[1] += 1,
+        Some(false) => t[2] += 1,
+    }
 }
 
 fn run_match(args: MatchArgs) -> anyhow::Result<()> {
@@ -307,6 +313,10 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
             t.w += w;
             t.d += d;
             t.l += l;
+            // recs[0] has A as RED, recs[1] A as BLUE.
+            use kibitz_piranhas::Color;
+            add_wdl(&mut t.as_red, recs[0].winner.map(|w| w == Color::Red));
+            add_wdl(&mut t.as_blue, recs[1].winner.map(|w| w == Color::Blue));
             for r in &recs {
                 t.plies += r.moves.len() as u64;
                 t.violations += r.violation.is_some() as u32;
@@ -344,6 +354,7 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
                 "a": args.a, "b": args.b, "games": n, "w": t.w, "d": t.d, "l": t.l,
                 "elo": e.elo, "error95": e.error95, "llr": sprt.llr(t.w, t.d, t.l),
                 "violations": t.violations,
+                "a_red": t.as_red, "a_blue": t.as_blue,
             })
         );
         return Ok(());
@@ -381,6 +392,18 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         ),
     ]);
     println!("{table}");
+    for (name, x) in [("RED", t.as_red), ("BLUE", t.as_blue)] {
+        let e = elo_from_wdl(x[0], x[1], x[2]);
+        println!(
+            "A as {name}: +{} ={} -{}  score {:.1} %  Elo {:+.0} ± {:.0}",
+            x[0],
+            x[1],
+            x[2],
+            100.0 * e.score,
+            e.elo,
+            e.error95
+        );
+    }
     println!(
         "{n} games in {:.1} s, {:.1} plies/game; ends: {} united swarm, {} round limit, {} no legal move, {} violations",
         started.elapsed().as_secs_f64(),

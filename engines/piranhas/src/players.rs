@@ -6,7 +6,8 @@
 //! - `random[:seed=N]`
 //! - `greedy[:eval=v1|tuned,param.NAME=V,...]`
 //! - `search[:time=MS,hard=MS,depth=D,nodes=N,hash=MB,eval=v1|tuned,qs=0|1,lmr=0|1,null=0|1,
-//!   param.NAME=V,...]` — `time` is the soft budget per move (default 1200), `hard` the
+//!   smart=0|1,threads=N,param.NAME=V,...]` — `smart` switches the time management
+//!   (default on), `threads` > 1 searches with Lazy SMP; `time` is the soft budget per move (default 1200), `hard` the
 //!   deadline (default 4/3 of `time`); with `depth` or `nodes` and no `time` the search is
 //!   untimed and reproducible.
 
@@ -106,6 +107,7 @@ impl std::str::FromStr for PlayerSpec {
                 "qs" => spec.config.search.quiescence = flag()?,
                 "lmr" => spec.config.search.lmr = flag()?,
                 "null" => spec.config.search.null_move = flag()?,
+                "smart" => spec.config.search.smart_time = flag()?,
                 "eval" => spec.config.eval = EvalParams::preset(v).ok_or_else(bad)?,
                 _ => {
                     let name = k.strip_prefix("param.").ok_or_else(bad)?;
