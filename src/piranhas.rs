@@ -51,6 +51,39 @@ pub enum Cmd {
     },
     /// A match between two player specs, both colours per Kraken pair, in parallel.
     Match(MatchArgs),
+    /// List the tunable parameters (name, default, min, max, step, doc), tab-separated.
+    Params,
+    /// Texel-style fit of the evaluation weights from self-play (reproducible from --seed).
+    Tune(TuneArgs),
+}
+
+/// Flags of `kibitz piranhas tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Seed of the self-play games (Kraken pairs, random opening plies).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Self-play games.
+    #[arg(long, default_value_t = 600)]
+    games: u32,
+    /// Nodes per move in self-play.
+    #[arg(long, default_value_t = 1000)]
+    nodes: u64,
+    /// Random plies at the start of each game (variety).
+    #[arg(long, default_value_t = 6)]
+    random_plies: u32,
+    /// Adam steps of the fit.
+    #[arg(long, default_value_t = 400)]
+    epochs: u32,
+    /// Evaluation preset the self-play uses and the fit starts from.
+    #[arg(long, default_value = "v2")]
+    eval: String,
+    /// Games are split over this many threads (each with its own seed: seed + thread).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Keep only positions where the side to move has no capture (few in Piranhas).
+    #[arg(long)]
+    quiet_only: bool,
 }
 
 /// Flags of `kibitz piranhas search`.
@@ -135,7 +168,61 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
         Cmd::Search(args) => run_search(args),
         Cmd::Game { a, b, kraken, seed } => run_game(&a, &b, kraken.as_deref(), seed),
         Cmd::Match(args) => run_match(args),
+        Cmd::Tune(args) => run_tune(args),
+        Cmd::Params => {
+            let specs = kibitz_piranhas::param_specs();
+            print!("{}", kibitz_search::params::SpecTable(&specs));
+            Ok(())
+        }
     }
+}
+
+fn run_tune(a: TuneArgs) -> anyhow::Result<()> {
+    use kibitz_piranhas::tune::{fit, self_play, TUNED_NAMES};
+    let start = eval_params(&a.eval, &[])?;
+    let t = Instant::now();
+    let threads = a.threads.max(1);
+    let mut samples = Vec::new();
+    let parts: Vec<_> = (0..threads)
+        .into_par_iter()
+        .map(|i| {
+            let games = a.games / threads + u32::from(i < a.games % threads);
+            self_play(
+                games,
+                a.nodes,
+                a.random_plies,
+                &start,
+                a.seed + i as u64,
+                a.quiet_only,
+            )
+        })
+        .collect();
+    for p in parts {
+        samples.extend(p);
+    }
+    println!(
+        "self-play: {} games at {} nodes/move, {} positions in {:.1} s",
+        a.games,
+        a.nodes,
+        samples.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let f = fit(&samples, &start, a.epochs);
+    println!(
+        "scale {:.1}  loss {:.5} -> {:.5}",
+        f.scale, f.loss_before, f.loss_after
+    );
+    let mut spec = Vec::new();
+    for name in TUNED_NAMES {
+        let (old, new) = (
+            start.get(name).unwrap_or(0),
+            f.params.get(name).unwrap_or(0),
+        );
+        println!("{name:>12} {old:>6} -> {new:>6}");
+        spec.push(format!("param.{name}={new}"));
+    }
+    println!("spec: {}", spec.join(","));
+    Ok(())
 }
 
 fn run_perft(depth: u32, kraken: &str, all: bool) -> anyhow::Result<()> {

@@ -78,11 +78,12 @@ impl EvalParams {
         ..EvalParams::V1
     };
 
-    /// A named preset: `v1` or `tuned` (= `default`).
+    /// A named preset: `v1`, `v2` (the SPSA-tuned weights of 1305576, = `tuned`) or
+    /// `default`.
     pub fn preset(name: &str) -> Option<EvalParams> {
         match name {
             "v1" => Some(EvalParams::V1),
-            "tuned" | "default" => Some(EvalParams::TUNED),
+            "v2" | "tuned" | "default" => Some(EvalParams::TUNED),
             _ => None,
         }
     }

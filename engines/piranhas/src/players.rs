@@ -15,6 +15,7 @@ use crate::board::Move;
 use crate::eval::EvalParams;
 use crate::search::{greedy_move, Engine, EngineConfig};
 use crate::state::State;
+use kibitz_search::params::Tunable;
 use kibitz_search::time::TimeControl;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
@@ -111,10 +112,12 @@ impl std::str::FromStr for PlayerSpec {
                 "eval" => spec.config.eval = EvalParams::preset(v).ok_or_else(bad)?,
                 _ => {
                     let name = k.strip_prefix("param.").ok_or_else(bad)?;
-                    let value = v.parse::<i32>().map_err(|_| bad())?;
-                    if !spec.config.eval.set(name, value) {
-                        return Err(bad());
-                    }
+                    let value = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| v.is_finite())
+                        .ok_or_else(bad)?;
+                    spec.config.set_param(name, value).map_err(|_| bad())?;
                 }
             }
         }
@@ -205,6 +208,11 @@ mod tests {
         let s: PlayerSpec = "search:depth=3".parse().unwrap();
         assert_eq!(s.time, None);
         assert!("search:param.nope=1".parse::<PlayerSpec>().is_err());
+        let s: PlayerSpec = "search:nodes=9,param.lmr=0,param.fish=12".parse().unwrap();
+        assert!(!s.config.search.lmr);
+        assert_eq!(s.config.eval.fish, 12);
+        let s: PlayerSpec = "search:depth=2,eval=v2".parse().unwrap();
+        assert_eq!(s.config.eval, EvalParams::TUNED);
         assert!("search:time=x".parse::<PlayerSpec>().is_err());
         assert!("chess".parse::<PlayerSpec>().is_err());
         assert!("greedy".parse::<PlayerSpec>().is_ok());
