@@ -41,6 +41,14 @@ pub struct EvalParams {
     /// Penalty per king step a fish outside the biggest swarm is away from touching it
     /// (Σ over stragglers of Chebyshev distance − 1).
     pub join: i32,
+    /// Penalty per fish outside the biggest swarm (absolute, unlike `swarm_share`).
+    pub stragglers: i32,
+    /// Penalty per king step between the biggest swarm and the nearest other fish
+    /// (distance − 1; 0 when united): how far the next union is.
+    pub gap: i32,
+    /// Bonus per fish of the biggest swarm over the last 20 turns, ramping from 0 at turn 40
+    /// to 1 at turn 60 (the round limit compares biggest swarms).
+    pub limit: i32,
 }
 
 impl EvalParams {
@@ -57,6 +65,9 @@ impl EvalParams {
         big_late: 10,
         tempo: 10,
         join: 0,
+        stragglers: 0,
+        gap: 0,
+        limit: 0,
     };
 
     /// The current default (tuned) weights: V1 with stronger concentration, a bonus per fish
@@ -89,7 +100,7 @@ impl EvalParams {
     }
 
     /// The names of all weights, in declaration order.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 14] = [
         "swarm_share",
         "groups",
         "conc_open",
@@ -101,6 +112,9 @@ impl EvalParams {
         "big_late",
         "tempo",
         "join",
+        "stragglers",
+        "gap",
+        "limit",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -116,6 +130,9 @@ impl EvalParams {
             "big_late" => &mut self.big_late,
             "tempo" => &mut self.tempo,
             "join" => &mut self.join,
+            "stragglers" => &mut self.stragglers,
+            "gap" => &mut self.gap,
+            "limit" => &mut self.limit,
             _ => return None,
         })
     }
@@ -162,6 +179,8 @@ pub struct Features {
     pub rim: u32,
     /// Σ over fish outside the biggest swarm of (king distance to it − 1).
     pub join: u32,
+    /// King distance − 1 from the biggest swarm to the nearest other fish (0 if none).
+    pub gap: u32,
 }
 
 /// Computes the static features of one colour's fish.
@@ -200,7 +219,11 @@ fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features {
     // dilations every straggler not yet reached is more than k steps away.
     let mut reach = main.dilate();
     let mut out = fish & !reach;
+    let total_out = out.count();
     while !out.is_empty() {
+        if out.count() == total_out {
+            f.gap += 1;
+        }
         f.join += out.count();
         reach = reach.dilate();
         out &= !reach;
@@ -275,6 +298,9 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
             + p.fish as i64 * n
             + p.big_late as i64 * f.biggest as i64 * turn / 60
             - p.join as i64 * f.join as i64
+            - p.stragglers as i64 * (n - f.biggest as i64)
+            - p.gap as i64 * f.gap as i64
+            + p.limit as i64 * f.biggest as i64 * (turn - 40).max(0) / 20
     };
     let mut score = side(me) - side(me.other()) + p.tempo as i64;
     if p.mobility == 0 && p.capturable != 0 {
@@ -343,5 +369,9 @@ mod tests {
         // Biggest swarm {(4,4),(5,4)}; (7,4) is 2 steps away (1 gap), (9,9) is 5 away (4).
         let two = Bitboard::at(4, 4) | Bitboard::at(5, 4) | Bitboard::at(7, 4) | Bitboard::at(9, 9);
         assert_eq!(features(two).join, 1 + 4);
+        assert_eq!(features(two).gap, 1);
+        assert_eq!(features(compact).gap, 0);
+        let far = Bitboard::at(0, 0) | Bitboard::at(1, 0) | Bitboard::at(9, 9);
+        assert_eq!(features(far).gap, 8);
     }
 }

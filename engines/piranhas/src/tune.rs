@@ -24,7 +24,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// The weights the fit adjusts, in feature-vector order.
-pub const TUNED_NAMES: [&str; 11] = [
+pub const TUNED_NAMES: [&str; 14] = [
     "swarm_share",
     "groups",
     "conc_open",
@@ -36,6 +36,9 @@ pub const TUNED_NAMES: [&str; 11] = [
     "big_late",
     "tempo",
     "join",
+    "stragglers",
+    "gap",
+    "limit",
 ];
 
 /// A labelled position: features from the side to move's view and its result (1 win,
@@ -43,14 +46,14 @@ pub const TUNED_NAMES: [&str; 11] = [
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     /// [`features_of`] of the position.
-    pub x: [f64; 11],
+    pub x: [f64; 14],
     /// Final result for the side to move.
     pub y: f64,
 }
 
 /// The evaluation's terms for `state` (side to move minus opponent), one per
 /// [`TUNED_NAMES`] entry, signed so that the weight multiplies them as in `evaluate`.
-pub fn features_of(state: &State) -> [f64; 11] {
+pub fn features_of(state: &State) -> [f64; 14] {
     let me = state.current();
     let t = state.turn().min(MAX_TURN as u32) as f64 / 60.0;
     let side = |c: Color| {
@@ -69,13 +72,13 @@ pub fn features_of(state: &State) -> [f64; 11] {
             f.biggest as f64 * t,
             0.0,
             -(f.join as f64),
+            -(f.fish as f64 - f.biggest as f64),
+            -(f.gap as f64),
+            f.biggest as f64 * ((t * 60.0 - 40.0).max(0.0) / 20.0),
         ]
     };
     let (a, b) = (side(me), side(me.other()));
-    let mut x = [0.0; 11];
-    for i in 0..11 {
-        x[i] = a[i] - b[i];
-    }
+    let mut x: [f64; 14] = std::array::from_fn(|i| a[i] - b[i]);
     x[5] = count_moves(state) as f64 - count_moves(&state.pass()) as f64;
     x[6] = -(captures(state, me.other()).count() as f64 - captures(state, me).count() as f64);
     x[9] = 1.0;
@@ -83,7 +86,7 @@ pub fn features_of(state: &State) -> [f64; 11] {
 }
 
 /// The weights of `p` in [`TUNED_NAMES`] order.
-pub fn weights_of(p: &EvalParams) -> [f64; 11] {
+pub fn weights_of(p: &EvalParams) -> [f64; 14] {
     TUNED_NAMES.map(|n| p.get(n).unwrap_or(0) as f64)
 }
 
@@ -154,7 +157,7 @@ fn sigmoid(v: f64) -> f64 {
 }
 
 /// Mean squared error of `sigmoid(w · x / scale)` against the results.
-pub fn loss(samples: &[Sample], w: &[f64; 11], scale: f64) -> f64 {
+pub fn loss(samples: &[Sample], w: &[f64; 14], scale: f64) -> f64 {
     let sum: f64 = samples
         .iter()
         .map(|s| {
@@ -196,17 +199,17 @@ pub fn fit(samples: &[Sample], start: &EvalParams, epochs: u32) -> Fit {
     }
     let loss_before = best;
     let mut w = w0;
-    let (mut m, mut v) = ([0.0f64; 11], [0.0f64; 11]);
+    let (mut m, mut v) = ([0.0f64; 14], [0.0f64; 14]);
     let (b1, b2, lr) = (0.9, 0.999, 2.0);
     let n = samples.len().max(1) as f64;
     for step in 1..=epochs {
-        let mut g = [0.0f64; 11];
+        let mut g = [0.0f64; 14];
         for s in samples {
             let e = s.x.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>();
             let p = sigmoid(e / scale);
             let d = 2.0 * (p - s.y) * p * (1.0 - p) / scale;
-            for i in 0..11 {
-                g[i] += d * s.x[i] / n;
+            for (gi, xi) in g.iter_mut().zip(&s.x) {
+                *gi += d * xi / n;
             }
         }
         for i in 0..11 {
@@ -247,6 +250,9 @@ mod tests {
             mobility: 3,
             join: 7,
             groups: 11,
+            stragglers: 13,
+            gap: 17,
+            limit: 19,
             ..EvalParams::TUNED
         };
         let w = weights_of(&p);
