@@ -75,9 +75,22 @@ const fn build_targets() -> [[u8; 128]; 128] {
 /// Kraken or an own fish, so only the path needs checking).
 #[inline]
 pub fn capture_targets(state: &State, c: crate::board::Color) -> u128 {
+    let mut hits = 0u128;
+    for_each_capture(state, c, |_, _, to| hits |= 1u128 << to);
+    hits
+}
+
+/// Directions in generation order (by line kind: column, row, rising, falling; each
+/// line's two directions in [`LINE_DIRS`] order).
+const GEN_ORDER: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
+
+/// Calls `f(from, direction index, to)` for every capture by the fish of `c`, in
+/// [`for_each_move`]'s order. Per fish, the eight targets are looked up first and only
+/// those on an opponent fish get the path test.
+#[inline]
+fn for_each_capture(state: &State, c: crate::board::Color, mut f: impl FnMut(usize, usize, usize)) {
     let board = state.board();
     let opp = board.fish[1 - c as usize].0;
-    let mut hits = 0u128;
     for sq in board.fish[c as usize].iter() {
         let sq = sq & 127;
         let row = &TARGETS[sq];
@@ -87,33 +100,32 @@ pub fn capture_targets(state: &State, c: crate::board::Color) -> u128 {
             state.line_count(sq, 2) as usize & 15,
             state.line_count(sq, 3) as usize & 15,
         ];
-        // Targets of the eight directions (index = direction), 127 when off the board.
+        // Targets in generation order (index j = direction GEN_ORDER[j]), 127 off the board.
         let to: [usize; 8] = [
             row[d[0]] as usize,
-            row[16 + d[2]] as usize,
-            row[32 + d[1]] as usize,
-            row[48 + d[3]] as usize,
             row[64 + d[0]] as usize,
-            row[80 + d[2]] as usize,
+            row[32 + d[1]] as usize,
             row[96 + d[1]] as usize,
+            row[16 + d[2]] as usize,
+            row[80 + d[2]] as usize,
+            row[48 + d[3]] as usize,
             row[112 + d[3]] as usize,
         ];
         let mut any = 0u8;
-        for (di, &t) in to.iter().enumerate() {
-            any |= (((opp >> t) & 1) as u8) << di;
+        for (j, &t) in to.iter().enumerate() {
+            any |= (((opp >> t) & 1) as u8) << j;
         }
         while any != 0 {
-            let di = any.trailing_zeros() as usize;
+            let j = any.trailing_zeros() as usize;
             any &= any - 1;
-            let t = to[di];
+            let (di, t) = (GEN_ORDER[j], to[j]);
             let to_bit = 1u128 << t;
             let path = TABLES.ray[di][sq] ^ TABLES.ray[di][t] ^ to_bit;
             if path & opp == 0 {
-                hits |= to_bit;
+                f(sq, di, t);
             }
         }
     }
-    hits
 }
 
 /// Direction indices of each line kind (0 column, 1 row, 2 rising, 3 falling).
@@ -122,25 +134,9 @@ pub(crate) const LINE_DIRS: [[usize; 2]; 4] = [[0, 4], [2, 6], [1, 5], [3, 7]];
 /// Appends the captures of the side to move to `out`, in the same order as
 /// [`for_each_move`] generates them.
 pub fn captures_into(state: &State, out: &mut Vec<Move>) {
-    let board = state.board();
-    let me = state.current() as usize;
-    let opp = board.fish[1 - me].0;
-    for sq in board.fish[me].iter() {
-        let row = &TARGETS[sq & 127];
-        for (kind, dirs) in LINE_DIRS.iter().enumerate() {
-            let d = state.line_count(sq, kind) as usize & 15;
-            for &di in dirs {
-                let to = row[di * 16 + d] as usize;
-                let to_bit = 1u128 << to;
-                if to_bit & opp != 0 {
-                    let path = TABLES.ray[di][sq & 127] ^ TABLES.ray[di][to] ^ to_bit;
-                    if path & opp == 0 {
-                        out.push(Move::from_square(sq, Direction::ALL[di]));
-                    }
-                }
-            }
-        }
-    }
+    for_each_capture(state, state.current(), |sq, di, _| {
+        out.push(Move::from_square(sq, Direction::ALL[di]))
+    });
 }
 
 /// Appends every legal move of the side to move to `out`.
