@@ -51,6 +51,39 @@ pub enum Cmd {
     },
     /// A match between two player specs, both colours per Kraken pair, in parallel.
     Match(MatchArgs),
+    /// List the tunable parameters (name, default, min, max, step, doc), tab-separated.
+    Params,
+    /// Texel-style fit of the evaluation weights from self-play (reproducible from --seed).
+    Tune(TuneArgs),
+}
+
+/// Flags of `kibitz piranhas tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Seed of the self-play games (Kraken pairs, random opening plies).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Self-play games.
+    #[arg(long, default_value_t = 600)]
+    games: u32,
+    /// Nodes per move in self-play.
+    #[arg(long, default_value_t = 1000)]
+    nodes: u64,
+    /// Random plies at the start of each game (variety).
+    #[arg(long, default_value_t = 6)]
+    random_plies: u32,
+    /// Adam steps of the fit.
+    #[arg(long, default_value_t = 400)]
+    epochs: u32,
+    /// Evaluation preset the self-play uses and the fit starts from.
+    #[arg(long, default_value = "v2")]
+    eval: String,
+    /// Games are split over this many threads (each with its own seed: seed + thread).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Keep only positions where the side to move has no capture (few in Piranhas).
+    #[arg(long)]
+    quiet_only: bool,
 }
 
 /// Flags of `kibitz piranhas search`.
@@ -77,7 +110,7 @@ pub struct SearchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 32)]
     hash_mb: usize,
-    /// Search threads (only 1 is implemented).
+    /// Search threads (more than 1: Lazy SMP over a shared lock-free table).
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Evaluation preset: `tuned` or `v1`.
@@ -135,7 +168,61 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
         Cmd::Search(args) => run_search(args),
         Cmd::Game { a, b, kraken, seed } => run_game(&a, &b, kraken.as_deref(), seed),
         Cmd::Match(args) => run_match(args),
+        Cmd::Tune(args) => run_tune(args),
+        Cmd::Params => {
+            let specs = kibitz_piranhas::param_specs();
+            print!("{}", kibitz_search::params::SpecTable(&specs));
+            Ok(())
+        }
     }
+}
+
+fn run_tune(a: TuneArgs) -> anyhow::Result<()> {
+    use kibitz_piranhas::tune::{fit, self_play, TUNED_NAMES};
+    let start = eval_params(&a.eval, &[])?;
+    let t = Instant::now();
+    let threads = a.threads.max(1);
+    let mut samples = Vec::new();
+    let parts: Vec<_> = (0..threads)
+        .into_par_iter()
+        .map(|i| {
+            let games = a.games / threads + u32::from(i < a.games % threads);
+            self_play(
+                games,
+                a.nodes,
+                a.random_plies,
+                &start,
+                a.seed + i as u64,
+                a.quiet_only,
+            )
+        })
+        .collect();
+    for p in parts {
+        samples.extend(p);
+    }
+    println!(
+        "self-play: {} games at {} nodes/move, {} positions in {:.1} s",
+        a.games,
+        a.nodes,
+        samples.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let f = fit(&samples, &start, a.epochs);
+    println!(
+        "scale {:.1}  loss {:.5} -> {:.5}",
+        f.scale, f.loss_before, f.loss_after
+    );
+    let mut spec = Vec::new();
+    for name in TUNED_NAMES {
+        let (old, new) = (
+            start.get(name).unwrap_or(0),
+            f.params.get(name).unwrap_or(0),
+        );
+        println!("{name:>12} {old:>6} -> {new:>6}");
+        spec.push(format!("param.{name}={new}"));
+    }
+    println!("spec: {}", spec.join(","));
+    Ok(())
 }
 
 fn run_perft(depth: u32, kraken: &str, all: bool) -> anyhow::Result<()> {
@@ -186,12 +273,6 @@ fn run_search(a: SearchArgs) -> anyhow::Result<()> {
     config.search.hash_mb = a.hash_mb;
     if let Some(d) = a.depth {
         config.search.max_depth = d;
-    }
-    if a.threads > 1 {
-        eprintln!(
-            "note: the search is single-threaded; --threads {} is ignored",
-            a.threads
-        );
     }
     println!("{state}");
     let mut engine = Engine::new(config);
@@ -274,6 +355,18 @@ struct Tally {
     plies: u64,
     violations: u32,
     by_reason: [u32; 3],
+    /// A's (W, D, L) when A played RED, and when A played BLUE.
+    as_red: [u32; 3],
+    as_blue: [u32; 3],
+}
+
+/// Adds a game of A to a (W, D, L) tally: `a_won` is Some(true) for a win, None for a draw.
+fn add_wdl(t: &mut [u32; 3], a_won: Option<bool>) {
+    match a_won {
+        Some(true) => t[0] += 1,
+        None => t[1] += 1,
+        Some(false) => t[2] += 1,
+    }
 }
 
 fn run_match(args: MatchArgs) -> anyhow::Result<()> {
@@ -307,6 +400,10 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
             t.w += w;
             t.d += d;
             t.l += l;
+            // recs[0] has A as RED, recs[1] A as BLUE.
+            use kibitz_piranhas::Color;
+            add_wdl(&mut t.as_red, recs[0].winner.map(|w| w == Color::Red));
+            add_wdl(&mut t.as_blue, recs[1].winner.map(|w| w == Color::Blue));
             for r in &recs {
                 t.plies += r.moves.len() as u64;
                 t.violations += r.violation.is_some() as u32;
@@ -344,6 +441,7 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
                 "a": args.a, "b": args.b, "games": n, "w": t.w, "d": t.d, "l": t.l,
                 "elo": e.elo, "error95": e.error95, "llr": sprt.llr(t.w, t.d, t.l),
                 "violations": t.violations,
+                "a_red": t.as_red, "a_blue": t.as_blue,
             })
         );
         return Ok(());
@@ -381,6 +479,18 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         ),
     ]);
     println!("{table}");
+    for (name, x) in [("RED", t.as_red), ("BLUE", t.as_blue)] {
+        let e = elo_from_wdl(x[0], x[1], x[2]);
+        println!(
+            "A as {name}: +{} ={} -{}  score {:.1} %  Elo {:+.0} ± {:.0}",
+            x[0],
+            x[1],
+            x[2],
+            100.0 * e.score,
+            e.elo,
+            e.error95
+        );
+    }
     println!(
         "{n} games in {:.1} s, {:.1} plies/game; ends: {} united swarm, {} round limit, {} no legal move, {} violations",
         started.elapsed().as_secs_f64(),

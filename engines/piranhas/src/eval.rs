@@ -41,6 +41,14 @@ pub struct EvalParams {
     /// Penalty per king step a fish outside the biggest swarm is away from touching it
     /// (Σ over stragglers of Chebyshev distance − 1).
     pub join: i32,
+    /// Penalty per fish outside the biggest swarm (absolute, unlike `swarm_share`).
+    pub stragglers: i32,
+    /// Penalty per king step between the biggest swarm and the nearest other fish
+    /// (distance − 1; 0 when united): how far the next union is.
+    pub gap: i32,
+    /// Bonus per fish of the biggest swarm over the last 20 turns, ramping from 0 at turn 40
+    /// to 1 at turn 60 (the round limit compares biggest swarms).
+    pub limit: i32,
 }
 
 impl EvalParams {
@@ -57,6 +65,9 @@ impl EvalParams {
         big_late: 10,
         tempo: 10,
         join: 0,
+        stragglers: 0,
+        gap: 0,
+        limit: 0,
     };
 
     /// The current default (tuned) weights: V1 with stronger concentration, a bonus per fish
@@ -78,17 +89,18 @@ impl EvalParams {
         ..EvalParams::V1
     };
 
-    /// A named preset: `v1` or `tuned` (= `default`).
+    /// A named preset: `v1`, `v2` (the SPSA-tuned weights of 1305576, = `tuned`) or
+    /// `default`.
     pub fn preset(name: &str) -> Option<EvalParams> {
         match name {
             "v1" => Some(EvalParams::V1),
-            "tuned" | "default" => Some(EvalParams::TUNED),
+            "v2" | "tuned" | "default" => Some(EvalParams::TUNED),
             _ => None,
         }
     }
 
     /// The names of all weights, in declaration order.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 14] = [
         "swarm_share",
         "groups",
         "conc_open",
@@ -100,6 +112,9 @@ impl EvalParams {
         "big_late",
         "tempo",
         "join",
+        "stragglers",
+        "gap",
+        "limit",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -115,6 +130,9 @@ impl EvalParams {
             "big_late" => &mut self.big_late,
             "tempo" => &mut self.tempo,
             "join" => &mut self.join,
+            "stragglers" => &mut self.stragglers,
+            "gap" => &mut self.gap,
+            "limit" => &mut self.limit,
             _ => return None,
         })
     }
@@ -161,6 +179,8 @@ pub struct Features {
     pub rim: u32,
     /// Σ over fish outside the biggest swarm of (king distance to it − 1).
     pub join: u32,
+    /// King distance − 1 from the biggest swarm to the nearest other fish (0 if none).
+    pub gap: u32,
 }
 
 /// Computes the static features of one colour's fish.
@@ -199,7 +219,11 @@ fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features {
     // dilations every straggler not yet reached is more than k steps away.
     let mut reach = main.dilate();
     let mut out = fish & !reach;
+    let total_out = out.count();
     while !out.is_empty() {
+        if out.count() == total_out {
+            f.gap += 1;
+        }
         f.join += out.count();
         reach = reach.dilate();
         out &= !reach;
@@ -214,13 +238,55 @@ fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features {
     f
 }
 
+/// Entries of the per-thread feature cache (a power of two).
+const CACHE_SIZE: usize = 1 << 12;
+
+/// A direct-mapped cache of [`features`] keyed by the exact fish bitboard (no collisions
+/// possible: the key is the whole board of one colour). Siblings in the search share the
+/// bitboard of the colour that did not move, so about half the lookups hit.
+struct FeatureCache {
+    keys: Vec<u128>,
+    vals: Vec<Features>,
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<FeatureCache> = std::cell::RefCell::new(FeatureCache {
+        // Key 0 (no fish) maps to the default features, which are those of no fish.
+        keys: vec![0; CACHE_SIZE],
+        vals: vec![Features::default(); CACHE_SIZE],
+    });
+}
+
+/// [`features`] through the per-thread cache.
+#[inline]
+pub fn cached_features(fish: Bitboard, sums: (u32, u32)) -> Features {
+    let k = fish.0;
+    let h = ((k as u64) ^ ((k >> 64) as u64).rotate_left(17)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let i = (h >> (64 - 12)) as usize & (CACHE_SIZE - 1);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.keys[i] == k {
+            return c.vals[i];
+        }
+        let f = features_with_sums(fish, sums);
+        c.keys[i] = k;
+        c.vals[i] = f;
+        f
+    })
+}
+
+/// Opponent fish that the fish of `c` can capture with one legal move.
+pub fn captures(state: &State, c: Color) -> Bitboard {
+    Bitboard(crate::movegen::capture_targets(state, c))
+}
+
 /// Evaluates `state` from the side to move's view.
 pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
     let me = state.current();
     let turn = state.turn().min(MAX_TURN as u32) as i64;
     let conc = p.conc_open as i64 + (p.conc_end as i64 - p.conc_open as i64) * turn / 60;
     let side = |c: Color| -> i64 {
-        let f = features_with_sums(state.board().fish_of(c), state.coordinate_sums(c));
+        let f = cached_features(state.board().fish_of(c), state.coordinate_sums(c));
         if f.fish == 0 {
             return 0;
         }
@@ -232,9 +298,16 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
             + p.fish as i64 * n
             + p.big_late as i64 * f.biggest as i64 * turn / 60
             - p.join as i64 * f.join as i64
+            - p.stragglers as i64 * (n - f.biggest as i64)
+            - p.gap as i64 * f.gap as i64
+            + p.limit as i64 * f.biggest as i64 * (turn - 40).max(0) / 20
     };
     let mut score = side(me) - side(me.other()) + p.tempo as i64;
-    if p.mobility != 0 || p.capturable != 0 {
+    if p.mobility == 0 && p.capturable != 0 {
+        let hits_opp = captures(state, me);
+        let hits_me = captures(state, me.other());
+        score -= p.capturable as i64 * (hits_me.count() as i64 - hits_opp.count() as i64);
+    } else if p.mobility != 0 || p.capturable != 0 {
         let (mob_me, hits_opp) = mobility(state);
         let (mob_opp, hits_me) = mobility(&flipped(state));
         score += p.mobility as i64 * (mob_me as i64 - mob_opp as i64);
@@ -296,5 +369,9 @@ mod tests {
         // Biggest swarm {(4,4),(5,4)}; (7,4) is 2 steps away (1 gap), (9,9) is 5 away (4).
         let two = Bitboard::at(4, 4) | Bitboard::at(5, 4) | Bitboard::at(7, 4) | Bitboard::at(9, 9);
         assert_eq!(features(two).join, 1 + 4);
+        assert_eq!(features(two).gap, 1);
+        assert_eq!(features(compact).gap, 0);
+        let far = Bitboard::at(0, 0) | Bitboard::at(1, 0) | Bitboard::at(9, 9);
+        assert_eq!(features(far).gap, 8);
     }
 }

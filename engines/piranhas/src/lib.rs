@@ -10,6 +10,8 @@
 //! - [`eval`] / [`search`]: evaluation weights and the alpha-beta [`Engine`] (through
 //!   `kibitz_search`), the greedy baseline.
 //! - [`players`] / [`arena`]: player specs (`search:time=100,...`) and in-process games.
+//! - [`params`]: the tunables in the shared registry ([`param_specs`]).
+//! - [`tune`]: Texel-style fit of the evaluation weights from self-play (`kibitz piranhas tune`).
 //!
 //! Coordinates are the official ones: x = column, y = row, UP = y + 1.
 //!
@@ -25,8 +27,9 @@
 //! - Search: `kibitz_search::alphabeta` (ID, PVS, TT, killers/history, quiescence on
 //!   captures, LMR, null move except near the round limit). Time: the default budget is soft
 //!   1.2 s / hard 1.6 s from the MoveRequest ([`search::DEFAULT_SOFT`],
-//!   [`search::DEFAULT_HARD`]), well inside the server's 2 s. The search is single-threaded:
-//!   `threads` is accepted but only 1 is used; matches parallelise across games instead.
+//!   [`search::DEFAULT_HARD`]), well inside the server's 2 s; iterations predicted to end
+//!   after the hard deadline are not started, the soft budget stretches while the best move
+//!   is unstable or the score drops. `threads` > 1 is Lazy SMP over a shared lock-free table.
 //! - Evaluation weights live in [`EvalParams`] (named, settable with `--param name=value`);
 //!   [`EvalParams::V1`] is the first evaluation, kept to measure the tuned default against.
 #![warn(missing_docs)]
@@ -38,11 +41,13 @@ pub mod error;
 pub mod eval;
 pub mod kraken;
 pub mod movegen;
+pub mod params;
 pub mod players;
 pub mod result;
 pub mod search;
 pub mod state;
 pub mod swarm;
+pub mod tune;
 mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -50,6 +55,7 @@ pub use board::{Board, Color, Direction, Field, Move};
 pub use error::{ParseError, RuleError};
 pub use eval::EvalParams;
 pub use movegen::perft;
+pub use params::param_specs;
 pub use result::{EndReason, GameResult};
 pub use search::{default_time_control, Choice, Engine, EngineConfig};
 pub use state::{State, MAX_TURN};

@@ -6,7 +6,8 @@
 //! - `random[:seed=N]`
 //! - `greedy[:eval=v1|tuned,param.NAME=V,...]`
 //! - `search[:time=MS,hard=MS,depth=D,nodes=N,hash=MB,eval=v1|tuned,qs=0|1,lmr=0|1,null=0|1,
-//!   param.NAME=V,...]` — `time` is the soft budget per move (default 1200), `hard` the
+//!   smart=0|1,threads=N,param.NAME=V,...]` — `smart` switches the time management
+//!   (default on), `threads` > 1 searches with Lazy SMP; `time` is the soft budget per move (default 1200), `hard` the
 //!   deadline (default 4/3 of `time`); with `depth` or `nodes` and no `time` the search is
 //!   untimed and reproducible.
 
@@ -14,6 +15,7 @@ use crate::board::Move;
 use crate::eval::EvalParams;
 use crate::search::{greedy_move, Engine, EngineConfig};
 use crate::state::State;
+use kibitz_search::params::Tunable;
 use kibitz_search::time::TimeControl;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
@@ -106,13 +108,16 @@ impl std::str::FromStr for PlayerSpec {
                 "qs" => spec.config.search.quiescence = flag()?,
                 "lmr" => spec.config.search.lmr = flag()?,
                 "null" => spec.config.search.null_move = flag()?,
+                "smart" => spec.config.search.smart_time = flag()?,
                 "eval" => spec.config.eval = EvalParams::preset(v).ok_or_else(bad)?,
                 _ => {
                     let name = k.strip_prefix("param.").ok_or_else(bad)?;
-                    let value = v.parse::<i32>().map_err(|_| bad())?;
-                    if !spec.config.eval.set(name, value) {
-                        return Err(bad());
-                    }
+                    let value = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| v.is_finite())
+                        .ok_or_else(bad)?;
+                    spec.config.set_param(name, value).map_err(|_| bad())?;
                 }
             }
         }
@@ -203,6 +208,11 @@ mod tests {
         let s: PlayerSpec = "search:depth=3".parse().unwrap();
         assert_eq!(s.time, None);
         assert!("search:param.nope=1".parse::<PlayerSpec>().is_err());
+        let s: PlayerSpec = "search:nodes=9,param.lmr=0,param.fish=12".parse().unwrap();
+        assert!(!s.config.search.lmr);
+        assert_eq!(s.config.eval.fish, 12);
+        let s: PlayerSpec = "search:depth=2,eval=v2".parse().unwrap();
+        assert_eq!(s.config.eval, EvalParams::TUNED);
         assert!("search:time=x".parse::<PlayerSpec>().is_err());
         assert!("chess".parse::<PlayerSpec>().is_err());
         assert!("greedy".parse::<PlayerSpec>().is_ok());

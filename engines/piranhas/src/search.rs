@@ -1,17 +1,23 @@
 //! The alpha-beta player: [`Node`] plugs a position into `kibitz_search::alphabeta`, and
 //! [`Engine`] keeps the searcher (transposition table, killers, history) between moves.
 //!
-//! Threads: the search is single-threaded (`threads` is accepted and documented as 1-only);
-//! parallelism is used across games in matches instead.
+//! Threads: `threads = 1` (the default) searches with a private transposition table;
+//! `threads = N > 1` is Lazy SMP: N searchers (the main one and N − 1 helpers, helpers
+//! starting one iteration deeper on alternate threads) share one lock-free
+//! [`SharedTable`]; the main thread's result is played and the helpers stop when it returns.
 
+use crate::board::Color;
 use crate::board::Move;
-use crate::eval::{evaluate, EvalParams};
-use crate::movegen::{for_each_move, legal_moves_into};
+use crate::eval::{cached_features, evaluate, EvalParams};
+use crate::movegen::{captures_into, for_each_move, legal_moves_into};
 use crate::result::GameResult;
 use crate::state::State;
-use kibitz_search::alphabeta::{Game, Outcome, Score, SearchConfig, Searcher};
+use crate::state::MAX_TURN;
+use kibitz_search::alphabeta::{Game, Outcome, Score, SearchConfig, SearchResult, Searcher};
 use kibitz_search::time::TimeControl;
-use std::sync::{Mutex, OnceLock};
+use kibitz_search::tt::{PackedMove, SharedTable, SharedTt};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// Default soft budget: no new iteration after this (the server allows 2 s incl. network).
@@ -38,6 +44,19 @@ pub fn intern(p: EvalParams) -> &'static EvalParams {
     let q: &'static EvalParams = Box::leak(Box::new(p));
     pool.push(q);
     q
+}
+
+impl PackedMove for Move {
+    fn pack(self) -> u32 {
+        self.x as u8 as u32 | (self.y as u8 as u32) << 8 | (self.direction as u32) << 16
+    }
+    fn unpack(bits: u32) -> Move {
+        Move::new(
+            bits as u8 as i8,
+            (bits >> 8) as u8 as i8,
+            crate::board::Direction::ALL[(bits >> 16) as usize & 7],
+        )
+    }
 }
 
 /// A position as the search sees it: the state plus the evaluation weights.
@@ -84,7 +103,19 @@ impl Game for Node {
 
     fn outcome(&self) -> Option<Outcome> {
         // A position with no legal move is scored as a loss by the search itself.
-        let r = self.state.result()?;
+        // Fast path: the win check runs only after BLUE's moves (even turns), and needs a
+        // connected colour or the round limit; the swarm counts come from the feature cache
+        // that the evaluation shares.
+        let s = &self.state;
+        if s.turn() % 2 == 1 {
+            return None;
+        }
+        let connected =
+            |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c)).groups <= 1;
+        if s.turn() < MAX_TURN as u32 && !connected(Color::Red) && !connected(Color::Blue) {
+            return None;
+        }
+        let r = s.result()?;
         Some(match r.winner {
             None => Outcome::Draw,
             Some(w) if w == self.state.current() => Outcome::Win,
@@ -126,6 +157,10 @@ impl Game for Node {
             .has(to)
     }
 
+    fn noisy_moves(&self, out: &mut Vec<Move>) {
+        captures_into(&self.state, out);
+    }
+
     fn null_move(&self) -> Option<Self> {
         // Passing is not a legal move; near the round limit the parity matters too much.
         (self.state.turn() + 4 < 60).then(|| Node {
@@ -142,7 +177,7 @@ pub struct EngineConfig {
     pub search: SearchConfig,
     /// Evaluation weights.
     pub eval: EvalParams,
-    /// Search threads; only 1 is implemented (more are accepted and ignored).
+    /// Search threads: 1 = plain search, N > 1 = Lazy SMP over a shared table.
     pub threads: usize,
 }
 
@@ -151,6 +186,9 @@ impl Default for EngineConfig {
         EngineConfig {
             search: SearchConfig {
                 hash_mb: 32,
+                smart_time: true,
+                // Poll the clock every 256 nodes (about 1-3 ms) to stop close to the deadline.
+                check_every: 256,
                 ..SearchConfig::default()
             },
             eval: EvalParams::default(),
@@ -174,18 +212,46 @@ pub struct Choice {
     pub pv: Vec<Move>,
 }
 
+/// The searchers of one engine: a private table, or Lazy SMP threads sharing one.
+enum Searchers {
+    Single(Box<Searcher<Node>>),
+    Smp {
+        table: Arc<SharedTable>,
+        threads: Vec<Searcher<Node, SharedTt>>,
+    },
+}
+
 /// The alpha-beta player. Keep it for a whole game to reuse its tables.
 pub struct Engine {
-    searcher: Searcher<Node>,
+    searchers: Searchers,
     params: &'static EvalParams,
     config: EngineConfig,
 }
 
 impl Engine {
-    /// An engine with a fresh transposition table.
+    /// An engine with a fresh transposition table (shared by `config.threads` searchers
+    /// when that is more than 1).
     pub fn new(config: EngineConfig) -> Engine {
+        let searchers = if config.threads <= 1 {
+            Searchers::Single(Box::new(Searcher::new(config.search.clone())))
+        } else {
+            let table = Arc::new(SharedTable::new(config.search.hash_mb));
+            let threads = (0..config.threads.min(64))
+                .map(|i| {
+                    let mut cfg = config.search.clone();
+                    if i > 0 {
+                        // Helpers run until the main thread stops them.
+                        cfg.smart_time = false;
+                    }
+                    let mut s = Searcher::with_table(cfg, SharedTt(Arc::clone(&table)));
+                    s.set_first_depth(1 + (i as u32 % 2));
+                    s
+                })
+                .collect();
+            Searchers::Smp { table, threads }
+        };
         Engine {
-            searcher: Searcher::new(config.search.clone()),
+            searchers,
             params: intern(config.eval),
             config,
         }
@@ -198,7 +264,10 @@ impl Engine {
 
     /// Forgets the tables (e.g. between games).
     pub fn clear(&mut self) {
-        self.searcher.clear();
+        match &mut self.searchers {
+            Searchers::Single(s) => s.clear(),
+            Searchers::Smp { threads, .. } => threads.iter_mut().for_each(|s| s.clear()),
+        }
     }
 
     /// Searches `state` within `tc` and returns the best move found.
@@ -206,7 +275,8 @@ impl Engine {
         self.choose_with(state, tc, |_| {})
     }
 
-    /// Like [`Engine::choose`], reporting every completed iteration to `on_iteration`.
+    /// Like [`Engine::choose`], reporting every completed iteration to `on_iteration`
+    /// (node counts there are the main thread's).
     pub fn choose_with(
         &mut self,
         state: &State,
@@ -214,7 +284,7 @@ impl Engine {
         mut on_iteration: impl FnMut(&Choice),
     ) -> Choice {
         let root = Node::new(*state, self.params);
-        let r = self.searcher.search(&root, tc, |it| {
+        let mut report = |it: &SearchResult<Move>| {
             on_iteration(&Choice {
                 mv: it.best,
                 score: it.score,
@@ -222,7 +292,35 @@ impl Engine {
                 nodes: it.nodes,
                 pv: it.pv.clone(),
             })
-        });
+        };
+        let (r, nodes) = match &mut self.searchers {
+            Searchers::Single(s) => {
+                let r = s.search(&root, tc, report);
+                let n = r.nodes;
+                (r, n)
+            }
+            Searchers::Smp { table, threads } => {
+                table.new_search();
+                let stop = Arc::new(AtomicBool::new(false));
+                let helper_tc = TimeControl::infinite().with_stop_flag(Arc::clone(&stop));
+                let (main, helpers) = threads.split_first_mut().expect("threads >= 2");
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = helpers
+                        .iter_mut()
+                        .map(|h| {
+                            let tc = helper_tc.clone();
+                            scope.spawn(move || h.search(&root, &tc, |_| {}).nodes)
+                        })
+                        .collect();
+                    let r = main.search(&root, tc, &mut report);
+                    stop.store(true, Ordering::Relaxed);
+                    let helper_nodes: u64 =
+                        handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+                    let n = r.nodes + helper_nodes;
+                    (r, n)
+                })
+            }
+        };
         let mv = r.best.filter(|&m| state.is_legal(m)).or_else(|| {
             // Never hand out an illegal move, whatever the tables say.
             let mut v = Vec::new();
@@ -233,7 +331,7 @@ impl Engine {
             mv,
             score: r.score,
             depth: r.depth,
-            nodes: r.nodes,
+            nodes,
             pv: r.pv,
         }
     }
@@ -312,6 +410,37 @@ mod tests {
             s.apply(g).unwrap().result().and_then(|r| r.winner),
             Some(Color::Blue)
         );
+    }
+
+    #[test]
+    fn lazy_smp_finds_the_connecting_move_and_plays_legal_games() {
+        let s = s7_blue_to_move();
+        let mut config = EngineConfig {
+            threads: 2,
+            ..EngineConfig::default()
+        };
+        config.search.max_depth = 3;
+        config.search.hash_mb = 1;
+        let mut engine = Engine::new(config);
+        let c = engine.choose(&s, &TimeControl::infinite());
+        assert_eq!(c.score, WIN - 1);
+        let after = s.apply(c.mv.unwrap()).unwrap();
+        assert_eq!(after.result().and_then(|r| r.winner), Some(Color::Blue));
+        let mut s = State::start([(3, 3), (6, 7)]);
+        for _ in 0..12 {
+            let c = engine.choose(&s, &TimeControl::infinite());
+            s = s.apply(c.mv.expect("a move")).expect("legal");
+        }
+    }
+
+    #[test]
+    fn packed_moves_round_trip() {
+        for sq in [0usize, 9, 45, 99] {
+            for d in Direction::ALL {
+                let m = Move::from_square(sq, d);
+                assert_eq!(Move::unpack(m.pack()), m);
+            }
+        }
     }
 
     #[test]

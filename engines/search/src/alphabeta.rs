@@ -7,7 +7,7 @@
 //! move (or on the opponent's time) reuses its work.
 
 use crate::time::TimeControl;
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{Bound, Table, TranspositionTable};
 use std::fmt::Debug;
 use std::time::Duration;
 
@@ -61,6 +61,13 @@ pub trait Game: Clone {
     fn is_noisy(&self, _m: Self::Move) -> bool {
         false
     }
+    /// Appends the noisy moves (those [`Game::is_noisy`] accepts) to `out`, for quiescence.
+    /// The default generates every move and filters; games override it with a cheaper
+    /// generator.
+    fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
+        self.moves(out);
+        out.retain(|&m| self.is_noisy(m));
+    }
     /// The position after passing, where passing is a sound null-move test.
     fn null_move(&self) -> Option<Self> {
         None
@@ -84,6 +91,12 @@ pub struct SearchConfig {
     pub null_move: bool,
     /// Nodes between two reads of the clock.
     pub check_every: u64,
+    /// Time management beyond "no new iteration after the soft budget": do not start an
+    /// iteration predicted (from the last two) to end after the hard deadline, stretch the
+    /// soft budget (up to 2×) while the best move changes or the score drops between
+    /// iterations, and on a hard abort keep a root move that already beat the previous best.
+    /// Off by default (Connect Four keeps the plain rule).
+    pub smart_time: bool,
 }
 
 impl Default for SearchConfig {
@@ -96,6 +109,7 @@ impl Default for SearchConfig {
             lmr: true,
             null_move: true,
             check_every: 1024,
+            smart_time: false,
         }
     }
 }
@@ -118,30 +132,56 @@ pub struct SearchResult<M> {
 }
 
 /// An alpha-beta searcher; keep it between moves to reuse its tables.
-pub struct Searcher<G: Game> {
+///
+/// `T` is the transposition table: the single-threaded [`TranspositionTable`] by default, or
+/// a [`crate::tt::SharedTt`] handle for Lazy SMP, where several searchers (one per thread)
+/// share one lock-free table ([`Searcher::with_table`]).
+pub struct Searcher<G: Game, T: Table<G::Move> = TranspositionTable<<G as Game>::Move>> {
     config: SearchConfig,
-    tt: TranspositionTable<G::Move>,
+    tt: T,
     killers: Vec<[G::Move; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
     buffers: Vec<Vec<G::Move>>,
+    keys: Vec<Vec<i64>>,
     nodes: u64,
     aborted: bool,
+    /// Depth the iterations start at (Lazy SMP helpers start one deeper to diverge).
+    first_depth: u32,
+    /// The best root move of the running iteration, once one has a full score.
+    root_best: Option<(G::Move, Score)>,
 }
 
 impl<G: Game> Searcher<G> {
     /// A searcher with a freshly allocated transposition table.
     pub fn new(config: SearchConfig) -> Self {
+        let tt = TranspositionTable::new(config.hash_mb);
+        Searcher::with_table(config, tt)
+    }
+}
+
+impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
+    /// A searcher using `tt` as its transposition table (`config.hash_mb` is not used).
+    pub fn with_table(config: SearchConfig, tt: T) -> Self {
         Self {
-            tt: TranspositionTable::new(config.hash_mb),
+            tt,
             killers: vec![[G::Move::default(); 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_SIZE],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
+            keys: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             aborted: false,
+            first_depth: 1,
+            root_best: None,
             config,
         }
+    }
+
+    /// Starts iterative deepening at `depth` (at least 1) instead of 1; Lazy SMP helpers
+    /// use it so that the threads do not all search the same iteration.
+    pub fn set_first_depth(&mut self, depth: u32) {
+        self.first_depth = depth.max(1);
     }
 
     /// The configuration in use.
@@ -194,14 +234,36 @@ impl<G: Game> Searcher<G> {
         } else {
             self.config.max_depth.clamp(1, MAX_PLY as u32 - 1)
         };
-        for depth in 1..=max_depth {
-            if depth > 1 && tc.soft_expired() {
-                break;
+        let smart = self.config.smart_time && tc.soft().is_some();
+        // Smart time: durations of the last two completed iterations and the soft stretch.
+        let (mut last_iter, mut prev_iter) = (Duration::ZERO, Duration::ZERO);
+        let mut stretch = 1.0f64;
+        let first = self.first_depth.min(max_depth);
+        for depth in first..=max_depth {
+            if depth > first {
+                if smart {
+                    if self.out_of_time(tc, stretch, last_iter, prev_iter) {
+                        break;
+                    }
+                } else if tc.soft_expired() {
+                    break;
+                }
             }
+            let started = tc.elapsed();
+            self.root_best = None;
             let score = self.negamax(root, depth, 0, -INF, INF, tc);
             if self.aborted {
+                // Keep a root move that already beat the previous iteration's choice.
+                if let Some((m, s)) = self.root_best.filter(|_| smart) {
+                    if Some(m) != result.best {
+                        result.best = Some(m);
+                        result.score = s;
+                        result.pv = vec![m];
+                    }
+                }
                 break;
             }
+            let previous = result.clone();
             result = SearchResult {
                 best: self.pv[0].first().copied().or(result.best),
                 score,
@@ -211,6 +273,21 @@ impl<G: Game> Searcher<G> {
                 elapsed: tc.elapsed(),
             };
             on_iteration(&result);
+            prev_iter = last_iter;
+            last_iter = tc.elapsed().saturating_sub(started);
+            if depth > first {
+                // Unstable best move or a falling score: think longer (up to 2× the soft
+                // budget); calm iterations let the stretch decay back to 1.
+                stretch = 1.0 + (stretch - 1.0) * 0.5;
+                if previous.best != result.best {
+                    stretch += 0.3;
+                }
+                let drop = previous.score - score;
+                if drop > 25 {
+                    stretch += if drop > 80 { 0.6 } else { 0.3 };
+                }
+                stretch = stretch.min(2.0);
+            }
             // A proven win or loss within the horizon will not change with more depth.
             if score.abs() >= WIN - 1000 && (WIN - score.abs()) as u32 <= depth {
                 break;
@@ -219,6 +296,35 @@ impl<G: Game> Searcher<G> {
         result.nodes = self.nodes;
         result.elapsed = tc.elapsed();
         result
+    }
+
+    /// Smart time: no new iteration once the stretched soft budget is used, nor one
+    /// predicted to end after the hard deadline (its time from the last one times the recent
+    /// growth factor, clamped to 1.5..8).
+    fn out_of_time(
+        &self,
+        tc: &TimeControl,
+        stretch: f64,
+        last_iter: Duration,
+        prev_iter: Duration,
+    ) -> bool {
+        if tc.stopped() {
+            return true;
+        }
+        let elapsed = tc.elapsed();
+        if tc
+            .soft()
+            .is_some_and(|soft| elapsed >= soft.mul_f64(stretch))
+        {
+            return true;
+        }
+        let growth = if prev_iter > Duration::from_millis(2) {
+            (last_iter.as_secs_f64() / prev_iter.as_secs_f64()).clamp(1.5, 8.0)
+        } else {
+            4.0
+        };
+        tc.hard()
+            .is_some_and(|hard| elapsed + last_iter.mul_f64(growth) > hard)
     }
 
     fn tick(&mut self, tc: &TimeControl) -> bool {
@@ -303,10 +409,11 @@ impl<G: Game> Searcher<G> {
             self.buffers[ply] = moves;
             return outcome_score(Outcome::Loss, ply);
         }
-        let mut keys: Vec<i64> = moves
-            .iter()
-            .map(|&m| self.order_key(pos, m, tt_move, ply))
-            .collect();
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        keys.clear();
+        for &m in &moves {
+            keys.push(self.order_key(pos, m, tt_move, ply));
+        }
         // 6. Search each move: the first with the full window, the rest with a null window
         //    (reduced when late and quiet), re-searched when they beat alpha.
         let original_alpha = alpha;
@@ -336,6 +443,7 @@ impl<G: Game> Searcher<G> {
             }
             if self.aborted {
                 self.buffers[ply] = moves;
+                self.keys[ply] = keys;
                 return 0;
             }
             if score > best_score {
@@ -343,6 +451,9 @@ impl<G: Game> Searcher<G> {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
+                    if ply == 0 {
+                        self.root_best = Some((m, score));
+                    }
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(m);
@@ -369,6 +480,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         self.buffers[ply] = moves;
+        self.keys[ply] = keys;
         // 8. Store.
         let bound = if best_score >= beta {
             Bound::Lower
@@ -404,9 +516,10 @@ impl<G: Game> Searcher<G> {
         alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        pos.moves(&mut moves);
-        moves.retain(|&m| pos.is_noisy(m));
-        let mut keys: Vec<i64> = moves.iter().map(|&m| pos.order_hint(m) as i64).collect();
+        pos.noisy_moves(&mut moves);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        keys.clear();
+        keys.extend(moves.iter().map(|&m| pos.order_hint(m) as i64));
         let mut best = stand_pat;
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut keys, i);
@@ -425,6 +538,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         self.buffers[ply] = moves;
+        self.keys[ply] = keys;
         best
     }
 

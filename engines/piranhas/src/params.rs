@@ -1,0 +1,176 @@
+//! The engine's tunables in the shared registry ([`kibitz_search::params`]): every evaluation
+//! weight of [`EvalParams`] and the search switches of [`EngineConfig`], with the ranges the
+//! tuning scripts explore. `param.NAME=V` in player specs and `--param NAME=V` go through here.
+
+use crate::eval::EvalParams;
+use crate::search::EngineConfig;
+use kibitz_search::params::{ParamError, ParamSpec, Tunable};
+
+/// One integer spec (all Piranhas tunables are whole numbers).
+const fn spec(
+    name: &'static str,
+    default: i32,
+    min: i32,
+    max: i32,
+    step: i32,
+    doc: &'static str,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        default: default as f64,
+        min: min as f64,
+        max: max as f64,
+        step: step as f64,
+        doc,
+    }
+}
+
+/// Every tunable of the Piranhas engine: evaluation weights first (defaults = the default
+/// preset), then the search switches (0 = off, 1 = on).
+pub fn param_specs() -> Vec<ParamSpec> {
+    let d = EvalParams::default();
+    vec![
+        spec(
+            "swarm_share",
+            d.swarm_share,
+            0,
+            1000,
+            40,
+            "weight of biggest swarm / fish",
+        ),
+        spec(
+            "groups",
+            d.groups,
+            -100,
+            200,
+            10,
+            "penalty per swarm beyond the first",
+        ),
+        spec(
+            "conc_open",
+            d.conc_open,
+            0,
+            800,
+            20,
+            "spread penalty at turn 0",
+        ),
+        spec(
+            "conc_end",
+            d.conc_end,
+            0,
+            800,
+            25,
+            "spread penalty at turn 60",
+        ),
+        spec(
+            "rim",
+            d.rim,
+            -50,
+            50,
+            4,
+            "penalty per fish on the outer ring",
+        ),
+        spec("mobility", d.mobility, -20, 20, 1, "bonus per legal move"),
+        spec(
+            "capturable",
+            d.capturable,
+            -100,
+            100,
+            6,
+            "penalty per own fish capturable",
+        ),
+        spec("fish", d.fish, -100, 200, 8, "bonus per own fish"),
+        spec(
+            "big_late",
+            d.big_late,
+            -100,
+            100,
+            6,
+            "biggest swarm × turn/60 bonus",
+        ),
+        spec("tempo", d.tempo, -50, 50, 4, "bonus for having the move"),
+        spec(
+            "join",
+            d.join,
+            -50,
+            100,
+            4,
+            "penalty per king step of stragglers",
+        ),
+        spec("qs", 1, 0, 1, 1, "quiescence search on captures"),
+        spec("lmr", 1, 0, 1, 1, "late-move reductions"),
+        spec(
+            "null",
+            1,
+            0,
+            1,
+            1,
+            "null-move pruning (not near the round limit)",
+        ),
+        spec(
+            "smart",
+            1,
+            0,
+            1,
+            1,
+            "time management (prediction, stretch on instability)",
+        ),
+    ]
+}
+
+impl Tunable for EngineConfig {
+    fn specs() -> Vec<ParamSpec> {
+        param_specs()
+    }
+
+    fn set_param(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+        let v = value.round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+        let on = v != 0;
+        match name {
+            "qs" => self.search.quiescence = on,
+            "lmr" => self.search.lmr = on,
+            "null" => self.search.null_move = on,
+            "smart" => self.search.smart_time = on,
+            _ => {
+                if !self.eval.set(name, v) {
+                    return Err(ParamError::Unknown(name.to_string()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn get_param(&self, name: &str) -> Option<f64> {
+        let flag = |b: bool| Some(f64::from(u8::from(b)));
+        match name {
+            "qs" => flag(self.search.quiescence),
+            "lmr" => flag(self.search.lmr),
+            "null" => flag(self.search.null_move),
+            "smart" => flag(self.search.smart_time),
+            _ => self.eval.get(name).map(f64::from),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spec_is_settable_and_defaults_match_the_config() {
+        let config = EngineConfig::default();
+        for s in param_specs() {
+            assert_eq!(config.get_param(s.name), Some(s.default), "{}", s.name);
+            assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
+            let mut c = EngineConfig::default();
+            c.set_param(s.name, s.max).unwrap();
+            assert_eq!(c.get_param(s.name), Some(s.max), "{}", s.name);
+        }
+        let mut c = EngineConfig::default();
+        assert!(c.apply("nope=1").is_err());
+        c.apply("lmr=0").unwrap();
+        assert!(!c.search.lmr);
+        c.apply("fish=12.4").unwrap();
+        assert_eq!(c.eval.fish, 12);
+    }
+}
