@@ -25,6 +25,18 @@ pub const DRAW_EVIDENCE: f32 = 0.2;
 /// Likelihood factor for holding a card of the suit a seat just wished (bots wish what they hold).
 pub const WISH_EVIDENCE: f32 = 3.0;
 
+/// What a seat's public actions said about one card of the pool, as counts (a determinizer
+/// turns them into likelihood factors with its own, tunable, per-count weights).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Evidence {
+    /// Times the seat drew while the card would have been legal.
+    pub draws: u8,
+    /// Times the seat wished the card's suit with a Jack (non-Jack cards only).
+    pub wishes: u8,
+    /// Times the seat spent a Jack while the card (not a Jack) would have been legal.
+    pub jacks: u8,
+}
+
 /// One message received by a seat, in game terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notice {
@@ -113,6 +125,7 @@ pub struct Knowledge {
     known: [CardSet; MAX_PLAYERS],
     pool: CardSet,
     weight: [[f32; DECK_SIZE]; MAX_PLAYERS],
+    evidence: [[Evidence; DECK_SIZE]; MAX_PLAYERS],
     skip: u8,
     draw_two: u8,
     played: [u16; MAX_PLAYERS],
@@ -144,6 +157,7 @@ impl Knowledge {
             known: [CardSet::EMPTY; MAX_PLAYERS],
             pool: CardSet::FULL,
             weight: [[1.0; DECK_SIZE]; MAX_PLAYERS],
+            evidence: [[Evidence::default(); DECK_SIZE]; MAX_PLAYERS],
             skip: 0,
             draw_two: 0,
             played: [0; MAX_PLAYERS],
@@ -208,6 +222,11 @@ impl Knowledge {
     /// Likelihood factor that `seat` holds `card` (1 = no evidence).
     pub fn weight(&self, seat: usize, card: Card) -> f32 {
         self.weight[seat][card.index() as usize]
+    }
+    /// What `seat`'s draws, wishes and Jacks said about `card` (counts since the card last
+    /// came back from the pile).
+    pub fn evidence(&self, seat: usize, card: Card) -> Evidence {
+        self.evidence[seat][card.index() as usize]
     }
     /// Cards each seat has legally played.
     pub fn valid_moves(&self, seat: usize) -> u16 {
@@ -278,6 +297,8 @@ impl Knowledge {
                         for c in suit {
                             let w = &mut self.weight[m][c.index() as usize];
                             *w = (*w * WISH_EVIDENCE).min(1e3);
+                            let e = &mut self.evidence[m][c.index() as usize];
+                            e.wishes = e.wishes.saturating_add(1);
                         }
                     }
                 }
@@ -376,6 +397,16 @@ impl Knowledge {
         let m = p.seat;
         match new_top {
             Some(t) if t != p.top => {
+                if t.is_jack() && m != self.me {
+                    // Spending a Jack hints that nothing else fitted.
+                    let others = legal_set(p.top, p.wish)
+                        .inter(self.pool)
+                        .minus(CardSet::JACKS);
+                    for c in others {
+                        let e = &mut self.evidence[m][c.index() as usize];
+                        e.jacks = e.jacks.saturating_add(1);
+                    }
+                }
                 self.apply_play(m, t);
                 if t.is_jack() && !p.top.is_jack() {
                     self.wishing_jack = Some(m);
@@ -389,6 +420,8 @@ impl Knowledge {
                     for c in legal {
                         let w = &mut self.weight[m][c.index() as usize];
                         *w = (*w * DRAW_EVIDENCE).max(1e-3);
+                        let e = &mut self.evidence[m][c.index() as usize];
+                        e.draws = e.draws.saturating_add(1);
                     }
                     self.sizes[m] += 1;
                     self.history.push(PublicEvent::Drew { seat: m, n: 1 });
@@ -437,6 +470,9 @@ impl Knowledge {
         for c in back {
             for w in self.weight.iter_mut() {
                 w[c.index() as usize] = 1.0;
+            }
+            for e in self.evidence.iter_mut() {
+                e[c.index() as usize] = Evidence::default();
             }
         }
         self.pool = self.pool.union(back);

@@ -9,6 +9,7 @@
 //! - [`knowledge`]: one seat's card tracker, fed with [`knowledge::Notice`]s (one per received
 //!   wire message), and sampling of hidden hands consistent with it.
 //! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
+//! - [`sim`]: the search's bit-mask game state, playout RNG and determinizer.
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`arena`]: in-process games and duplicate-deal matches.
 //!
@@ -24,6 +25,7 @@ pub mod game;
 pub mod knowledge;
 pub mod mcts;
 pub mod player;
+pub mod sim;
 pub mod turn;
 
 pub use cards::{Card, CardSet, Rank, Suit};
