@@ -11,6 +11,7 @@
 //! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
 //! - [`sim`]: the search's bit-mask game state, playout RNG and determinizer.
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
+//! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
 //! - [`arena`]: in-process games and duplicate-deal matches.
 //!
 //! A reference server drives [`game::Game`]: `begin_turn` (→ broadcast + private message),
@@ -24,6 +25,7 @@ pub mod cards;
 pub mod game;
 pub mod knowledge;
 pub mod mcts;
+pub mod params;
 pub mod player;
 pub mod sim;
 pub mod turn;
@@ -34,3 +36,9 @@ pub use mcts::bench;
 pub use turn::{
     Action, Config, DrawTwo, ExhaustionWinner, GameEnd, Phase, RawAnswer, Reaction, TurnStart,
 };
+
+/// Every tunable of the ISMCTS player (names for `--param` and `ismcts:param.NAME=V`, ranges
+/// for the tuners).
+pub fn param_specs() -> Vec<kibitz_search::params::ParamSpec> {
+    <mcts::IsmctsParams as kibitz_search::params::Tunable>::specs()
+}

@@ -276,6 +276,32 @@ impl Default for IsmctsParams {
 }
 
 impl IsmctsParams {
+    /// The settings of the ISMCTS player before issue 16 (draw evidence 0.2, wish evidence 3,
+    /// no Jack evidence, greedy playouts with 10 % noise, no progressive bias, no early stop):
+    /// the reference for measuring what each change gives.
+    pub fn legacy() -> IsmctsParams {
+        IsmctsParams {
+            search: IsmctsConfig {
+                exploration: 0.7,
+                max_iterations: u64::MAX,
+                max_rollout_steps: 300,
+                check_every: 16,
+                progressive_bias: 0.0,
+                early_stop: false,
+            },
+            rollout_epsilon: 0.1,
+            rollout_special: 50,
+            rollout_jack_cost: 100,
+            rollout_suit: 4,
+            evidence: EvidenceWeights {
+                draw: 0.2,
+                wish: 3.0,
+                jack: 1.0,
+            },
+            threads: 1,
+        }
+    }
+
     /// The playout policy these settings describe.
     pub fn rollout(&self) -> GreedyRollout {
         GreedyRollout {

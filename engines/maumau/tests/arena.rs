@@ -166,6 +166,8 @@ fn player_specs_parse() {
         "greedy",
         "heuristic:seven=3,jack_cost=10",
         "ismcts:c=0.5,eps=0.2,rollout=100",
+        "ismcts:iters=100,param.pb=0.5,param.ev_draw=0.1,param.early_stop=0",
+        "ismcts-legacy:iters=50",
     ] {
         assert!(make_player(ok, 1, Some(10), 1).is_ok(), "{ok}");
     }
@@ -173,6 +175,8 @@ fn player_specs_parse() {
         "alphazero",
         "ismcts:c",
         "ismcts:z=1",
+        "ismcts:param.zzz=1",
+        "ismcts:param.c=inf",
         "heuristic:seven=x",
         "random:x=1",
     ] {
