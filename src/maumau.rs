@@ -17,6 +17,23 @@ pub enum Cmd {
     Match(MatchArgs),
     /// Time the deterministic ISMCTS bench workload.
     Bench,
+    /// Measure the determinizer's evidence weights from self-play of a field of players.
+    Prior(PriorArgs),
+}
+
+/// Flags of `kibitz maumau prior`.
+#[derive(Args, Debug)]
+pub struct PriorArgs {
+    /// Players of the field (every ordered pair plays `--games` games).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,greedy,heuristic,ismcts:iters=1000"
+    )]
+    pub field: Vec<String>,
+    /// Games per ordered pair.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
 }
 
 /// Winner rule on talon exhaustion.
@@ -67,6 +84,23 @@ pub struct MatchArgs {
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
         Cmd::Match(args) => run_match_cmd(args),
+        Cmd::Prior(args) => {
+            let mut st = kibitz_maumau::prior::EvidenceStats::default();
+            for a in &args.field {
+                for b in &args.field {
+                    make_player(a, 0, None, 1)?;
+                    make_player(b, 0, None, 1)?;
+                    st.add_games(Config::default(), 0..args.games, &|s| {
+                        vec![
+                            make_player(a, s, None, 1).expect("checked"),
+                            make_player(b, s ^ 0x5555, None, 1).expect("checked"),
+                        ]
+                    });
+                }
+            }
+            println!("{st}");
+            Ok(())
+        }
         Cmd::Bench => {
             let t = Instant::now();
             let steps = kibitz_maumau::bench();

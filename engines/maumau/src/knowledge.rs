@@ -27,14 +27,34 @@ pub const WISH_EVIDENCE: f32 = 3.0;
 
 /// What a seat's public actions said about one card of the pool, as counts (a determinizer
 /// turns them into likelihood factors with its own, tunable, per-count weights).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Evidence {
     /// Times the seat drew while the card would have been legal.
     pub draws: u8,
+    /// Cards the seat has drawn since the last time it drew while this card would have been
+    /// legal ([`Evidence::NEVER`] if it never did): the card was not in its hand then, and
+    /// can only have come in with one of these draws.
+    pub since_void: u8,
     /// Times the seat wished the card's suit with a Jack (non-Jack cards only).
     pub wishes: u8,
     /// Times the seat spent a Jack while the card (not a Jack) would have been legal.
     pub jacks: u8,
+}
+
+impl Evidence {
+    /// `since_void` of a card without draw evidence.
+    pub const NEVER: u8 = u8::MAX;
+}
+
+impl Default for Evidence {
+    fn default() -> Self {
+        Evidence {
+            draws: 0,
+            since_void: Evidence::NEVER,
+            wishes: 0,
+            jacks: 0,
+        }
+    }
 }
 
 /// One message received by a seat, in game terms.
@@ -309,6 +329,7 @@ impl Knowledge {
                         self.ensure_talon(1);
                         if self.talon_len() > 0 {
                             self.sizes[m] += 1;
+                            self.age_evidence(m, 1);
                             self.history.push(PublicEvent::Drew { seat: m, n: 1 });
                         }
                     }
@@ -373,6 +394,7 @@ impl Knowledge {
                 }
                 if self.talon_len() >= 2 {
                     self.sizes[seat] += 2;
+                    self.age_evidence(seat, 2);
                     self.history.push(PublicEvent::Drew { seat, n: 2 });
                 }
             }
@@ -422,8 +444,10 @@ impl Knowledge {
                         *w = (*w * DRAW_EVIDENCE).max(1e-3);
                         let e = &mut self.evidence[m][c.index() as usize];
                         e.draws = e.draws.saturating_add(1);
+                        e.since_void = 0;
                     }
                     self.sizes[m] += 1;
+                    self.age_evidence(m, 1);
                     self.history.push(PublicEvent::Drew { seat: m, n: 1 });
                 }
             }
@@ -451,6 +475,15 @@ impl Knowledge {
             self.skip |= 1 << target;
         }
         self.history.push(PublicEvent::Played { seat: m, card });
+    }
+
+    /// `seat` drew `n` cards: void evidence gets older.
+    fn age_evidence(&mut self, seat: usize, n: u8) {
+        for e in self.evidence[seat].iter_mut() {
+            if e.since_void != Evidence::NEVER {
+                e.since_void = e.since_void.saturating_add(n).min(Evidence::NEVER - 1);
+            }
+        }
     }
 
     /// Reshuffles if fewer than `n` cards are in the talon.

@@ -12,6 +12,7 @@
 //! - [`sim`]: the search's bit-mask game state, playout RNG and determinizer.
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
+//! - [`prior`]: measuring the determinizer's evidence weights from games.
 //! - [`arena`]: in-process games and duplicate-deal matches.
 //!
 //! A reference server drives [`game::Game`]: `begin_turn` (→ broadcast + private message),
@@ -27,6 +28,7 @@ pub mod knowledge;
 pub mod mcts;
 pub mod params;
 pub mod player;
+pub mod prior;
 pub mod sim;
 pub mod turn;
 

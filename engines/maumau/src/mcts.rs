@@ -266,7 +266,9 @@ impl Default for IsmctsParams {
             rollout_jack_cost: 100,
             rollout_suit: 4,
             evidence: EvidenceWeights {
-                draw: 0.2,
+                per_draw: 0.2,
+                void: 1.0,
+                decay: 1.0,
                 wish: 3.0,
                 jack: 1.0,
             },
@@ -294,7 +296,9 @@ impl IsmctsParams {
             rollout_jack_cost: 100,
             rollout_suit: 4,
             evidence: EvidenceWeights {
-                draw: 0.2,
+                per_draw: 0.2,
+                void: 1.0,
+                decay: 1.0,
                 wish: 3.0,
                 jack: 1.0,
             },

@@ -388,13 +388,19 @@ impl FastSim {
     }
 }
 
-/// Per-count likelihood factors for sampling hidden hands from [`Evidence`]: the weight of a
-/// pool card for a seat is `draw^draws · wish^wishes · jack^jacks` (clamped), relative to a card
-/// without evidence.
+/// Likelihood factors for sampling hidden hands from [`Evidence`], relative to a card without
+/// evidence: `per_draw^draws · void(since_void) · wish^wishes · jack^jacks` (clamped), where
+/// `void(k) = 1 − (1 − void) · decay^(k−1)` for a card that was legal when the seat last drew,
+/// `k` cards ago (it was not in the hand then; each later draw may have brought it in).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EvidenceWeights {
-    /// Factor per draw made while the card would have been legal.
-    pub draw: f64,
+    /// Factor per draw made while the card would have been legal, however long ago (the
+    /// pre-issue-16 model; 1 = off).
+    pub per_draw: f64,
+    /// Factor for a card that was legal at the seat's last draw, one card ago.
+    pub void: f64,
+    /// How fast that evidence fades with every further card the seat draws (0-1).
+    pub decay: f64,
     /// Factor per wish of the card's suit.
     pub wish: f64,
     /// Factor per Jack spent while the card would have been legal.
@@ -404,16 +410,22 @@ pub struct EvidenceWeights {
 impl EvidenceWeights {
     /// No evidence used: uniform sampling among consistent hands.
     pub const UNIFORM: EvidenceWeights = EvidenceWeights {
-        draw: 1.0,
+        per_draw: 1.0,
+        void: 1.0,
+        decay: 1.0,
         wish: 1.0,
         jack: 1.0,
     };
 
     /// The weight of a card with evidence `e`.
     pub fn weight(&self, e: Evidence) -> f32 {
-        let w = self.draw.powi(e.draws as i32)
+        let mut w = self.per_draw.powi(e.draws as i32)
             * self.wish.powi(e.wishes as i32)
             * self.jack.powi(e.jacks as i32);
+        if e.since_void != Evidence::NEVER {
+            let k = e.since_void.max(1) as i32 - 1;
+            w *= 1.0 - (1.0 - self.void) * self.decay.powi(k);
+        }
         w.clamp(1e-4, 1e4) as f32
     }
 }

@@ -126,7 +126,9 @@ fn fast_sim_follows_the_server_rules() {
 #[test]
 fn determinizations_keep_what_the_tracker_knows() {
     let ev = EvidenceWeights {
-        draw: 0.05,
+        per_draw: 0.5,
+        void: 0.05,
+        decay: 0.7,
         wish: 3.0,
         jack: 0.3,
     };
