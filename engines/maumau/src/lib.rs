@@ -10,6 +10,7 @@
 //!   wire message), and sampling of hidden hands consistent with it.
 //! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
 //! - [`sim`]: the search's bit-mask game state, playout RNG and determinizer.
+//! - [`rollout`]: the playout policy (epsilon-greedy heuristic on bit masks).
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
 //! - [`prior`]: measuring the determinizer's evidence weights from games.
@@ -29,6 +30,7 @@ pub mod mcts;
 pub mod params;
 pub mod player;
 pub mod prior;
+pub mod rollout;
 pub mod sim;
 pub mod turn;
 

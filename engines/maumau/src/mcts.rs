@@ -2,18 +2,15 @@
 //! a [`Determinizer`] from the card tracker (weighted by what draws, wishes and Jacks
 //! revealed), with epsilon-greedy heuristic playouts on bit masks and optional progressive bias.
 
-use crate::cards::{Card, Suit};
+use crate::cards::Suit;
 use crate::game::{Action, Game};
 use crate::knowledge::Knowledge;
 use crate::player::Player;
-use crate::sim::{
-    below, select_bit, suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, JACKS,
-};
-use kibitz_search::ismcts::{
-    merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, RolloutPolicy, SearchStats,
-};
+pub use crate::rollout::GreedyRollout;
+use crate::sim::{suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, JACKS};
+use kibitz_search::ismcts::{merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, SearchStats};
 use kibitz_search::time::TimeControl;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
@@ -100,136 +97,6 @@ impl IsmctsGame for FastSim {
     }
 }
 
-/// Playout policy on bit masks: with probability `epsilon` a uniformly random choice (a legal
-/// card or drawing), otherwise the best-scored legal card: `suit · (cards of its suit held)`,
-/// `+ special` for 7s and 8s, `− jack_cost` for Jacks, plus 0-3 points of noise; a Jack wishes
-/// the suit held most. Draws only when nothing fits.
-#[derive(Clone, Copy, Debug)]
-pub struct GreedyRollout {
-    /// Probability of a uniformly random choice.
-    pub epsilon: f64,
-    /// Score bonus for 7s and 8s (the greedy player uses 50: always first).
-    pub special_bonus: i32,
-    /// Score penalty for Jacks (greedy: 100, only when nothing else fits).
-    pub jack_cost: i32,
-    /// Score per card held of the played card's suit (greedy: 4).
-    pub suit_weight: i32,
-}
-
-impl Default for GreedyRollout {
-    fn default() -> Self {
-        GreedyRollout {
-            epsilon: 0.1,
-            special_bonus: 50,
-            jack_cost: 100,
-            suit_weight: 4,
-        }
-    }
-}
-
-impl GreedyRollout {
-    /// The wish for a Jack leaving `rest`: the suit with most non-Jack cards, ties to the
-    /// lower suit.
-    #[inline]
-    fn wish_for(rest: u32) -> u8 {
-        let rest = rest & !JACKS;
-        let mut best = (0u32, 0u8);
-        for s in 0..4u32 {
-            let n = (rest & suit_mask(s)).count_ones();
-            if n > best.0 {
-                best = (n, s as u8);
-            }
-        }
-        best.1
-    }
-
-    /// Picks and plays one move of `sim` (which must not be over).
-    #[inline]
-    pub fn play_one<R: RngCore + ?Sized>(&self, sim: &mut FastSim, rng: &mut R) {
-        let legal = sim.legal();
-        if legal == 0 {
-            sim.draw(rng);
-            return;
-        }
-        let hand = sim.hand(sim.mover()).0;
-        let r = rng.next_u64();
-        if ((r as u32) as f64) < self.epsilon * 4_294_967_296.0 {
-            let n = legal.count_ones();
-            let k = below(rng, n + 1);
-            if k == n {
-                sim.draw(rng);
-            } else {
-                sim.play(select_bit(legal, k), (r >> 32) as u8 & 3, rng);
-            }
-            return;
-        }
-        let mut noise = (r >> 32) as u32;
-        let mut best = (i32::MIN, 0u32);
-        let mut m = legal;
-        while m != 0 {
-            let c = m.trailing_zeros();
-            m &= m - 1;
-            let mut s = self.suit_weight * (hand & suit_mask(c & 3)).count_ones() as i32
-                + (noise & 3) as i32;
-            noise = noise.rotate_right(2);
-            if c >> 2 == 4 {
-                s -= self.jack_cost;
-            } else if c >> 2 <= 1 {
-                s += self.special_bonus;
-            }
-            if s > best.0 {
-                best = (s, c);
-            }
-        }
-        let c = best.1;
-        sim.play(c, Self::wish_for(hand & !(1 << c)), rng);
-    }
-}
-
-impl RolloutPolicy<FastSim> for GreedyRollout {
-    fn choose<R: Rng + ?Sized>(
-        &mut self,
-        sim: &FastSim,
-        actions: &[Action],
-        rng: &mut R,
-    ) -> Action {
-        // Only used by callers that list actions; the search uses `step`.
-        let mut probe = *sim;
-        let before = probe;
-        self.play_one(&mut probe, rng);
-        let hand = before.hand(before.mover()).0;
-        let after = probe.hand(before.mover()).0;
-        let played = hand & !after;
-        match played.trailing_zeros() {
-            32 => Action::Draw,
-            c => {
-                let card = Card::from_bits(c);
-                let wish = probe.wish().unwrap_or(Suit::Pik);
-                let a = Action::Play { card, wish };
-                if actions.contains(&a) {
-                    a
-                } else {
-                    actions[0]
-                }
-            }
-        }
-    }
-
-    #[inline]
-    fn step<R: Rng + ?Sized>(
-        &mut self,
-        sim: &mut FastSim,
-        _: &mut Vec<Action>,
-        rng: &mut R,
-    ) -> bool {
-        if sim.winner().is_some() {
-            return false;
-        }
-        self.play_one(sim, rng);
-        true
-    }
-}
-
 /// Settings of the ISMCTS player.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IsmctsParams {
@@ -244,6 +111,10 @@ pub struct IsmctsParams {
     pub rollout_jack_cost: i32,
     /// Rollout score per card held of the played suit.
     pub rollout_suit: i32,
+    /// Rollout bonus for an 8 we can follow ourselves (two players: a free turn).
+    pub rollout_eight_follow: i32,
+    /// Rollout bonus for a card (and wish) the next player cannot follow in the sampled deal.
+    pub rollout_void: i32,
     /// Likelihood factors for sampling opponents' hands from the tracker's evidence.
     pub evidence: EvidenceWeights,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
@@ -265,6 +136,8 @@ impl Default for IsmctsParams {
             rollout_special: 50,
             rollout_jack_cost: 100,
             rollout_suit: 4,
+            rollout_eight_follow: 0,
+            rollout_void: 0,
             evidence: EvidenceWeights {
                 per_draw: 0.2,
                 void: 1.0,
@@ -295,6 +168,8 @@ impl IsmctsParams {
             rollout_special: 50,
             rollout_jack_cost: 100,
             rollout_suit: 4,
+            rollout_eight_follow: 0,
+            rollout_void: 0,
             evidence: EvidenceWeights {
                 per_draw: 0.2,
                 void: 1.0,
@@ -313,6 +188,8 @@ impl IsmctsParams {
             special_bonus: self.rollout_special,
             jack_cost: self.rollout_jack_cost,
             suit_weight: self.rollout_suit,
+            eight_follow: self.rollout_eight_follow,
+            void_bonus: self.rollout_void,
         }
     }
 }
