@@ -78,6 +78,9 @@ pub struct MatchArgs {
     /// SPRT H1 Elo.
     #[arg(long, default_value_t = 50.0)]
     pub elo1: f64,
+    /// Seats: 2 = duplicate match; 3-4 = A against copies of B, A's seat rotated over each deal.
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
 }
 
 /// Runs one `kibitz maumau` subcommand.
@@ -130,6 +133,9 @@ fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
             Exhaustion::MostValidMoves => ExhaustionWinner::MostValidMoves,
         },
     };
+    if args.players > 2 {
+        return run_table_cmd(&args, cfg, budget);
+    }
     let deals = args.games.div_ceil(2).max(1);
     let threads = args
         .threads
@@ -168,6 +174,48 @@ fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     print_result(&args, &result, &sprt, t.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn run_table_cmd(args: &MatchArgs, cfg: Config, budget: Option<MoveBudget>) -> anyhow::Result<()> {
+    let n = args.players.clamp(3, 4);
+    let cfg = Config { players: n, ..cfg };
+    let deals = args.games.div_ceil(n as u32).max(1);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("building the thread pool")?;
+    let (a, b, iters) = (args.a.clone(), args.b.clone(), args.iterations);
+    let t = Instant::now();
+    let r = pool.install(|| {
+        kibitz_maumau::arena::run_table(
+            cfg,
+            deals,
+            args.seed,
+            |s| make_player(&a, s, iters, 1).expect("checked name"),
+            |s| make_player(&b, s, iters, 1).expect("checked name"),
+            budget,
+            &|_| {},
+        )
+    });
+    let (rate, half) = win_rate_ci(r.a_wins, r.games);
+    println!(
+        "{n} seats: A={} vs {}x B={}: {} games, A won {} ({:.1} % ± {:.1}; fair share {:.1} %), exhausted {}, A penalties {}, {:.1} s wall",
+        args.a,
+        n - 1,
+        args.b,
+        r.games,
+        r.a_wins,
+        100.0 * rate,
+        100.0 * half,
+        100.0 / n as f64,
+        r.exhausted,
+        r.a_penalties,
+        t.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

@@ -243,3 +243,25 @@ fn root_parallel_ismcts_plays_legal_games() {
     );
     assert_eq!((r.games, r.penalties), (4, [0, 0]));
 }
+
+#[test]
+fn table_rotates_seats_over_each_deal() {
+    use kibitz_maumau::arena::run_table;
+    let cfg = Config {
+        players: 3,
+        ..Config::default()
+    };
+    let r = run_table(
+        cfg,
+        40,
+        9,
+        |_| Box::new(HeuristicPlayer::default()),
+        |s| Box::new(RandomPlayer::new(s)),
+        None,
+        &|_| {},
+    );
+    assert_eq!(r.games, 120);
+    assert_eq!(r.a_penalties, 0);
+    // The heuristic wins clearly more than its fair third against random players.
+    assert!(r.a_wins > 50, "{r:?}");
+}
