@@ -19,6 +19,8 @@ pub enum Cmd {
     Bench,
     /// Measure the determinizer's evidence weights from self-play of a field of players.
     Prior(PriorArgs),
+    /// List the ISMCTS tunables (set them in a player spec: `ismcts:param.NAME=V`).
+    Params,
 }
 
 /// Flags of `kibitz maumau prior`.
@@ -87,6 +89,11 @@ pub struct MatchArgs {
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
         Cmd::Match(args) => run_match_cmd(args),
+        Cmd::Params => {
+            let specs = kibitz_maumau::param_specs();
+            print!("{}", kibitz_search::params::SpecTable(&specs));
+            Ok(())
+        }
         Cmd::Prior(args) => {
             let mut st = kibitz_maumau::prior::EvidenceStats::default();
             for a in &args.field {
