@@ -15,4 +15,9 @@ for opp in random greedy heuristic; do
   $R "final 2p: legacy ($OLD_IT it) vs $opp" $GAMES "ismcts-legacy:iters=$OLD_IT" "$opp" &
 done
 ELO1=30 $R "final 2p: new ($NEW_IT it) vs legacy ($OLD_IT it) = equal time" $GAMES "ismcts:iters=$NEW_IT" "ismcts-legacy:iters=$OLD_IT" &
+# 3- and 4-seat tables: A against copies of the heuristic, A's seat rotated over each deal.
+for n in 3 4; do
+  PLAYERS=$n $R "final ${n}p: new ($NEW_IT it) vs $((n-1))x heuristic" ${TGAMES:-240} "ismcts:iters=$NEW_IT" heuristic &
+  PLAYERS=$n $R "final ${n}p: legacy ($OLD_IT it) vs $((n-1))x heuristic" ${TGAMES:-240} "ismcts-legacy:iters=$OLD_IT" heuristic &
+done
 wait

@@ -9,7 +9,8 @@
 //! - [`knowledge`]: one seat's card tracker, fed with [`knowledge::Notice`]s (one per received
 //!   wire message), and sampling of hidden hands consistent with it.
 //! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
-//! - [`sim`]: the search's bit-mask game state, playout RNG and determinizer.
+//! - [`sim`]: the search's bit-mask game state and playout RNG.
+//! - [`determinize`]: sampling search states from the tracker, weighted by evidence.
 //! - [`rollout`]: the playout policy (epsilon-greedy heuristic on bit masks).
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
@@ -24,6 +25,7 @@
 
 pub mod arena;
 pub mod cards;
+pub mod determinize;
 pub mod game;
 pub mod knowledge;
 pub mod mcts;
