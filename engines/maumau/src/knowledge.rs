@@ -1,7 +1,7 @@
 //! Card tracking for one seat: everything a bot can know from the messages it receives.
 //!
 //! Feed every message of the wire, in order, as a [`Notice`] (the bots crate's codec maps JSON
-//! to notices; the in-process arena produces the very same notices from a [`Game`]). The tracker
+//! to notices; the in-process arena produces the very same notices from a [`Game`](crate::game::Game)). The tracker
 //! follows the public rules itself: a new top card in a broadcast means the previous mover
 //! played it, an unchanged top card means it drew; pending 7s and 8s follow from the cards;
 //! hand sizes come from the broadcasts; the talon size is `32 − hands − pile`, so it knows the
@@ -12,12 +12,13 @@
 //! unknown (an opponent's unknown cards or the talon); `weight[s][c]` is a likelihood factor
 //! lowered when seat `s` drew while `c` would have been legal (most bots play when they can),
 //! raised for the suit `s` wished with a Jack (bots wish what they hold).
-//! [`Knowledge::sample`] draws a full [`Game`] consistent with all of this.
+//! [`Knowledge::sample`] draws a full [`Game`](crate::game::Game) consistent with all of this.
 
 use crate::cards::{Card, CardSet, Suit, DECK_SIZE};
-use crate::game::{legal_set, Config, DrawTwo, Game, MAX_PLAYERS};
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::game::{legal_set, Config, DrawTwo, MAX_PLAYERS};
+
+#[path = "knowledge_sample.rs"]
+mod sample;
 
 /// Likelihood factor for holding a card that would have been legal when the seat drew.
 pub const DRAW_EVIDENCE: f32 = 0.2;
@@ -526,112 +527,5 @@ impl Knowledge {
             self.known[opps[0]] = self.known[opps[0]].union(self.pool);
             self.pool = CardSet::EMPTY;
         }
-    }
-
-    /// Checks this knowledge against the true game at our decision point: everything believed
-    /// certain must be true. Returns the first contradiction found.
-    pub fn check_against(&self, game: &Game) -> Result<(), String> {
-        let me = self.me;
-        if self.hand != game.hand(me) {
-            return Err(format!("hand {} != {}", self.hand, game.hand(me)));
-        }
-        if self.top != Some(game.top()) {
-            return Err(format!("top {:?} != {}", self.top, game.top()));
-        }
-        if self.wish != game.wish() {
-            return Err(format!("wish {:?} != {:?}", self.wish, game.wish()));
-        }
-        let pile: CardSet = game.pile().iter().copied().collect();
-        if self.pile != pile {
-            return Err(format!("pile {} != {}", self.pile, pile));
-        }
-        let talon: CardSet = game.talon().iter().copied().collect();
-        if !talon.minus(self.pool).is_empty() {
-            return Err(format!("talon {} not within pool {}", talon, self.pool));
-        }
-        for s in 0..self.cfg.players {
-            if self.sizes[s] != game.hand_size(s) {
-                return Err(format!(
-                    "seat {s} size {} != {}",
-                    self.sizes[s],
-                    game.hand_size(s)
-                ));
-            }
-            if s != me {
-                let h = game.hand(s);
-                if !self.known[s].minus(h).is_empty()
-                    || !h.minus(self.known[s].union(self.pool)).is_empty()
-                {
-                    return Err(format!(
-                        "seat {s}: hand {h}, known {}, pool {}",
-                        self.known[s], self.pool
-                    ));
-                }
-            }
-            if self.pending_draw_two(s) != game.pending_draw_two(s)
-                || self.pending_skip(s) != game.pending_skip(s)
-            {
-                return Err(format!("seat {s}: pending effects differ"));
-            }
-        }
-        Ok(())
-    }
-
-    /// Samples a complete game consistent with this knowledge, at our decision point
-    /// (phase `Answer(me)`): opponents' hidden cards drawn from the pool by weight, the rest
-    /// shuffled into the talon.
-    pub fn sample(&self, rng: &mut impl Rng) -> Game {
-        let n = self.cfg.players;
-        let top = self.top.unwrap_or_default();
-        // Every card in exactly one place, even if odd messages made the beliefs overlap.
-        let mut placed = self.hand.union(self.pile).with(top);
-        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        hands[self.me] = self.hand.minus(CardSet::single(top));
-        for s in (0..n).filter(|&s| s != self.me) {
-            hands[s] = self.known[s].minus(placed);
-            placed = placed.union(hands[s]);
-        }
-        let mut pool: arrayvec::ArrayVec<Card, DECK_SIZE> =
-            self.pool.minus(placed).iter().collect();
-        for s in (0..n).filter(|&s| s != self.me) {
-            let want = self.sizes[s].saturating_sub(hands[s].len()).min(pool.len());
-            for _ in 0..want {
-                let total: f32 = pool
-                    .iter()
-                    .map(|c| self.weight[s][c.index() as usize])
-                    .sum();
-                let mut x = rng.random::<f32>() * total;
-                let mut pick = pool.len() - 1;
-                for (i, c) in pool.iter().enumerate() {
-                    x -= self.weight[s][c.index() as usize];
-                    if x < 0.0 {
-                        pick = i;
-                        break;
-                    }
-                }
-                hands[s].insert(pool.swap_remove(pick));
-            }
-        }
-        pool.shuffle(rng);
-        let mut pile: arrayvec::ArrayVec<Card, DECK_SIZE> = self
-            .pile
-            .minus(CardSet::single(top))
-            .minus(self.hand)
-            .iter()
-            .collect();
-        pile.push(top);
-        let mut g = Game::from_parts(
-            self.cfg,
-            &hands[..n],
-            &pool,
-            &pile,
-            self.wish,
-            self.skip,
-            self.draw_two,
-            self.me,
-        );
-        g.set_valid_moves(self.played);
-        g.start_answer(self.me);
-        g
     }
 }
