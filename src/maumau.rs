@@ -173,6 +173,9 @@ fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
             |s| make_player(&b, s, iters, 1).expect("checked name"),
             budget,
             &|r: &MatchResult| {
+                if bar.is_hidden() && r.games % 20 == 0 {
+                    eprintln!("progress: {} games, A wins {}", r.games, r.a_wins);
+                }
                 bar.set_position(r.games as u64);
                 let (rate, _) = win_rate_ci(r.a_wins, r.games);
                 bar.set_message(format!("A {:.1} %", 100.0 * rate));
@@ -205,7 +208,11 @@ fn run_table_cmd(args: &MatchArgs, cfg: Config, budget: Option<MoveBudget>) -> a
             |s| make_player(&a, s, iters, 1).expect("checked name"),
             |s| make_player(&b, s, iters, 1).expect("checked name"),
             budget,
-            &|_| {},
+            &|r| {
+                if r.games % 20 == 0 {
+                    eprintln!("progress: {} games, A wins {}", r.games, r.a_wins);
+                }
+            },
         )
     });
     let (rate, half) = win_rate_ci(r.a_wins, r.games);
