@@ -17,6 +17,25 @@ pub enum Cmd {
     Match(MatchArgs),
     /// Time the deterministic ISMCTS bench workload.
     Bench,
+    /// Measure the determinizer's evidence weights from self-play of a field of players.
+    Prior(PriorArgs),
+    /// List the ISMCTS tunables (set them in a player spec: `ismcts:param.NAME=V`).
+    Params,
+}
+
+/// Flags of `kibitz maumau prior`.
+#[derive(Args, Debug)]
+pub struct PriorArgs {
+    /// Players of the field (every ordered pair plays `--games` games).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,greedy,heuristic,ismcts:iters=1000"
+    )]
+    pub field: Vec<String>,
+    /// Games per ordered pair.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
 }
 
 /// Winner rule on talon exhaustion.
@@ -61,12 +80,37 @@ pub struct MatchArgs {
     /// SPRT H1 Elo.
     #[arg(long, default_value_t = 50.0)]
     pub elo1: f64,
+    /// Seats: 2 = duplicate match; 3-4 = A against copies of B, A's seat rotated over each deal.
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
 }
 
 /// Runs one `kibitz maumau` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
         Cmd::Match(args) => run_match_cmd(args),
+        Cmd::Params => {
+            let specs = kibitz_maumau::param_specs();
+            print!("{}", kibitz_search::params::SpecTable(&specs));
+            Ok(())
+        }
+        Cmd::Prior(args) => {
+            let mut st = kibitz_maumau::prior::EvidenceStats::default();
+            for a in &args.field {
+                for b in &args.field {
+                    make_player(a, 0, None, 1)?;
+                    make_player(b, 0, None, 1)?;
+                    st.add_games(Config::default(), 0..args.games, &|s| {
+                        vec![
+                            make_player(a, s, None, 1).expect("checked"),
+                            make_player(b, s ^ 0x5555, None, 1).expect("checked"),
+                        ]
+                    });
+                }
+            }
+            println!("{st}");
+            Ok(())
+        }
         Cmd::Bench => {
             let t = Instant::now();
             let steps = kibitz_maumau::bench();
@@ -96,6 +140,9 @@ fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
             Exhaustion::MostValidMoves => ExhaustionWinner::MostValidMoves,
         },
     };
+    if args.players > 2 {
+        return run_table_cmd(&args, cfg, budget);
+    }
     let deals = args.games.div_ceil(2).max(1);
     let threads = args
         .threads
@@ -126,6 +173,9 @@ fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
             |s| make_player(&b, s, iters, 1).expect("checked name"),
             budget,
             &|r: &MatchResult| {
+                if bar.is_hidden() && r.games % 20 == 0 {
+                    eprintln!("progress: {} games, A wins {}", r.games, r.a_wins);
+                }
                 bar.set_position(r.games as u64);
                 let (rate, _) = win_rate_ci(r.a_wins, r.games);
                 bar.set_message(format!("A {:.1} %", 100.0 * rate));
@@ -134,6 +184,52 @@ fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     print_result(&args, &result, &sprt, t.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn run_table_cmd(args: &MatchArgs, cfg: Config, budget: Option<MoveBudget>) -> anyhow::Result<()> {
+    let n = args.players.clamp(3, 4);
+    let cfg = Config { players: n, ..cfg };
+    let deals = args.games.div_ceil(n as u32).max(1);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("building the thread pool")?;
+    let (a, b, iters) = (args.a.clone(), args.b.clone(), args.iterations);
+    let t = Instant::now();
+    let r = pool.install(|| {
+        kibitz_maumau::arena::run_table(
+            cfg,
+            deals,
+            args.seed,
+            |s| make_player(&a, s, iters, 1).expect("checked name"),
+            |s| make_player(&b, s, iters, 1).expect("checked name"),
+            budget,
+            &|r| {
+                if r.games % 20 == 0 {
+                    eprintln!("progress: {} games, A wins {}", r.games, r.a_wins);
+                }
+            },
+        )
+    });
+    let (rate, half) = win_rate_ci(r.a_wins, r.games);
+    println!(
+        "{n} seats: A={} vs {}x B={}: {} games, A won {} ({:.1} % ± {:.1}; fair share {:.1} %), exhausted {}, A penalties {}, {:.1} s wall",
+        args.a,
+        n - 1,
+        args.b,
+        r.games,
+        r.a_wins,
+        100.0 * rate,
+        100.0 * half,
+        100.0 / n as f64,
+        r.exhausted,
+        r.a_penalties,
+        t.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

@@ -193,3 +193,61 @@ where
     });
     total.into_inner().unwrap_or_else(|e| e.into_inner())
 }
+
+/// Result of a table of `players` seats: player A against `players − 1` copies of B.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableResult {
+    /// Games played.
+    pub games: u32,
+    /// Games won by A.
+    pub a_wins: u32,
+    /// Games ended by talon exhaustion or the turn cap.
+    pub exhausted: u32,
+    /// Penalty cards of A.
+    pub a_penalties: u32,
+}
+
+/// Plays `deals` deals at a table of `cfg.players` seats, each deal once per seat of A (seats
+/// rotated over the same deck), A against copies of B, in parallel on the current rayon pool.
+pub fn run_table<FA, FB>(
+    cfg: Config,
+    deals: u32,
+    seed: u64,
+    make_a: FA,
+    make_b: FB,
+    budget: Option<MoveBudget>,
+    on_game: &(dyn Fn(&TableResult) + Sync),
+) -> TableResult
+where
+    FA: Fn(u64) -> Box<dyn Player> + Sync,
+    FB: Fn(u64) -> Box<dyn Player> + Sync,
+{
+    let n = cfg.players.clamp(2, crate::game::MAX_PLAYERS) as u64;
+    let cfg = Config {
+        players: n as usize,
+        ..cfg
+    };
+    let total = std::sync::Mutex::new(TableResult::default());
+    (0..deals as u64 * n).into_par_iter().for_each(|i| {
+        let deal = seed.wrapping_add(i / n);
+        let a_seat = (i % n) as usize;
+        let pseed = seed ^ (i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut players: Vec<Box<dyn Player>> = (0..n as usize)
+            .map(|s| {
+                if s == a_seat {
+                    make_a(pseed)
+                } else {
+                    make_b(pseed ^ (0x5555 + s as u64))
+                }
+            })
+            .collect();
+        let rec = play_game(cfg, deal, &mut players, budget);
+        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+        t.games += 1;
+        t.a_wins += (rec.end.winner() == a_seat) as u32;
+        t.exhausted += matches!(rec.end, GameEnd::Exhausted(_) | GameEnd::TurnCap(_)) as u32;
+        t.a_penalties += rec.penalties[a_seat];
+        on_game(&t);
+    });
+    total.into_inner().unwrap_or_else(|e| e.into_inner())
+}

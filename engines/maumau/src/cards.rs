@@ -109,6 +109,11 @@ impl Card {
         u8::try_from(n).ok().and_then(Card::from_index)
     }
 
+    /// The card with wire number `n mod 32` (for bit-mask code that knows `n` < 32).
+    pub(crate) const fn from_bits(n: u32) -> Card {
+        Card((n & 31) as u8)
+    }
+
     /// Wire number 0-31.
     pub const fn index(self) -> u8 {
         self.0

@@ -1,7 +1,7 @@
 //! Card tracking for one seat: everything a bot can know from the messages it receives.
 //!
 //! Feed every message of the wire, in order, as a [`Notice`] (the bots crate's codec maps JSON
-//! to notices; the in-process arena produces the very same notices from a [`Game`]). The tracker
+//! to notices; the in-process arena produces the very same notices from a [`Game`](crate::game::Game)). The tracker
 //! follows the public rules itself: a new top card in a broadcast means the previous mover
 //! played it, an unchanged top card means it drew; pending 7s and 8s follow from the cards;
 //! hand sizes come from the broadcasts; the talon size is `32 − hands − pile`, so it knows the
@@ -12,18 +12,51 @@
 //! unknown (an opponent's unknown cards or the talon); `weight[s][c]` is a likelihood factor
 //! lowered when seat `s` drew while `c` would have been legal (most bots play when they can),
 //! raised for the suit `s` wished with a Jack (bots wish what they hold).
-//! [`Knowledge::sample`] draws a full [`Game`] consistent with all of this.
+//! [`Knowledge::sample`] draws a full [`Game`](crate::game::Game) consistent with all of this.
 
 use crate::cards::{Card, CardSet, Suit, DECK_SIZE};
-use crate::game::{legal_set, Config, DrawTwo, Game, MAX_PLAYERS};
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::game::{legal_set, Config, DrawTwo, MAX_PLAYERS};
+
+#[path = "knowledge_sample.rs"]
+mod sample;
 
 /// Likelihood factor for holding a card that would have been legal when the seat drew.
 pub const DRAW_EVIDENCE: f32 = 0.2;
 
 /// Likelihood factor for holding a card of the suit a seat just wished (bots wish what they hold).
 pub const WISH_EVIDENCE: f32 = 3.0;
+
+/// What a seat's public actions said about one card of the pool, as counts (a determinizer
+/// turns them into likelihood factors with its own, tunable, per-count weights).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evidence {
+    /// Times the seat drew while the card would have been legal.
+    pub draws: u8,
+    /// Cards the seat has drawn since the last time it drew while this card would have been
+    /// legal ([`Evidence::NEVER`] if it never did): the card was not in its hand then, and
+    /// can only have come in with one of these draws.
+    pub since_void: u8,
+    /// Times the seat wished the card's suit with a Jack (non-Jack cards only).
+    pub wishes: u8,
+    /// Times the seat spent a Jack while the card (not a Jack) would have been legal.
+    pub jacks: u8,
+}
+
+impl Evidence {
+    /// `since_void` of a card without draw evidence.
+    pub const NEVER: u8 = u8::MAX;
+}
+
+impl Default for Evidence {
+    fn default() -> Self {
+        Evidence {
+            draws: 0,
+            since_void: Evidence::NEVER,
+            wishes: 0,
+            jacks: 0,
+        }
+    }
+}
 
 /// One message received by a seat, in game terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +146,7 @@ pub struct Knowledge {
     known: [CardSet; MAX_PLAYERS],
     pool: CardSet,
     weight: [[f32; DECK_SIZE]; MAX_PLAYERS],
+    evidence: [[Evidence; DECK_SIZE]; MAX_PLAYERS],
     skip: u8,
     draw_two: u8,
     played: [u16; MAX_PLAYERS],
@@ -144,6 +178,7 @@ impl Knowledge {
             known: [CardSet::EMPTY; MAX_PLAYERS],
             pool: CardSet::FULL,
             weight: [[1.0; DECK_SIZE]; MAX_PLAYERS],
+            evidence: [[Evidence::default(); DECK_SIZE]; MAX_PLAYERS],
             skip: 0,
             draw_two: 0,
             played: [0; MAX_PLAYERS],
@@ -208,6 +243,11 @@ impl Knowledge {
     /// Likelihood factor that `seat` holds `card` (1 = no evidence).
     pub fn weight(&self, seat: usize, card: Card) -> f32 {
         self.weight[seat][card.index() as usize]
+    }
+    /// What `seat`'s draws, wishes and Jacks said about `card` (counts since the card last
+    /// came back from the pile).
+    pub fn evidence(&self, seat: usize, card: Card) -> Evidence {
+        self.evidence[seat][card.index() as usize]
     }
     /// Cards each seat has legally played.
     pub fn valid_moves(&self, seat: usize) -> u16 {
@@ -278,6 +318,8 @@ impl Knowledge {
                         for c in suit {
                             let w = &mut self.weight[m][c.index() as usize];
                             *w = (*w * WISH_EVIDENCE).min(1e3);
+                            let e = &mut self.evidence[m][c.index() as usize];
+                            e.wishes = e.wishes.saturating_add(1);
                         }
                     }
                 }
@@ -288,6 +330,7 @@ impl Knowledge {
                         self.ensure_talon(1);
                         if self.talon_len() > 0 {
                             self.sizes[m] += 1;
+                            self.age_evidence(m, 1);
                             self.history.push(PublicEvent::Drew { seat: m, n: 1 });
                         }
                     }
@@ -352,6 +395,7 @@ impl Knowledge {
                 }
                 if self.talon_len() >= 2 {
                     self.sizes[seat] += 2;
+                    self.age_evidence(seat, 2);
                     self.history.push(PublicEvent::Drew { seat, n: 2 });
                 }
             }
@@ -376,6 +420,16 @@ impl Knowledge {
         let m = p.seat;
         match new_top {
             Some(t) if t != p.top => {
+                if t.is_jack() && m != self.me {
+                    // Spending a Jack hints that nothing else fitted.
+                    let others = legal_set(p.top, p.wish)
+                        .inter(self.pool)
+                        .minus(CardSet::JACKS);
+                    for c in others {
+                        let e = &mut self.evidence[m][c.index() as usize];
+                        e.jacks = e.jacks.saturating_add(1);
+                    }
+                }
                 self.apply_play(m, t);
                 if t.is_jack() && !p.top.is_jack() {
                     self.wishing_jack = Some(m);
@@ -389,8 +443,12 @@ impl Knowledge {
                     for c in legal {
                         let w = &mut self.weight[m][c.index() as usize];
                         *w = (*w * DRAW_EVIDENCE).max(1e-3);
+                        let e = &mut self.evidence[m][c.index() as usize];
+                        e.draws = e.draws.saturating_add(1);
+                        e.since_void = 0;
                     }
                     self.sizes[m] += 1;
+                    self.age_evidence(m, 1);
                     self.history.push(PublicEvent::Drew { seat: m, n: 1 });
                 }
             }
@@ -420,6 +478,15 @@ impl Knowledge {
         self.history.push(PublicEvent::Played { seat: m, card });
     }
 
+    /// `seat` drew `n` cards: void evidence gets older.
+    fn age_evidence(&mut self, seat: usize, n: u8) {
+        for e in self.evidence[seat].iter_mut() {
+            if e.since_void != Evidence::NEVER {
+                e.since_void = e.since_void.saturating_add(n).min(Evidence::NEVER - 1);
+            }
+        }
+    }
+
     /// Reshuffles if fewer than `n` cards are in the talon.
     fn ensure_talon(&mut self, n: usize) {
         if self.talon_len() < n {
@@ -437,6 +504,9 @@ impl Knowledge {
         for c in back {
             for w in self.weight.iter_mut() {
                 w[c.index() as usize] = 1.0;
+            }
+            for e in self.evidence.iter_mut() {
+                e[c.index() as usize] = Evidence::default();
             }
         }
         self.pool = self.pool.union(back);
@@ -457,112 +527,5 @@ impl Knowledge {
             self.known[opps[0]] = self.known[opps[0]].union(self.pool);
             self.pool = CardSet::EMPTY;
         }
-    }
-
-    /// Checks this knowledge against the true game at our decision point: everything believed
-    /// certain must be true. Returns the first contradiction found.
-    pub fn check_against(&self, game: &Game) -> Result<(), String> {
-        let me = self.me;
-        if self.hand != game.hand(me) {
-            return Err(format!("hand {} != {}", self.hand, game.hand(me)));
-        }
-        if self.top != Some(game.top()) {
-            return Err(format!("top {:?} != {}", self.top, game.top()));
-        }
-        if self.wish != game.wish() {
-            return Err(format!("wish {:?} != {:?}", self.wish, game.wish()));
-        }
-        let pile: CardSet = game.pile().iter().copied().collect();
-        if self.pile != pile {
-            return Err(format!("pile {} != {}", self.pile, pile));
-        }
-        let talon: CardSet = game.talon().iter().copied().collect();
-        if !talon.minus(self.pool).is_empty() {
-            return Err(format!("talon {} not within pool {}", talon, self.pool));
-        }
-        for s in 0..self.cfg.players {
-            if self.sizes[s] != game.hand_size(s) {
-                return Err(format!(
-                    "seat {s} size {} != {}",
-                    self.sizes[s],
-                    game.hand_size(s)
-                ));
-            }
-            if s != me {
-                let h = game.hand(s);
-                if !self.known[s].minus(h).is_empty()
-                    || !h.minus(self.known[s].union(self.pool)).is_empty()
-                {
-                    return Err(format!(
-                        "seat {s}: hand {h}, known {}, pool {}",
-                        self.known[s], self.pool
-                    ));
-                }
-            }
-            if self.pending_draw_two(s) != game.pending_draw_two(s)
-                || self.pending_skip(s) != game.pending_skip(s)
-            {
-                return Err(format!("seat {s}: pending effects differ"));
-            }
-        }
-        Ok(())
-    }
-
-    /// Samples a complete game consistent with this knowledge, at our decision point
-    /// (phase `Answer(me)`): opponents' hidden cards drawn from the pool by weight, the rest
-    /// shuffled into the talon.
-    pub fn sample(&self, rng: &mut impl Rng) -> Game {
-        let n = self.cfg.players;
-        let top = self.top.unwrap_or_default();
-        // Every card in exactly one place, even if odd messages made the beliefs overlap.
-        let mut placed = self.hand.union(self.pile).with(top);
-        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        hands[self.me] = self.hand.minus(CardSet::single(top));
-        for s in (0..n).filter(|&s| s != self.me) {
-            hands[s] = self.known[s].minus(placed);
-            placed = placed.union(hands[s]);
-        }
-        let mut pool: arrayvec::ArrayVec<Card, DECK_SIZE> =
-            self.pool.minus(placed).iter().collect();
-        for s in (0..n).filter(|&s| s != self.me) {
-            let want = self.sizes[s].saturating_sub(hands[s].len()).min(pool.len());
-            for _ in 0..want {
-                let total: f32 = pool
-                    .iter()
-                    .map(|c| self.weight[s][c.index() as usize])
-                    .sum();
-                let mut x = rng.random::<f32>() * total;
-                let mut pick = pool.len() - 1;
-                for (i, c) in pool.iter().enumerate() {
-                    x -= self.weight[s][c.index() as usize];
-                    if x < 0.0 {
-                        pick = i;
-                        break;
-                    }
-                }
-                hands[s].insert(pool.swap_remove(pick));
-            }
-        }
-        pool.shuffle(rng);
-        let mut pile: arrayvec::ArrayVec<Card, DECK_SIZE> = self
-            .pile
-            .minus(CardSet::single(top))
-            .minus(self.hand)
-            .iter()
-            .collect();
-        pile.push(top);
-        let mut g = Game::from_parts(
-            self.cfg,
-            &hands[..n],
-            &pool,
-            &pile,
-            self.wish,
-            self.skip,
-            self.draw_two,
-            self.me,
-        );
-        g.set_valid_moves(self.played);
-        g.start_answer(self.me);
-        g
     }
 }

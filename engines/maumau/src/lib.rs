@@ -9,7 +9,12 @@
 //! - [`knowledge`]: one seat's card tracker, fed with [`knowledge::Notice`]s (one per received
 //!   wire message), and sampling of hidden hands consistent with it.
 //! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
+//! - [`sim`]: the search's bit-mask game state and playout RNG.
+//! - [`determinize`]: sampling search states from the tracker, weighted by evidence.
+//! - [`rollout`]: the playout policy (epsilon-greedy heuristic on bit masks).
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
+//! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
+//! - [`prior`]: measuring the determinizer's evidence weights from games.
 //! - [`arena`]: in-process games and duplicate-deal matches.
 //!
 //! A reference server drives [`game::Game`]: `begin_turn` (→ broadcast + private message),
@@ -20,10 +25,15 @@
 
 pub mod arena;
 pub mod cards;
+pub mod determinize;
 pub mod game;
 pub mod knowledge;
 pub mod mcts;
+pub mod params;
 pub mod player;
+pub mod prior;
+pub mod rollout;
+pub mod sim;
 pub mod turn;
 
 pub use cards::{Card, CardSet, Rank, Suit};
@@ -32,3 +42,9 @@ pub use mcts::bench;
 pub use turn::{
     Action, Config, DrawTwo, ExhaustionWinner, GameEnd, Phase, RawAnswer, Reaction, TurnStart,
 };
+
+/// Every tunable of the ISMCTS player (names for `--param` and `ismcts:param.NAME=V`, ranges
+/// for the tuners).
+pub fn param_specs() -> Vec<kibitz_search::params::ParamSpec> {
+    <mcts::IsmctsParams as kibitz_search::params::Tunable>::specs()
+}

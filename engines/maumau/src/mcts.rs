@@ -1,151 +1,122 @@
-//! The ISMCTS player: [`kibitz_search::ismcts`] over determinizations sampled from the card
-//! tracker, with greedy-with-noise rollouts.
+//! The ISMCTS player: [`kibitz_search::ismcts`] over [`FastSim`] determinizations sampled by
+//! a [`Determinizer`] from the card tracker (weighted by what draws, wishes and Jacks
+//! revealed), with epsilon-greedy heuristic playouts on bit masks and optional progressive bias.
 
-use crate::cards::{CardSet, Suit};
-use crate::game::{Action, Game, Phase};
+use crate::cards::Suit;
+use crate::game::{Action, Game};
 use crate::knowledge::Knowledge;
-use crate::player::{most_held_suit, Player};
-use kibitz_search::ismcts::{
-    merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, RolloutPolicy, SearchStats,
-};
+use crate::player::Player;
+pub use crate::rollout::GreedyRollout;
+use crate::sim::{suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, JACKS};
+use kibitz_search::ismcts::{merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, SearchStats};
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-/// A determinized game as the search sees it: always at a decision or over.
-#[derive(Clone, Debug)]
-pub struct Sim(pub Game);
-
-impl Sim {
-    /// Wraps a game, running turn starts (skips, draw-twos) up to the next decision.
-    pub fn new<R: Rng + ?Sized>(mut game: Game, rng: &mut R) -> Sim {
-        while game.phase() == Phase::BeginTurn {
-            let _ = game.begin_turn(rng);
-        }
-        Sim(game)
-    }
-}
-
-/// Appends the actions the search considers: every legal card (a wishing Jack once per suit we
-/// could follow, or per suit if we could follow none) and drawing.
+/// Appends the actions the search considers for `seat` in a full [`Game`]: every legal card (a
+/// wishing Jack once per suit we could follow, or per suit if we could follow none) and drawing.
 pub fn candidate_actions(game: &Game, seat: usize, out: &mut Vec<Action>) {
-    let hand = game.hand(seat);
-    let top_jack = game.top().is_jack();
-    for card in game.legal_plays(seat) {
-        if card.is_jack() && !top_jack {
-            let rest = hand.minus(CardSet::single(card)).minus(CardSet::JACKS);
-            let mut any = false;
-            for s in Suit::ALL {
-                if rest.count_suit(s) > 0 {
-                    out.push(Action::Play { card, wish: s });
-                    any = true;
-                }
-            }
-            if !any {
-                out.extend(Suit::ALL.map(|wish| Action::Play { card, wish }));
-            }
-        } else {
-            out.push(Action::Play {
-                card,
-                wish: Suit::Pik,
-            });
-        }
+    let mut hands = [0u32; 4];
+    for (s, h) in hands.iter_mut().enumerate().take(game.players()) {
+        *h = game.hand(s).0;
     }
-    out.push(Action::Draw);
+    let sim = FastSim::new(
+        game.players(),
+        hands,
+        0,
+        0,
+        game.top(),
+        game.wish(),
+        0,
+        0,
+        [0; 4],
+        seat,
+        game.config().exhaustion_winner,
+    );
+    sim.candidate_actions(out);
 }
 
-impl IsmctsGame for Sim {
+impl IsmctsGame for FastSim {
     type Action = Action;
 
     fn player_to_move(&self) -> usize {
-        match self.0.phase() {
-            Phase::Answer(s) => s,
-            _ => self.0.turn(),
-        }
+        self.mover()
     }
 
     fn is_terminal(&self) -> bool {
-        matches!(self.0.phase(), Phase::Over(_))
+        self.winner().is_some()
     }
 
     fn legal_actions(&self, out: &mut Vec<Action>) {
-        if let Phase::Answer(s) = self.0.phase() {
-            candidate_actions(&self.0, s, out);
+        if self.winner().is_none() {
+            self.candidate_actions(out);
         }
     }
 
     fn apply<R: Rng + ?Sized>(&mut self, action: Action, rng: &mut R) {
-        let _ = self.0.act(action, rng);
-        while self.0.phase() == Phase::BeginTurn {
-            let _ = self.0.begin_turn(rng);
-        }
+        self.apply_action(action, rng);
     }
 
     fn reward(&self, player: usize) -> f64 {
-        match self.0.outcome() {
-            Some(end) => (end.winner() == player) as u8 as f64,
-            None => {
-                // Cut-off: fewer cards than the others is better.
-                let mine = self.0.hand_size(player) as f64;
-                let n = self.0.players();
-                let others = (0..n)
-                    .filter(|&s| s != player)
-                    .map(|s| self.0.hand_size(s) as f64)
-                    .fold(f64::INFINITY, f64::min);
-                1.0 / (1.0 + (0.4 * (mine - others)).exp())
-            }
+        match self.winner() {
+            Some(w) => (w == player) as u8 as f64,
+            None => self.estimate(player),
         }
     }
-}
 
-/// Rollout policy: the greedy heuristic (keep Jacks, 7s and 8s first, longest suit, wish the
-/// most held suit) with an `epsilon` chance of a uniformly random action instead.
-#[derive(Clone, Copy, Debug)]
-pub struct GreedyRollout {
-    /// Probability of a random candidate action.
-    pub epsilon: f64,
-    /// Score bonus for 7s and 8s (the greedy player uses 50: always first).
-    pub special_bonus: i32,
-}
-
-impl RolloutPolicy<Sim> for GreedyRollout {
-    fn choose<R: Rng + ?Sized>(&mut self, sim: &Sim, actions: &[Action], rng: &mut R) -> Action {
-        if rng.random::<f64>() < self.epsilon {
-            return actions[rng.random_range(0..actions.len())];
-        }
-        let game = &sim.0;
-        let Phase::Answer(seat) = game.phase() else {
-            return Action::Draw;
-        };
-        let hand = game.hand(seat);
-        let mut best = (i32::MIN, Action::Draw);
-        for card in game.legal_plays(seat) {
-            let mut s = 4 * hand.count_suit(card.suit()) as i32 + rng.random_range(0..3);
-            if card.is_jack() {
-                s -= 100;
+    fn action_bias(&self, action: Action) -> f64 {
+        let legal = self.legal();
+        let hand = self.hand(self.mover()).0;
+        match action {
+            Action::Draw => {
+                if legal & !JACKS != 0 {
+                    -1.0
+                } else if legal != 0 {
+                    -0.3
+                } else {
+                    0.0
+                }
             }
-            if card.is_seven() || card.is_eight() {
-                s += self.special_bonus;
-            }
-            if s > best.0 {
-                let wish = most_held_suit(hand.minus(CardSet::single(card)));
-                best = (s, Action::Play { card, wish });
+            Action::Play { card, .. } => {
+                let c = card.index() as u32;
+                let rest = hand & !(1 << c);
+                if rest == 0 {
+                    return 1.0;
+                }
+                let mut b = 0.08 * (rest & suit_mask(c & 3)).count_ones() as f64;
+                if c >> 2 == 4 && legal & !JACKS != 0 {
+                    b -= 0.6;
+                }
+                if c >> 2 <= 1 {
+                    b += 0.3;
+                }
+                b
             }
         }
-        best.1
     }
 }
 
 /// Settings of the ISMCTS player.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IsmctsParams {
-    /// Search settings (exploration, iteration cap, rollout cut-off).
+    /// Search settings (exploration, iteration cap, rollout cut-off, progressive bias, early
+    /// stop).
     pub search: IsmctsConfig,
     /// Rollout randomness.
     pub rollout_epsilon: f64,
     /// Rollout bonus for 7s and 8s.
     pub rollout_special: i32,
+    /// Rollout penalty for Jacks.
+    pub rollout_jack_cost: i32,
+    /// Rollout score per card held of the played suit.
+    pub rollout_suit: i32,
+    /// Rollout bonus for an 8 we can follow ourselves (two players: a free turn).
+    pub rollout_eight_follow: i32,
+    /// Rollout bonus for a card (and wish) the next player cannot follow in the sampled deal.
+    pub rollout_void: i32,
+    /// Likelihood factors for sampling opponents' hands from the tracker's evidence.
+    pub evidence: EvidenceWeights,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
     pub threads: usize,
 }
@@ -158,10 +129,69 @@ impl Default for IsmctsParams {
                 max_iterations: u64::MAX,
                 max_rollout_steps: 300,
                 check_every: 16,
+                progressive_bias: 1.0,
+                early_stop: true,
             },
             rollout_epsilon: 0.1,
             rollout_special: 50,
+            rollout_jack_cost: 100,
+            rollout_suit: 4,
+            rollout_eight_follow: 0,
+            rollout_void: 0,
+            // Measured with `kibitz maumau prior` (45k decisions of a random / greedy /
+            // heuristic / ISMCTS field; tuning/results/maumau_prior_field.log).
+            evidence: EvidenceWeights {
+                per_draw: 1.0,
+                void: 0.49,
+                decay: 0.55,
+                wish: 1.42,
+                jack: 0.65,
+            },
             threads: 1,
+        }
+    }
+}
+
+impl IsmctsParams {
+    /// The settings of the ISMCTS player before issue 16 (draw evidence 0.2, wish evidence 3,
+    /// no Jack evidence, greedy playouts with 10 % noise, no progressive bias, no early stop):
+    /// the reference for measuring what each change gives.
+    pub fn legacy() -> IsmctsParams {
+        IsmctsParams {
+            search: IsmctsConfig {
+                exploration: 0.7,
+                max_iterations: u64::MAX,
+                max_rollout_steps: 300,
+                check_every: 16,
+                progressive_bias: 0.0,
+                early_stop: false,
+            },
+            rollout_epsilon: 0.1,
+            rollout_special: 50,
+            rollout_jack_cost: 100,
+            rollout_suit: 4,
+            rollout_eight_follow: 0,
+            rollout_void: 0,
+            evidence: EvidenceWeights {
+                per_draw: 0.2,
+                void: 1.0,
+                decay: 1.0,
+                wish: 3.0,
+                jack: 1.0,
+            },
+            threads: 1,
+        }
+    }
+
+    /// The playout policy these settings describe.
+    pub fn rollout(&self) -> GreedyRollout {
+        GreedyRollout {
+            epsilon: self.rollout_epsilon,
+            special_bonus: self.rollout_special,
+            jack_cost: self.rollout_jack_cost,
+            suit_weight: self.rollout_suit,
+            eight_follow: self.rollout_eight_follow,
+            void_bonus: self.rollout_void,
         }
     }
 }
@@ -171,6 +201,7 @@ pub struct IsmctsPlayer {
     /// Settings.
     pub params: IsmctsParams,
     rng: ChaCha8Rng,
+    searcher: Option<Ismcts<FastSim>>,
     last: Option<SearchStats<Action>>,
 }
 
@@ -180,6 +211,7 @@ impl IsmctsPlayer {
         IsmctsPlayer {
             params,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            searcher: None,
             last: None,
         }
     }
@@ -192,30 +224,24 @@ impl IsmctsPlayer {
     /// Searches from `know` and returns the merged root statistics.
     pub fn search(&mut self, know: &Knowledge, tc: &TimeControl) -> SearchStats<Action> {
         let p = self.params;
-        let seeds: Vec<u64> = (0..p.threads.max(1)).map(|_| self.rng.random()).collect();
-        let run = |seed: u64| {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut searcher = Ismcts::<Sim>::new(p.search);
-            let mut policy = GreedyRollout {
-                epsilon: p.rollout_epsilon,
-                special_bonus: p.rollout_special,
-            };
-            searcher.search(
-                |r: &mut ChaCha8Rng| {
-                    let g = know.sample(r);
-                    Sim(g)
-                },
-                &mut policy,
-                tc,
-                &mut rng,
-            )
+        let det = Determinizer::new(know, &p.evidence);
+        let run = |searcher: &mut Ismcts<FastSim>, seed: u64| {
+            let mut rng = SimRng::new(seed);
+            let mut policy = p.rollout();
+            searcher.search(|r: &mut SimRng| det.sample(r), &mut policy, tc, &mut rng)
         };
-        if seeds.len() == 1 {
-            run(seeds[0])
-        } else {
-            let results: Vec<_> = seeds.par_iter().map(|&s| run(s)).collect();
-            merge_root_stats(&results)
+        if p.threads <= 1 {
+            let seed = self.rng.random();
+            let searcher = self.searcher.get_or_insert_with(|| Ismcts::new(p.search));
+            searcher.config = p.search;
+            return run(searcher, seed);
         }
+        let seeds: Vec<u64> = (0..p.threads).map(|_| self.rng.random()).collect();
+        let results: Vec<_> = seeds
+            .par_iter()
+            .map(|&s| run(&mut Ismcts::new(p.search), s))
+            .collect();
+        merge_root_stats(&results)
     }
 }
 
@@ -257,6 +283,14 @@ pub fn bench() -> u64 {
 
 /// [`bench`] with `positions` deals and `iterations` per search.
 pub fn bench_with(positions: u64, iterations: u64) -> u64 {
+    let mut params = IsmctsParams::default();
+    params.search.max_iterations = iterations;
+    params.search.early_stop = false;
+    bench_params(positions, &params)
+}
+
+/// [`bench_with`] for any settings (iterations from `params.search.max_iterations`).
+pub fn bench_params(positions: u64, params: &IsmctsParams) -> u64 {
     use crate::game::Config;
     let mut steps = 0;
     for seed in 0..positions {
@@ -277,9 +311,7 @@ pub fn bench_with(positions: u64, iterations: u64) -> u64 {
             draw_two: start.draw_two,
             hand: Some(game.hand(0)),
         });
-        let mut params = IsmctsParams::default();
-        params.search.max_iterations = iterations;
-        let mut player = IsmctsPlayer::new(params, seed);
+        let mut player = IsmctsPlayer::new(*params, seed);
         steps += player.search(&know, &TimeControl::infinite()).steps;
     }
     steps

@@ -243,13 +243,13 @@ impl Player for HeuristicPlayer {
 }
 
 /// Names accepted by [`make_player`].
-pub const PLAYER_NAMES: [&str; 4] = ["random", "greedy", "heuristic", "ismcts"];
+pub const PLAYER_NAMES: [&str; 5] = ["random", "greedy", "heuristic", "ismcts", "ismcts-legacy"];
 
 /// A player spec [`make_player`] cannot build.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerSpecError {
     /// Unknown player name.
-    #[error("unknown player {0:?} (known: random, greedy, heuristic, ismcts)")]
+    #[error("unknown player {0:?} (known: random, greedy, heuristic, ismcts, ismcts-legacy)")]
     UnknownPlayer(String),
     /// Unknown or malformed `name=value` parameter.
     #[error("bad parameter {0:?} for this player")]
@@ -258,8 +258,12 @@ pub enum PlayerSpecError {
 
 /// Builds a player from a spec `name[:param=value,...]`: `random`, `greedy`,
 /// `heuristic[:suit_length=,eight_follow=,seven=,jack_cost=,opponent_void=]` or
-/// `ismcts[:c=,eps=,rollout=,r78=]`. `iterations` caps the ISMCTS search (otherwise only the time
-/// control stops it); `threads` > 1 runs root-parallel ISMCTS on the current rayon pool.
+/// `ismcts[:iters=N,param.NAME=V,...]` (any name of [`crate::param_specs`]; the old short keys
+/// `c=,eps=,rollout=,r78=` still work) or `ismcts-legacy[:...]` (the same search with the
+/// settings of the ISMCTS before issue 16: uniform-ish sampling, greedy playouts, no bias).
+/// `iterations` caps the ISMCTS search (otherwise only the time control stops it; `iters=` in
+/// the spec overrides it per player); `threads` > 1 runs root-parallel ISMCTS on the current
+/// rayon pool.
 pub fn make_player(
     spec: &str,
     seed: u64,
@@ -271,7 +275,8 @@ pub fn make_player(
     for item in params.split(',').filter(|s| !s.is_empty()) {
         let bad = || PlayerSpecError::BadParam(item.to_string());
         let (k, v) = item.split_once('=').ok_or_else(bad)?;
-        kv.push((k.trim(), v.trim().parse::<f64>().map_err(|_| bad())?, item));
+        let v = v.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+        kv.push((k.trim(), v.ok_or_else(bad)?, item));
     }
     let bad = |item: &str| PlayerSpecError::BadParam(item.to_string());
     Ok(match name {
@@ -294,22 +299,27 @@ pub fn make_player(
             }
             Box::new(h)
         }
-        "ismcts" => {
-            let mut p = crate::mcts::IsmctsParams {
-                threads: threads.max(1),
-                ..Default::default()
+        "ismcts" | "ismcts-legacy" => {
+            use kibitz_search::params::Tunable;
+            let mut p = if name == "ismcts" {
+                crate::mcts::IsmctsParams::default()
+            } else {
+                crate::mcts::IsmctsParams::legacy()
             };
+            p.threads = threads.max(1);
             if let Some(k) = iterations {
                 p.search.max_iterations = k;
             }
             for (k, v, item) in kv {
-                match k {
-                    "c" => p.search.exploration = v,
-                    "eps" => p.rollout_epsilon = v,
-                    "rollout" => p.search.max_rollout_steps = v as u32,
-                    "r78" => p.rollout_special = v as i32,
-                    _ => return Err(bad(item)),
-                }
+                let k = match k {
+                    "iters" => {
+                        p.search.max_iterations = v.max(1.0) as u64;
+                        continue;
+                    }
+                    "c" | "eps" | "rollout" | "r78" => k,
+                    _ => k.strip_prefix("param.").ok_or_else(|| bad(item))?,
+                };
+                p.set_param(k, v).map_err(|_| bad(item))?;
             }
             Box::new(crate::mcts::IsmctsPlayer::new(p, seed))
         }

@@ -166,6 +166,8 @@ fn player_specs_parse() {
         "greedy",
         "heuristic:seven=3,jack_cost=10",
         "ismcts:c=0.5,eps=0.2,rollout=100",
+        "ismcts:iters=100,param.pb=0.5,param.ev_draw=0.1,param.early_stop=0",
+        "ismcts-legacy:iters=50",
     ] {
         assert!(make_player(ok, 1, Some(10), 1).is_ok(), "{ok}");
     }
@@ -173,6 +175,8 @@ fn player_specs_parse() {
         "alphazero",
         "ismcts:c",
         "ismcts:z=1",
+        "ismcts:param.zzz=1",
+        "ismcts:param.c=inf",
         "heuristic:seven=x",
         "random:x=1",
     ] {
@@ -238,4 +242,26 @@ fn root_parallel_ismcts_plays_legal_games() {
         &|_| {},
     );
     assert_eq!((r.games, r.penalties), (4, [0, 0]));
+}
+
+#[test]
+fn table_rotates_seats_over_each_deal() {
+    use kibitz_maumau::arena::run_table;
+    let cfg = Config {
+        players: 3,
+        ..Config::default()
+    };
+    let r = run_table(
+        cfg,
+        40,
+        9,
+        |_| Box::new(HeuristicPlayer::default()),
+        |s| Box::new(RandomPlayer::new(s)),
+        None,
+        &|_| {},
+    );
+    assert_eq!(r.games, 120);
+    assert_eq!(r.a_penalties, 0);
+    // The heuristic wins clearly more than its fair third against random players.
+    assert!(r.a_wins > 50, "{r:?}");
 }

@@ -52,6 +52,15 @@ pub trait IsmctsGame: Clone {
 
     /// `player`'s reward in `[0, 1]`: the result in a terminal state, an estimate otherwise.
     fn reward(&self, player: usize) -> f64;
+
+    /// A heuristic prior for `action` in this state (roughly in `[-1, 1]`, higher = better for
+    /// the player to move), for progressive bias: the tree adds
+    /// [`IsmctsConfig::progressive_bias`]` · bias / (visits + 1)` to a child's UCB score, so
+    /// the heuristic steers the first visits and fades as real statistics accumulate.
+    /// Default: no bias.
+    fn action_bias(&self, _action: Self::Action) -> f64 {
+        0.0
+    }
 }
 
 /// Chooses actions in rollouts (the simulation phase).
@@ -63,6 +72,26 @@ pub trait RolloutPolicy<G: IsmctsGame> {
         actions: &[G::Action],
         rng: &mut R,
     ) -> G::Action;
+
+    /// Plays one rollout step: picks an action and applies it; false if there was no legal
+    /// action. The default lists the legal actions into `buf` and calls
+    /// [`RolloutPolicy::choose`]; a game with a cheaper direct policy (bit masks, no action
+    /// list) overrides it.
+    fn step<R: Rng + ?Sized>(
+        &mut self,
+        game: &mut G,
+        buf: &mut Vec<G::Action>,
+        rng: &mut R,
+    ) -> bool {
+        buf.clear();
+        game.legal_actions(buf);
+        if buf.is_empty() {
+            return false;
+        }
+        let a = self.choose(game, buf, rng);
+        game.apply(a, rng);
+        true
+    }
 }
 
 /// Uniformly random rollouts.
@@ -86,6 +115,13 @@ pub struct IsmctsConfig {
     pub max_rollout_steps: u32,
     /// Iterations between clock checks.
     pub check_every: u32,
+    /// Weight of the progressive-bias term `bias / (visits + 1)` (0 = off).
+    pub progressive_bias: f64,
+    /// Stop early when the most visited root action cannot be overtaken any more in the
+    /// iterations left (estimated from the iteration rate and the soft budget, or from
+    /// [`IsmctsConfig::max_iterations`]): the final choice is by visits, so the rest of the
+    /// budget could not change it.
+    pub early_stop: bool,
 }
 
 impl Default for IsmctsConfig {
@@ -95,6 +131,8 @@ impl Default for IsmctsConfig {
             max_iterations: u64::MAX,
             max_rollout_steps: 200,
             check_every: 32,
+            progressive_bias: 0.0,
+            early_stop: false,
         }
     }
 }
@@ -137,6 +175,8 @@ struct Node<A> {
     visits: u32,
     avail: u32,
     reward: f64,
+    /// Progressive-bias prior (already multiplied by the weight).
+    bias: f64,
     first_child: u32,
     next_sibling: u32,
 }
@@ -193,6 +233,7 @@ where
             visits: 0,
             avail: 0,
             reward: 0.0,
+            bias: 0.0,
             first_child: NONE,
             next_sibling: NONE,
         });
@@ -206,7 +247,9 @@ where
                 } else {
                     tc.soft_expired()
                 };
-                if stop {
+                if stop
+                    || (iterations > 0 && self.config.early_stop && self.decided(iterations, tc))
+                {
                     break;
                 }
             }
@@ -248,8 +291,9 @@ where
                     self.untried.swap_remove(i);
                     child.avail += 1;
                     let v = child.visits.max(1) as f64;
-                    let score =
-                        child.reward / v + ln_scale * ((child.avail as f64).ln() / v).sqrt();
+                    let score = child.reward / v
+                        + ln_scale * ((child.avail as f64).ln() / v).sqrt()
+                        + child.bias / (child.visits as f64 + 1.0);
                     if score > best_score {
                         best_score = score;
                         best = c;
@@ -260,6 +304,11 @@ where
             if !self.untried.is_empty() {
                 let a = self.untried[rng.random_range(0..self.untried.len())];
                 let idx = self.nodes.len() as u32;
+                let bias = if self.config.progressive_bias != 0.0 {
+                    self.config.progressive_bias * g.action_bias(a)
+                } else {
+                    0.0
+                };
                 let parent = &mut self.nodes[node as usize];
                 let sibling = parent.first_child;
                 parent.first_child = idx;
@@ -269,6 +318,7 @@ where
                     visits: 0,
                     avail: 1,
                     reward: 0.0,
+                    bias,
                     first_child: NONE,
                     next_sibling: sibling,
                 });
@@ -286,16 +336,12 @@ where
         // 3. Rollout.
         let mut steps = 0;
         while !g.is_terminal() && steps < self.config.max_rollout_steps {
-            self.actions.clear();
-            g.legal_actions(&mut self.actions);
-            if self.actions.is_empty() {
+            if !policy.step(&mut g, &mut self.actions, rng) {
                 break;
             }
-            let a = policy.choose(&g, &self.actions, rng);
-            g.apply(a, rng);
             steps += 1;
-            self.steps += 1;
         }
+        self.steps += steps as u64;
         // 4. Backpropagation (rewards cached per player).
         self.rewards.clear();
         for &n in &self.path[1..] {
@@ -311,6 +357,35 @@ where
             node.reward += self.rewards[p];
         }
         self.nodes[0].visits += 1;
+    }
+
+    /// Whether the most visited root child is out of reach for the iterations still to come.
+    fn decided(&self, done: u64, tc: &TimeControl) -> bool {
+        let mut left = self.config.max_iterations.saturating_sub(done);
+        if let Some(soft) = tc.soft() {
+            let el = tc.elapsed().as_secs_f64();
+            if el > 0.0 {
+                let rate = done as f64 / el;
+                let by_time = (rate * (soft.as_secs_f64() - el).max(0.0)) as u64;
+                left = left.min(by_time);
+            }
+        }
+        if left == u64::MAX {
+            return false;
+        }
+        let (mut first, mut second) = (0u32, 0u32);
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let v = self.nodes[c as usize].visits;
+            if v > first {
+                second = first;
+                first = v;
+            } else if v > second {
+                second = v;
+            }
+            c = self.nodes[c as usize].next_sibling;
+        }
+        (first - second) as u64 > left
     }
 
     fn root_stats(&self, iterations: u64) -> SearchStats<G::Action> {
@@ -498,6 +573,87 @@ mod tests {
         assert_eq!(m.iterations, 6000);
         assert_eq!(m.best, Some(1));
         assert_eq!(m.children.iter().map(|c| c.visits).sum::<u32>(), 6000);
+    }
+
+    #[test]
+    fn early_stop_keeps_the_choice_and_saves_iterations() {
+        let run = |early_stop: bool| {
+            let mut s = Ismcts::<Nim>::new(IsmctsConfig {
+                max_iterations: 4000,
+                early_stop,
+                ..Default::default()
+            });
+            s.search(
+                |_: &mut ChaCha8Rng| Nim {
+                    stones: 4,
+                    to_move: 0,
+                },
+                &mut UniformRollout,
+                &TimeControl::infinite(),
+                &mut ChaCha8Rng::seed_from_u64(3),
+            )
+        };
+        let (full, early) = (run(false), run(true));
+        assert_eq!(full.iterations, 4000);
+        assert!(early.iterations < 4000, "{}", early.iterations);
+        assert_eq!(early.best, full.best);
+        let c = &early.children;
+        assert!(c[0].visits as u64 - c[1].visits as u64 > 4000 - early.iterations);
+    }
+
+    /// Nim where the bias points at the losing move: progressive bias shows in the first
+    /// visits and fades, so the search still finds the winning move.
+    #[derive(Clone)]
+    struct BiasedNim(Nim);
+
+    impl IsmctsGame for BiasedNim {
+        type Action = u8;
+        fn player_to_move(&self) -> usize {
+            self.0.player_to_move()
+        }
+        fn is_terminal(&self) -> bool {
+            self.0.is_terminal()
+        }
+        fn legal_actions(&self, out: &mut Vec<u8>) {
+            self.0.legal_actions(out)
+        }
+        fn apply<R: Rng + ?Sized>(&mut self, a: u8, r: &mut R) {
+            self.0.apply(a, r)
+        }
+        fn reward(&self, p: usize) -> f64 {
+            self.0.reward(p)
+        }
+        fn action_bias(&self, a: u8) -> f64 {
+            if a == 2 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    }
+
+    #[test]
+    fn progressive_bias_steers_early_and_fades() {
+        let run = |iters: u64| {
+            let mut s = Ismcts::<BiasedNim>::new(IsmctsConfig {
+                max_iterations: iters,
+                progressive_bias: 5.0,
+                ..Default::default()
+            });
+            s.search(
+                |_: &mut ChaCha8Rng| {
+                    BiasedNim(Nim {
+                        stones: 4,
+                        to_move: 0,
+                    })
+                },
+                &mut UniformRollout,
+                &TimeControl::infinite(),
+                &mut ChaCha8Rng::seed_from_u64(5),
+            )
+        };
+        assert_eq!(run(12).best, Some(2));
+        assert_eq!(run(5000).best, Some(1));
     }
 
     #[test]

@@ -1,0 +1,222 @@
+//! The ISMCTS player's tunables ([`IsmctsParams`]) in the shared parameter registry, so that
+//! `--param NAME=V`, player specs (`ismcts:param.NAME=V`) and the tuning scripts can set them.
+
+use crate::mcts::IsmctsParams;
+use kibitz_search::params::{ParamError, ParamSpec, Tunable};
+
+const fn spec(
+    name: &'static str,
+    default: f64,
+    min: f64,
+    max: f64,
+    step: f64,
+    doc: &'static str,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        default,
+        min,
+        max,
+        step,
+        doc,
+    }
+}
+
+impl Tunable for IsmctsParams {
+    fn specs() -> Vec<ParamSpec> {
+        let d = IsmctsParams::default();
+        vec![
+            spec(
+                "c",
+                d.search.exploration,
+                0.1,
+                2.0,
+                0.1,
+                "UCB exploration constant",
+            ),
+            spec(
+                "pb",
+                d.search.progressive_bias,
+                0.0,
+                3.0,
+                0.2,
+                "progressive-bias weight (heuristic prior / (visits + 1))",
+            ),
+            spec(
+                "early_stop",
+                d.search.early_stop as u8 as f64,
+                0.0,
+                1.0,
+                1.0,
+                "1: stop when the most visited root move cannot be overtaken",
+            ),
+            spec(
+                "rollout",
+                d.search.max_rollout_steps as f64,
+                20.0,
+                1000.0,
+                20.0,
+                "playout steps before the hand-size estimate is used",
+            ),
+            spec(
+                "eps",
+                d.rollout_epsilon,
+                0.0,
+                0.6,
+                0.05,
+                "playout probability of a uniformly random move",
+            ),
+            spec(
+                "r78",
+                d.rollout_special as f64,
+                -20.0,
+                100.0,
+                5.0,
+                "playout bonus for 7s and 8s",
+            ),
+            spec(
+                "rjack",
+                d.rollout_jack_cost as f64,
+                0.0,
+                200.0,
+                10.0,
+                "playout penalty for Jacks",
+            ),
+            spec(
+                "rsuit",
+                d.rollout_suit as f64,
+                0.0,
+                20.0,
+                1.0,
+                "playout score per card held of the played suit",
+            ),
+            spec(
+                "r8follow",
+                d.rollout_eight_follow as f64,
+                0.0,
+                100.0,
+                5.0,
+                "playout bonus for an 8 we can follow (two players)",
+            ),
+            spec(
+                "rvoid",
+                d.rollout_void as f64,
+                0.0,
+                100.0,
+                5.0,
+                "playout bonus for a play the next player cannot follow (sampled deal)",
+            ),
+            spec(
+                "ev_draw",
+                d.evidence.per_draw,
+                0.001,
+                1.0,
+                0.05,
+                "sampling weight per draw made while the card would have been legal (ever)",
+            ),
+            spec(
+                "ev_void",
+                d.evidence.void,
+                0.001,
+                1.0,
+                0.05,
+                "sampling weight of a card legal at the seat's last draw, one card ago",
+            ),
+            spec(
+                "ev_decay",
+                d.evidence.decay,
+                0.0,
+                1.0,
+                0.05,
+                "how slowly that void evidence fades per card the seat draws later",
+            ),
+            spec(
+                "ev_wish",
+                d.evidence.wish,
+                1.0,
+                10.0,
+                0.5,
+                "sampling weight per wish of the card's suit",
+            ),
+            spec(
+                "ev_jack",
+                d.evidence.jack,
+                0.01,
+                1.0,
+                0.05,
+                "sampling weight per Jack spent while the card would have been legal",
+            ),
+        ]
+    }
+
+    fn set_param(&mut self, name: &str, v: f64) -> Result<(), ParamError> {
+        let int = |v: f64| v.round() as i32;
+        match name {
+            "c" => self.search.exploration = v,
+            "pb" => self.search.progressive_bias = v,
+            "early_stop" => self.search.early_stop = v.round() != 0.0,
+            "rollout" => self.search.max_rollout_steps = v.round().clamp(0.0, 1e6) as u32,
+            "eps" => self.rollout_epsilon = v.clamp(0.0, 1.0),
+            "r78" => self.rollout_special = int(v),
+            "rjack" => self.rollout_jack_cost = int(v),
+            "rsuit" => self.rollout_suit = int(v),
+            "r8follow" => self.rollout_eight_follow = int(v),
+            "rvoid" => self.rollout_void = int(v),
+            "ev_draw" => self.evidence.per_draw = v.max(0.0),
+            "ev_void" => self.evidence.void = v.clamp(0.0, 1.0),
+            "ev_decay" => self.evidence.decay = v.clamp(0.0, 1.0),
+            "ev_wish" => self.evidence.wish = v.max(0.0),
+            "ev_jack" => self.evidence.jack = v.max(0.0),
+            _ => return Err(ParamError::Unknown(name.to_string())),
+        }
+        Ok(())
+    }
+
+    fn get_param(&self, name: &str) -> Option<f64> {
+        Some(match name {
+            "c" => self.search.exploration,
+            "pb" => self.search.progressive_bias,
+            "early_stop" => self.search.early_stop as u8 as f64,
+            "rollout" => self.search.max_rollout_steps as f64,
+            "eps" => self.rollout_epsilon,
+            "r78" => self.rollout_special as f64,
+            "rjack" => self.rollout_jack_cost as f64,
+            "rsuit" => self.rollout_suit as f64,
+            "r8follow" => self.rollout_eight_follow as f64,
+            "rvoid" => self.rollout_void as f64,
+            "ev_draw" => self.evidence.per_draw,
+            "ev_void" => self.evidence.void,
+            "ev_decay" => self.evidence.decay,
+            "ev_wish" => self.evidence.wish,
+            "ev_jack" => self.evidence.jack,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spec_round_trips_and_defaults_match() {
+        let d = IsmctsParams::default();
+        for s in IsmctsParams::specs() {
+            assert_eq!(d.get_param(s.name), Some(s.default), "{}", s.name);
+            assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
+            let mut p = d;
+            let v = if s.is_integer() {
+                s.max.round()
+            } else {
+                (s.min + s.max) / 2.0
+            };
+            p.set_param(s.name, v).unwrap();
+            assert_eq!(p.get_param(s.name), Some(v), "{}", s.name);
+        }
+        let mut p = d;
+        assert!(p.apply("nope=1").is_err());
+        assert!(p.apply("c=x").is_err());
+        p.apply("c=1.25").unwrap();
+        assert_eq!(p.search.exploration, 1.25);
+    }
+}
