@@ -35,6 +35,17 @@ pub fn rollout(mut g: Game, params: &HeuristicParams) -> [u32; PLAYERS] {
     g.scores()
 }
 
+/// Plays `g` to the end with a heuristic player per seat, each with his own parameters.
+pub fn rollout_seats(mut g: Game, params: &[HeuristicParams; PLAYERS]) -> [u32; PLAYERS] {
+    g.set_quiet(true);
+    while let Some(ask) = g.ask() {
+        let k = view(&g, ask.seat);
+        let a = HeuristicPlayer::answer_for(&params[ask.seat.idx()], k, &ask.question);
+        g.answer(a);
+    }
+    g.scores()
+}
+
 /// How good final `scores` are for `me`: the win share plus a small margin term.
 pub fn utility(scores: &[u32; PLAYERS], me: Seat) -> f64 {
     let mine = scores[me.idx()];
@@ -66,7 +77,16 @@ pub fn sample_world(
     rng: &mut ChaCha8Rng,
     drawn: Option<Animal>,
 ) -> World {
-    let mut money = belief.sample();
+    world_from(k, belief.sample(), rng, drawn)
+}
+
+/// A world with the given money (my own hand is taken from `k`) and a shuffled unseen deck.
+pub fn world_from(
+    k: &Knowledge,
+    mut money: [Cards; PLAYERS],
+    rng: &mut ChaCha8Rng,
+    drawn: Option<Animal>,
+) -> World {
     money[k.me.idx()] = k.hand;
     let mut deck = Vec::with_capacity(DECK_SIZE);
     for a in Animal::all() {

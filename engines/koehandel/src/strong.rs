@@ -35,8 +35,9 @@ use crate::event::{Answer, Event, Question, TradeStart};
 use crate::game::Game;
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
+use crate::model::{challenge_money, counter_money, ModelParams, OpponentModel};
 use crate::player::{legal_trades, Player};
-use crate::sim::{rollout, sample_world, utility, World};
+use crate::sim::{rollout_seats, utility, world_from, World};
 use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
 
 /// Parameters of [`StrongPlayer`].
@@ -52,6 +53,16 @@ pub struct StrongParams {
     pub price_points: usize,
     /// The policy used in the play-outs (and for the cheap decisions).
     pub rollout: HeuristicParams,
+    /// Priors of the opponent model.
+    pub model: ModelParams,
+    /// Weight sampled worlds by the likelihood of the opponents' observed bids and offers.
+    pub weighted: bool,
+    /// Sample a challenger's hidden offer from his model instead of uniformly.
+    pub model_offers: bool,
+    /// Play each opponent in the roll-outs with his modelled bid rate.
+    pub model_rollouts: bool,
+    /// Add trade offers aimed just above the opponent's modelled counter offer.
+    pub counter_cands: bool,
 }
 
 impl Default for StrongParams {
@@ -62,6 +73,11 @@ impl Default for StrongParams {
             trade_candidates: 3,
             price_points: 4,
             rollout: HeuristicParams::default(),
+            model: ModelParams::default(),
+            weighted: true,
+            model_offers: true,
+            model_rollouts: true,
+            counter_cands: true,
         }
     }
 }
@@ -82,6 +98,7 @@ pub struct StrongPlayer {
     pub params: StrongParams,
     k: Knowledge,
     belief: Belief,
+    model: OpponentModel,
     rng: ChaCha8Rng,
     run: Run,
     rollouts: std::cell::Cell<u64>,
@@ -100,6 +117,7 @@ impl StrongPlayer {
             params,
             k: Knowledge::new(Seat(0)),
             belief: Belief::new(Seat(0), params.particles, seed),
+            model: OpponentModel::new(params.model, params.rollout.eval, params.rollout.denial),
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x57_0426),
             run: Run::default(),
             rollouts: std::cell::Cell::new(0),
@@ -118,9 +136,25 @@ impl StrongPlayer {
         self.rollouts.get()
     }
 
-    fn play_out(&self, g: Game) -> f64 {
+    /// The opponent model (per-seat statistics of this game).
+    pub fn model(&self) -> &OpponentModel {
+        &self.model
+    }
+
+    fn play_out(&self, g: Game, policy: &[HeuristicParams; PLAYERS]) -> f64 {
         self.rollouts.set(self.rollouts.get() + 1);
-        utility(&rollout(g, &self.params.rollout), self.k.me)
+        utility(&rollout_seats(g, policy), self.k.me)
+    }
+
+    /// The roll-out policy per seat: the heuristic, with each opponent's modelled bid rate.
+    fn policy(&self) -> [HeuristicParams; PLAYERS] {
+        let mut v = [self.params.rollout; PLAYERS];
+        if self.params.model_rollouts {
+            for s in self.k.opponents() {
+                v[s.idx()].rate = self.model.rate(s).clamp(0.05, 1.5);
+            }
+        }
+        v
     }
 
     fn heuristic(&self, q: &Question) -> Answer {
@@ -128,8 +162,59 @@ impl StrongPlayer {
     }
 
     fn worlds(&mut self, drawn: Option<Animal>) -> Vec<World> {
+        let ws: Vec<f64> = self
+            .belief
+            .particles()
+            .iter()
+            .map(|p| self.bid_likelihood(p))
+            .collect();
+        self.worlds_weighted(drawn, &ws)
+    }
+
+    /// Likelihood of the current auction run's bids under a money assignment: a bid above
+    /// a seat's money is a bluff, as likely as his modelled bluff rate (1e-3 for a seat
+    /// already caught, whose over-the-top bids would be void).
+    fn bid_likelihood(&self, p: &[Cards; PLAYERS]) -> f64 {
+        if !self.params.weighted {
+            return 1.0;
+        }
+        let mut w = 1.0;
+        for s in self.k.opponents() {
+            let b = self.model.run_bid(s);
+            if b > 0 && p[s.idx()].value() < b {
+                w *= if self.k.caught[s.idx()] {
+                    1e-3
+                } else {
+                    self.model.bluff_rate(s)
+                };
+            }
+        }
+        w
+    }
+
+    /// Worlds whose money is drawn from the particles with the given weights.
+    fn worlds_weighted(&mut self, drawn: Option<Animal>, weights: &[f64]) -> Vec<World> {
+        let total: f64 = weights.iter().sum();
+        let n = self.belief.particles().len();
         (0..self.params.worlds)
-            .map(|_| sample_world(&self.k, &mut self.belief, &mut self.rng, drawn))
+            .map(|_| {
+                let i = if total > 0.0 && total.is_finite() {
+                    let mut x = self.rng.random::<f64>() * total;
+                    let mut i = n - 1;
+                    for (j, w) in weights.iter().enumerate() {
+                        x -= w;
+                        if x <= 0.0 {
+                            i = j;
+                            break;
+                        }
+                    }
+                    i
+                } else {
+                    self.rng.random_range(0..n)
+                };
+                let money = self.belief.particles()[i];
+                world_from(&self.k, money, &mut self.rng, drawn)
+            })
             .collect()
     }
 
@@ -143,10 +228,11 @@ impl StrongPlayer {
         n: usize,
     ) -> usize {
         let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let policy = self.policy();
         let mut sums = vec![0.0; n];
         for (i, w) in worlds.iter().enumerate() {
             for (c, sum) in sums.iter_mut().enumerate() {
-                *sum += self.play_out(make(i, w, c));
+                *sum += self.play_out(make(i, w, c), &policy);
             }
             if tc.as_ref().is_some_and(|t| t.soft_expired()) {
                 break;
@@ -189,7 +275,21 @@ impl StrongPlayer {
         let hand = k.hand.value();
         for &(o, a, g) in &trades {
             let base = ((g * p.rate) as u32 / 10 * 10).min(hand);
-            for v in [0, base / 2, base, (base * 3 / 2).min(hand)] {
+            let mut values = vec![0, base / 2, base, (base * 3 / 2).min(hand)];
+            if self.params.counter_cands {
+                // Just above the counter offer his model predicts.
+                let n = if k.herds[me.idx()].count(a) == 2 && k.herds[o.idx()].count(a) == 2 {
+                    2
+                } else {
+                    1
+                };
+                let loss = counter_money(&p.eval, &k.herds, me, o, a, n, p.denial, p.rate);
+                let c = (self.model.predicted_counter(o, loss) as u32 / 10 + 1) * 10;
+                if c <= hand {
+                    values.push(c);
+                }
+            }
+            for v in values {
                 let t = Answer::Trade(TradeStart {
                     opponent: Some(o),
                     animal: Some(a),
@@ -263,6 +363,7 @@ impl StrongPlayer {
         let k = &self.k;
         let next = auctioneer.next();
         let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let policy = self.policy();
         let mut reservation = 0;
         for &price in &prices {
             if tc.as_ref().is_some_and(|t| t.soft_expired()) {
@@ -271,7 +372,7 @@ impl StrongPlayer {
             let (mut win, mut lose) = (0.0, 0.0);
             for w in &worlds {
                 let g = w.after_sale(k, animal, me, auctioneer, price, next);
-                win += self.play_out(g);
+                win += self.play_out(g, &policy);
                 let g = match rival {
                     Some(r) if w.money[r.idx()].value() >= price => {
                         w.after_sale(k, animal, r, auctioneer, price, next)
@@ -282,7 +383,7 @@ impl StrongPlayer {
                     }
                     _ => w.after_sale(k, animal, auctioneer, auctioneer, 0, next),
                 };
-                lose += self.play_out(g);
+                lose += self.play_out(g, &policy);
             }
             if win >= lose {
                 reservation = price;
@@ -387,12 +488,8 @@ impl StrongPlayer {
         if cands.len() == 1 {
             return Answer::Money(Cards::EMPTY);
         }
-        let mut worlds = self.worlds(None);
-        // The challenger's hidden offer: `offer_cards` of his sampled cards.
-        let offers: Vec<Cards> = worlds
-            .iter()
-            .map(|w| random_offer(&mut self.rng, &w.money[challenger.idx()], offer_cards))
-            .collect();
+        let (mut worlds, offers) =
+            self.challenge_worlds(challenger, animal, count, offer_cards, tie);
         for (w, o) in worlds.iter_mut().zip(&offers) {
             let have = w.money[challenger.idx()];
             if !have.contains(o) {
@@ -410,6 +507,84 @@ impl StrongPlayer {
             cands.len(),
         );
         Answer::Money(cands[i])
+    }
+}
+
+impl StrongPlayer {
+    /// Worlds for answering a challenge, each with the challenger's hidden offer of
+    /// `offer_cards` cards. With the model, a world's offer is what his model predicts for
+    /// his sampled hand (at a few spreads of the predicted value) when such an offer has the
+    /// announced card count, else (a bluff, or a hand the model cannot explain) a uniform
+    /// subset; with weighting, particles are weighted by how well they explain the count.
+    fn challenge_worlds(
+        &mut self,
+        challenger: Seat,
+        animal: Animal,
+        count: u8,
+        offer_cards: u32,
+        tie: bool,
+    ) -> (Vec<World>, Vec<Cards>) {
+        const SPREAD: [f64; 5] = [0.8, 0.9, 1.0, 1.1, 1.25];
+        let p = self.params.rollout;
+        let use_model = (self.params.model_offers || self.params.weighted) && !tie;
+        let money = challenge_money(
+            &p.eval,
+            &self.k.herds,
+            challenger,
+            self.k.me,
+            animal,
+            count,
+            p.denial,
+            self.params.model.bid_prior,
+        );
+        let target = self.model.predicted_offer(challenger, money);
+        let beta = self.model.offer_bluff_rate(challenger);
+        let modelled = |hand: &Cards| -> Vec<Cards> {
+            let mut v: Vec<Cards> = Vec::new();
+            for m in SPREAD {
+                let value = ((target * m) as u32 / 10 * 10).min(hand.value());
+                let c = HeuristicPlayer::cards_for(hand, value);
+                if c.len() == offer_cards && !v.contains(&c) {
+                    v.push(c);
+                }
+            }
+            v
+        };
+        let like = |hand: &Cards| -> f64 {
+            let share = modelled(hand).len() as f64 / SPREAD.len() as f64;
+            (1.0 - beta) * share + beta * 0.2
+        };
+        let weights: Vec<f64> = self
+            .belief
+            .particles()
+            .iter()
+            .map(|q| {
+                let w = self.bid_likelihood(q);
+                if use_model && self.params.weighted {
+                    w * like(&q[challenger.idx()])
+                } else {
+                    w
+                }
+            })
+            .collect();
+        let worlds = self.worlds_weighted(None, &weights);
+        let offers = worlds
+            .iter()
+            .map(|w| {
+                let hand = w.money[challenger.idx()];
+                if use_model && self.params.model_offers {
+                    let m = modelled(&hand);
+                    let share = m.len() as f64 / SPREAD.len() as f64;
+                    let honest = (1.0 - beta) * share;
+                    let pr = honest / (honest + beta * 0.2);
+                    if !m.is_empty() && self.rng.random::<f64>() < pr {
+                        return m[self.rng.random_range(0..m.len())];
+                    }
+                }
+                random_offer(&mut self.rng, &hand, offer_cards)
+            })
+            .collect();
+        (worlds, offers)
     }
 }
 
@@ -435,12 +610,18 @@ impl Player for StrongPlayer {
     fn new_game(&mut self, me: Seat) {
         self.k = Knowledge::new(me);
         self.belief = Belief::new(me, self.params.particles, self.rng.random());
+        self.model = OpponentModel::new(
+            self.params.model,
+            self.params.rollout.eval,
+            self.params.rollout.denial,
+        );
         self.run = Run::default();
     }
     fn observe(&mut self, event: &Event) {
         if let Event::Begin = event {
             self.new_game(self.k.me);
         }
+        self.model.observe(&self.k, event);
         self.k.observe(event);
         if let Event::Bluffed { bluffer, .. } = event {
             // The auction reruns: everybody but the bluffer may bid again.
@@ -459,6 +640,7 @@ impl Player for StrongPlayer {
     fn decide(&mut self, q: &Question) -> Answer {
         self.k.on_question(q);
         self.belief.sync(&mut self.k);
+        self.model.on_question(&self.k, q);
         let a = match q {
             Question::Start => self.start(),
             Question::Bid {
@@ -483,6 +665,11 @@ impl Player for StrongPlayer {
             } => self.challenged(*challenger, *animal, *count, *offer_cards, *tie),
             Question::Pay { .. } | Question::Reoffer { .. } => self.heuristic(q),
         };
+        if let (Question::Start, Answer::Trade(t)) = (q, &a) {
+            if let (Some(o), Some(animal)) = (t.opponent, t.animal) {
+                self.model.on_my_challenge(&self.k, o, animal);
+            }
+        }
         self.k.on_answer(q, &a);
         a
     }
