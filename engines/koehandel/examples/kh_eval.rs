@@ -2,8 +2,8 @@
 //! `cargo run --release -p kibitz-koehandel --example kh_eval -- GAMES p1,p2,p3,p4 [SEED]
 //! [THREADS] [CSV]`. Seats rotate over the same decks as `kibitz koehandel match` (games
 //! `4i..4i+3` share deck `SEED+i`); prints every entrant's win share ± 95 % and entrant 1's
-//! decision time (mean and max over all its decisions); CSV gets one row per game
-//! (`game,share1,share2,share3,share4`) so two runs on the same seed can be paired.
+//! decision time (mean and max over all its decisions); CSV gets one row per game as it
+//! finishes (`game,share1..4,score1..4`) so two runs on the same seed can be paired.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -65,6 +65,18 @@ fn main() -> Res<()> {
         return Err(format!("need four known players, got {seats}").into());
     }
     let times = Arc::new(Mutex::new(Vec::new()));
+    // Rows are written as games finish, so a run stopped early still leaves its games.
+    let out: Option<Mutex<std::fs::File>> = match &csv {
+        Some(path) => {
+            let mut f = std::fs::File::create(path)?;
+            writeln!(
+                f,
+                "game,share1,share2,share3,share4,score1,score2,score3,score4"
+            )?;
+            Some(Mutex::new(f))
+        }
+        None => None,
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()?;
@@ -103,6 +115,21 @@ fn main() -> Res<()> {
                         *sh = 1.0 / ties;
                     }
                 }
+                if let Some(Ok(mut f)) = out.as_ref().map(|m| m.lock()) {
+                    let _ = writeln!(
+                        f,
+                        "{g},{},{},{},{},{},{},{},{}",
+                        share[0],
+                        share[1],
+                        share[2],
+                        share[3],
+                        score[0],
+                        score[1],
+                        score[2],
+                        score[3]
+                    );
+                    let _ = f.flush();
+                }
                 (g, share, score)
             })
             .collect()
@@ -124,6 +151,18 @@ fn main() -> Res<()> {
         );
     }
     println!("{games} games in {secs:.1} s, {threads} threads, seed {seed}");
+    let t = times.lock().map(|t| t.clone()).unwrap_or_default();
+    let max = t.iter().copied().fold(0.0, f64::max);
+    let mean = t.iter().sum::<f64>() / t.len().max(1) as f64;
+    let slow: Vec<f64> = t.iter().copied().filter(|&x| x > 1e-3).collect();
+    println!(
+        "entrant 1 decisions: {} mean {:.2} ms max {:.1} ms; {} above 1 ms: mean {:.1} ms",
+        t.len(),
+        mean * 1e3,
+        max * 1e3,
+        slow.len(),
+        slow.iter().sum::<f64>() / slow.len().max(1) as f64 * 1e3
+    );
     let t = times.lock().map(|t| t.clone()).unwrap_or_default();
     let max = t.iter().copied().fold(0.0, f64::max);
     let mean = t.iter().sum::<f64>() / t.len().max(1) as f64;

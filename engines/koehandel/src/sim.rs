@@ -6,6 +6,8 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::belief::Belief;
+use crate::eval::auction_value_of;
+use crate::event::Question;
 use crate::game::{Game, Phase, Trade};
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
@@ -36,9 +38,40 @@ pub fn rollout(mut g: Game, params: &HeuristicParams) -> [u32; PLAYERS] {
 }
 
 /// Plays `g` to the end with a heuristic player per seat, each with his own parameters.
+///
+/// Plays exactly as [`rollout`] with those players would, but faster: a bid request is
+/// answered from the animal's value to the bidder, computed once per auction and seat
+/// (herds do not change during an auction, and bids come in steps of 10, so an auction asks
+/// each bidder many times), instead of rebuilding his view and valuing the herds each time.
 pub fn rollout_seats(mut g: Game, params: &[HeuristicParams; PLAYERS]) -> [u32; PLAYERS] {
     g.set_quiet(true);
+    // (cards left in the deck, animal) of the cached auction, and the values per seat.
+    let mut key: Option<(usize, Animal)> = None;
+    let mut values = [None::<f64>; PLAYERS];
     while let Some(ask) = g.ask() {
+        if let Question::Bid {
+            animal, high_bid, ..
+        } = &ask.question
+        {
+            let s = ask.seat.idx();
+            if key != Some((g.deck_left(), *animal)) {
+                key = Some((g.deck_left(), *animal));
+                values = [None; PLAYERS];
+            }
+            let p = &params[s];
+            let v = match values[s] {
+                Some(v) => v,
+                None => {
+                    let herds = std::array::from_fn(|i| g.herd(Seat(i as u8)));
+                    let v = auction_value_of(&p.eval, &herds, ask.seat, *animal, p.denial);
+                    values[s] = Some(v);
+                    v
+                }
+            };
+            let a = HeuristicPlayer::bid_from_value(p, v, &g.money(ask.seat), high_bid);
+            g.answer(a);
+            continue;
+        }
         let k = view(&g, ask.seat);
         let a = HeuristicPlayer::answer_for(&params[ask.seat.idx()], k, &ask.question);
         g.answer(a);

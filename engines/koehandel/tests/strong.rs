@@ -122,3 +122,27 @@ fn opponent_model_learns_bid_rates() {
         assert_eq!(m.stats[1].bluffs + m.stats[3].bluffs, 0);
     }
 }
+
+#[test]
+fn fast_rollout_plays_exactly_like_the_heuristic() {
+    use kibitz_koehandel::heuristic::HeuristicParams;
+    use kibitz_koehandel::sim::{rollout, rollout_seats};
+    for seed in 0..20 {
+        let p = HeuristicParams::default();
+        assert_eq!(
+            rollout(Game::new(seed), &p),
+            rollout_seats(Game::new(seed), &[p; 4])
+        );
+        let mut q = [p; 4];
+        q[1].rate = 0.2;
+        q[3].rate = 0.6;
+        let mut players: Vec<Box<dyn Player>> = vec![
+            make_player("heuristic", 0).unwrap(),
+            make_player("heuristic:rate=0.2", 0).unwrap(),
+            make_player("heuristic", 0).unwrap(),
+            make_player("heuristic:rate=0.6", 0).unwrap(),
+        ];
+        let r = play_game(Game::new(seed), &mut players);
+        assert_eq!(r.scores, rollout_seats(Game::new(seed), &q), "seed {seed}");
+    }
+}
