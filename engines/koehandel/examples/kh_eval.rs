@@ -1,6 +1,6 @@
 //! Strength measurement with per-game output, for paired comparisons:
 //! `cargo run --release -p kibitz-koehandel --example kh_eval -- GAMES p1,p2,p3,p4 [SEED]
-//! [THREADS] [CSV]`. Seats rotate over the same decks as `kibitz koehandel match` (games
+//! [THREADS] [CSV] [FIRST]` (FIRST: skip games below it, to resume a stopped run). Seats rotate over the same decks as `kibitz koehandel match` (games
 //! `4i..4i+3` share deck `SEED+i`); prints every entrant's win share ± 95 % and entrant 1's
 //! decision time (mean and max over all its decisions); CSV gets one row per game as it
 //! finishes (`game,share1..4,score1..4`) so two runs on the same seed can be paired.
@@ -60,6 +60,7 @@ fn main() -> Res<()> {
     let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let threads: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
     let csv = args.get(5).cloned();
+    let first: u32 = args.get(6).and_then(|s| s.parse().ok()).unwrap_or(0);
     let names: Vec<String> = seats.split(',').map(String::from).collect();
     if names.len() != 4 || names.iter().any(|n| make_player(n, 0).is_none()) {
         return Err(format!("need four known players, got {seats}").into());
@@ -82,7 +83,7 @@ fn main() -> Res<()> {
         .build()?;
     let t0 = Instant::now();
     let results: Vec<(u32, [f64; 4], [u32; 4])> = pool.install(|| {
-        (0..games)
+        (first..games)
             .into_par_iter()
             .map(|g| {
                 let deck_seed = seed.wrapping_add((g / 4) as u64);

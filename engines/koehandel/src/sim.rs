@@ -6,12 +6,12 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::belief::Belief;
-use crate::eval::auction_value_of;
+use crate::eval::{auction_value_of, gain};
 use crate::event::Question;
 use crate::game::{Game, Phase, Trade};
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
-use crate::types::{Animal, Cards, Seat, DECK_SIZE, PLAYERS};
+use crate::types::{Animal, Cards, Herd, Seat, DECK_SIZE, PLAYERS};
 
 /// A perfect-information view of `g` for `seat` (simulated players see everything).
 pub fn view(g: &Game, seat: Seat) -> Knowledge {
@@ -40,14 +40,16 @@ pub fn rollout(mut g: Game, params: &HeuristicParams) -> [u32; PLAYERS] {
 /// Plays `g` to the end with a heuristic player per seat, each with his own parameters.
 ///
 /// Plays exactly as [`rollout`] with those players would, but faster: a bid request is
-/// answered from the animal's value to the bidder, computed once per auction and seat
-/// (herds do not change during an auction, and bids come in steps of 10, so an auction asks
-/// each bidder many times), instead of rebuilding his view and valuing the herds each time.
+/// answered from the animal's value to the bidder, from each seat's gain computed once per
+/// auction (herds do not change during an auction, and bids come in steps of 10, so an
+/// auction asks each bidder many times), instead of rebuilding his view and valuing the
+/// herds each time.
 pub fn rollout_seats(mut g: Game, params: &[HeuristicParams; PLAYERS]) -> [u32; PLAYERS] {
     g.set_quiet(true);
-    // (cards left in the deck, animal) of the cached auction, and the values per seat.
+    // (cards left in the deck, animal) of the cached auction, and each seat's gain from it.
     let mut key: Option<(usize, Animal)> = None;
-    let mut values = [None::<f64>; PLAYERS];
+    let mut gains = [None::<f64>; PLAYERS];
+    let same_eval = params.iter().all(|p| p.eval == params[0].eval);
     while let Some(ask) = g.ask() {
         if let Question::Bid {
             animal, high_bid, ..
@@ -56,17 +58,29 @@ pub fn rollout_seats(mut g: Game, params: &[HeuristicParams; PLAYERS]) -> [u32; 
             let s = ask.seat.idx();
             if key != Some((g.deck_left(), *animal)) {
                 key = Some((g.deck_left(), *animal));
-                values = [None; PLAYERS];
+                gains = [None; PLAYERS];
             }
             let p = &params[s];
-            let v = match values[s] {
-                Some(v) => v,
-                None => {
-                    let herds = std::array::from_fn(|i| g.herd(Seat(i as u8)));
-                    let v = auction_value_of(&p.eval, &herds, ask.seat, *animal, p.denial);
-                    values[s] = Some(v);
-                    v
-                }
+            let v = if same_eval {
+                // auction_value = own gain + denial × the best other gain.
+                let herds: [Herd; PLAYERS] = std::array::from_fn(|i| g.herd(Seat(i as u8)));
+                let mut gain_of = |i: usize| match gains[i] {
+                    Some(x) => x,
+                    None => {
+                        let x = gain(&params[0].eval, &herds, Seat(i as u8), *animal, 1, None);
+                        gains[i] = Some(x);
+                        x
+                    }
+                };
+                let own = gain_of(s);
+                let best_other = (0..PLAYERS)
+                    .filter(|&i| i != s)
+                    .map(&mut gain_of)
+                    .fold(0.0, f64::max);
+                own + p.denial * best_other
+            } else {
+                let herds = std::array::from_fn(|i| g.herd(Seat(i as u8)));
+                auction_value_of(&p.eval, &herds, ask.seat, *animal, p.denial)
             };
             let a = HeuristicPlayer::bid_from_value(p, v, &g.money(ask.seat), high_bid);
             g.answer(a);
