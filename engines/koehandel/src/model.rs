@@ -75,17 +75,33 @@ pub struct SeatStats {
     pub counters: u32,
 }
 
+/// A cow trade as the valuations see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TradeCase {
+    /// Who starts it.
+    pub challenger: Seat,
+    /// Who is challenged.
+    pub opponent: Seat,
+    /// The kind at stake.
+    pub animal: Animal,
+    /// Animals at stake (1 or 2).
+    pub count: u8,
+}
+
 /// The money-valued worth of a trade for the challenger (the heuristic's `best_trade` money).
 pub fn challenge_money(
     eval: &EvalParams,
     herds: &[Herd; PLAYERS],
-    challenger: Seat,
-    opponent: Seat,
-    animal: Animal,
-    count: u8,
+    t: TradeCase,
     denial: f64,
     rate: f64,
 ) -> f64 {
+    let TradeCase {
+        challenger,
+        opponent,
+        animal,
+        count,
+    } = t;
     let g = gain(eval, herds, challenger, animal, count, Some(opponent))
         + denial * gain(eval, herds, opponent, animal, count, Some(challenger)).abs();
     (g * rate).max(0.0)
@@ -96,13 +112,16 @@ pub fn challenge_money(
 pub fn counter_money(
     eval: &EvalParams,
     herds: &[Herd; PLAYERS],
-    challenger: Seat,
-    opponent: Seat,
-    animal: Animal,
-    count: u8,
+    t: TradeCase,
     denial: f64,
     rate: f64,
 ) -> f64 {
+    let TradeCase {
+        challenger,
+        opponent,
+        animal,
+        count,
+    } = t;
     let mut h = *herds;
     let c = count.min(h[opponent.idx()].count(animal));
     h[opponent.idx()].remove(animal, c);
@@ -286,16 +305,14 @@ impl OpponentModel {
                 ..
             } => {
                 self.close_run();
-                let m = challenge_money(
-                    &self.eval,
-                    &k.herds,
-                    *challenger,
-                    k.me,
-                    *animal,
-                    *count,
-                    self.denial,
-                    self.params.bid_prior,
-                );
+                let t = TradeCase {
+                    challenger: *challenger,
+                    opponent: k.me,
+                    animal: *animal,
+                    count: *count,
+                };
+                let m =
+                    challenge_money(&self.eval, &k.herds, t, self.denial, self.params.bid_prior);
                 self.their_challenge = Some((*challenger, m, *offer_cards));
             }
             Question::Start => {
@@ -315,16 +332,13 @@ impl OpponentModel {
         } else {
             1
         };
-        let loss = counter_money(
-            &self.eval,
-            &k.herds,
-            k.me,
+        let t = TradeCase {
+            challenger: k.me,
             opponent,
             animal,
             count,
-            self.denial,
-            self.params.bid_prior,
-        );
+        };
+        let loss = counter_money(&self.eval, &k.herds, t, self.denial, self.params.bid_prior);
         self.my_challenge = Some((opponent, loss));
     }
 

@@ -21,6 +21,18 @@
 //! Cheap decisions (bids below the heuristic ceiling, payments, re-offers) use the
 //! heuristic directly; an auction gets one Monte-Carlo reservation price, computed when the
 //! player is first asked to bid on it.
+//!
+//! # Opponent models
+//! An [`OpponentModel`] learns from this game's messages how each opponent bids (his bid
+//! ceiling over the animal's value), how often he bluffs, what his trade offers are worth
+//! and how he counters. It is used in four places, each with a switch in [`StrongParams`]:
+//! - `weighted`: worlds are drawn from the particles weighted by the likelihood of the bids
+//!   seen in the current auction (a bid above a sampled hand costs the seat's bluff rate)
+//!   and, when challenged, of the offer's card count under the challenger's model;
+//! - `model_offers`: a challenger's hidden offer in a world is what his model predicts for
+//!   his sampled hand (when it has the announced card count), not a uniform subset;
+//! - `model_rollouts`: the roll-outs play each opponent with his modelled bid rate;
+//! - `counter_cands`: a trade start also tries an offer just above the modelled counter.
 
 use std::time::Duration;
 
@@ -35,9 +47,11 @@ use crate::event::{Answer, Event, Question, TradeStart};
 use crate::game::Game;
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
-use crate::model::{challenge_money, counter_money, ModelParams, OpponentModel};
+use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
 use crate::player::{legal_trades, Player};
-use crate::sim::{rollout_seats, utility, world_from, World};
+use crate::sim::{rollout_seats, utility, World};
+
+mod worlds;
 use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
 
 /// Parameters of [`StrongPlayer`].
@@ -171,53 +185,6 @@ impl StrongPlayer {
         self.worlds_weighted(drawn, &ws)
     }
 
-    /// Likelihood of the current auction run's bids under a money assignment: a bid above
-    /// a seat's money is a bluff, as likely as his modelled bluff rate (1e-3 for a seat
-    /// already caught, whose over-the-top bids would be void).
-    fn bid_likelihood(&self, p: &[Cards; PLAYERS]) -> f64 {
-        if !self.params.weighted {
-            return 1.0;
-        }
-        let mut w = 1.0;
-        for s in self.k.opponents() {
-            let b = self.model.run_bid(s);
-            if b > 0 && p[s.idx()].value() < b {
-                w *= if self.k.caught[s.idx()] {
-                    1e-3
-                } else {
-                    self.model.bluff_rate(s)
-                };
-            }
-        }
-        w
-    }
-
-    /// Worlds whose money is drawn from the particles with the given weights.
-    fn worlds_weighted(&mut self, drawn: Option<Animal>, weights: &[f64]) -> Vec<World> {
-        let total: f64 = weights.iter().sum();
-        let n = self.belief.particles().len();
-        (0..self.params.worlds)
-            .map(|_| {
-                let i = if total > 0.0 && total.is_finite() {
-                    let mut x = self.rng.random::<f64>() * total;
-                    let mut i = n - 1;
-                    for (j, w) in weights.iter().enumerate() {
-                        x -= w;
-                        if x <= 0.0 {
-                            i = j;
-                            break;
-                        }
-                    }
-                    i
-                } else {
-                    self.rng.random_range(0..n)
-                };
-                let money = self.belief.particles()[i];
-                world_from(&self.k, money, &mut self.rng, drawn)
-            })
-            .collect()
-    }
-
     /// Index of the candidate with the best mean utility over the same worlds. Worlds are
     /// played in turn for every candidate, so a time budget that stops early still compares
     /// all candidates on the same worlds.
@@ -283,7 +250,13 @@ impl StrongPlayer {
                 } else {
                     1
                 };
-                let loss = counter_money(&p.eval, &k.herds, me, o, a, n, p.denial, p.rate);
+                let t = TradeCase {
+                    challenger: me,
+                    opponent: o,
+                    animal: a,
+                    count: n,
+                };
+                let loss = counter_money(&p.eval, &k.herds, t, p.denial, p.rate);
                 let c = (self.model.predicted_counter(o, loss) as u32 / 10 + 1) * 10;
                 if c <= hand {
                     values.push(c);
@@ -508,99 +481,6 @@ impl StrongPlayer {
         );
         Answer::Money(cands[i])
     }
-}
-
-impl StrongPlayer {
-    /// Worlds for answering a challenge, each with the challenger's hidden offer of
-    /// `offer_cards` cards. With the model, a world's offer is what his model predicts for
-    /// his sampled hand (at a few spreads of the predicted value) when such an offer has the
-    /// announced card count, else (a bluff, or a hand the model cannot explain) a uniform
-    /// subset; with weighting, particles are weighted by how well they explain the count.
-    fn challenge_worlds(
-        &mut self,
-        challenger: Seat,
-        animal: Animal,
-        count: u8,
-        offer_cards: u32,
-        tie: bool,
-    ) -> (Vec<World>, Vec<Cards>) {
-        const SPREAD: [f64; 5] = [0.8, 0.9, 1.0, 1.1, 1.25];
-        let p = self.params.rollout;
-        let use_model = (self.params.model_offers || self.params.weighted) && !tie;
-        let money = challenge_money(
-            &p.eval,
-            &self.k.herds,
-            challenger,
-            self.k.me,
-            animal,
-            count,
-            p.denial,
-            self.params.model.bid_prior,
-        );
-        let target = self.model.predicted_offer(challenger, money);
-        let beta = self.model.offer_bluff_rate(challenger);
-        let modelled = |hand: &Cards| -> Vec<Cards> {
-            let mut v: Vec<Cards> = Vec::new();
-            for m in SPREAD {
-                let value = ((target * m) as u32 / 10 * 10).min(hand.value());
-                let c = HeuristicPlayer::cards_for(hand, value);
-                if c.len() == offer_cards && !v.contains(&c) {
-                    v.push(c);
-                }
-            }
-            v
-        };
-        let like = |hand: &Cards| -> f64 {
-            let share = modelled(hand).len() as f64 / SPREAD.len() as f64;
-            (1.0 - beta) * share + beta * 0.2
-        };
-        let weights: Vec<f64> = self
-            .belief
-            .particles()
-            .iter()
-            .map(|q| {
-                let w = self.bid_likelihood(q);
-                if use_model && self.params.weighted {
-                    w * like(&q[challenger.idx()])
-                } else {
-                    w
-                }
-            })
-            .collect();
-        let worlds = self.worlds_weighted(None, &weights);
-        let offers = worlds
-            .iter()
-            .map(|w| {
-                let hand = w.money[challenger.idx()];
-                if use_model && self.params.model_offers {
-                    let m = modelled(&hand);
-                    let share = m.len() as f64 / SPREAD.len() as f64;
-                    let honest = (1.0 - beta) * share;
-                    let pr = honest / (honest + beta * 0.2);
-                    if !m.is_empty() && self.rng.random::<f64>() < pr {
-                        return m[self.rng.random_range(0..m.len())];
-                    }
-                }
-                random_offer(&mut self.rng, &hand, offer_cards)
-            })
-            .collect();
-        (worlds, offers)
-    }
-}
-
-/// `n` cards drawn uniformly from `hand` (more `n` cards if the hand is too small).
-fn random_offer(rng: &mut ChaCha8Rng, hand: &Cards, n: u32) -> Cards {
-    let mut cards: Vec<MoneyCard> = hand.iter_desc().collect();
-    let mut out = Cards::EMPTY;
-    for _ in 0..n {
-        if cards.is_empty() {
-            out.push(MoneyCard::Zero);
-            continue;
-        }
-        let i = rng.random_range(0..cards.len());
-        out.push(cards.swap_remove(i));
-    }
-    out
 }
 
 impl Player for StrongPlayer {
