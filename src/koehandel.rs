@@ -5,6 +5,7 @@ use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use kibitz_koehandel::runner::run_match;
 use kibitz_koehandel::PLAYER_NAMES;
+use kibitz_search::params::Tunable;
 use kibitz_search::stats::mean_ci;
 use std::time::Instant;
 
@@ -15,6 +16,8 @@ pub enum Cmd {
     Match(MatchArgs),
     /// Time the deterministic bench workload.
     Bench,
+    /// List the strong player's tunables (name, default, range, step, doc; tab-separated).
+    Params,
 }
 
 /// Flags of `kibitz koehandel match`.
@@ -32,6 +35,10 @@ pub struct MatchArgs {
     /// Games played in parallel (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// A strong-player tunable `name=value` applied to every `strong` seat (repeatable; see
+    /// `kibitz koehandel params`). Same as writing `strong:param.name=value`.
+    #[arg(long = "param")]
+    pub params: Vec<String>,
 }
 
 /// Runs one `kibitz koehandel` subcommand.
@@ -48,14 +55,36 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Cmd::Params => {
+            print!(
+                "{}",
+                kibitz_search::params::SpecTable(&kibitz_koehandel::param_specs())
+            );
+            Ok(())
+        }
     }
 }
 
 fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
+    let mut suffix = String::new();
+    for p in &args.params {
+        let mut check = kibitz_koehandel::strong::StrongParams::default();
+        check
+            .apply(p)
+            .map_err(|e| anyhow::anyhow!("--param {p}: {e}"))?;
+        suffix.push_str(&format!(":param.{}", p.trim()));
+    }
     let names: Vec<String> = args
         .seats
         .split(',')
-        .map(|s| s.trim().to_string())
+        .map(|s| {
+            let s = s.trim();
+            if s.split(':').next() == Some("strong") {
+                format!("{s}{suffix}")
+            } else {
+                s.to_string()
+            }
+        })
         .collect();
     let entrants: [String; 4] = names.try_into().map_err(|v: Vec<String>| {
         anyhow::anyhow!(

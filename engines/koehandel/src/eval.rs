@@ -91,11 +91,22 @@ pub fn gain(
 /// What an animal from the deck is worth to `seat`, counting a share of what it would be
 /// worth to the opponent who wants it most (denial).
 pub fn auction_value(p: &EvalParams, k: &Knowledge, seat: Seat, kind: Animal, denial: f64) -> f64 {
-    let own = gain(p, &k.herds, seat, kind, 1, None);
+    auction_value_of(p, &k.herds, seat, kind, denial)
+}
+
+/// [`auction_value`] from the herds alone.
+pub fn auction_value_of(
+    p: &EvalParams,
+    herds: &[Herd; PLAYERS],
+    seat: Seat,
+    kind: Animal,
+    denial: f64,
+) -> f64 {
+    let own = gain(p, herds, seat, kind, 1, None);
     let best_other = Seat::ALL
         .iter()
         .filter(|&&s| s != seat)
-        .map(|&s| gain(p, &k.herds, s, kind, 1, None))
+        .map(|&s| gain(p, herds, s, kind, 1, None))
         .fold(0.0, f64::max);
     own + denial * best_other
 }

@@ -88,6 +88,23 @@ impl HeuristicPlayer {
         HeuristicPlayer { params: *params, k }.policy(q)
     }
 
+    /// The heuristic's bid answer given the animal's value to him (`auction_value` with his
+    /// denial), his hand and the high bid: raise by 10 up to `rate × value`.
+    pub fn bid_from_value(
+        params: &HeuristicParams,
+        value: f64,
+        hand: &Cards,
+        high: &Cards,
+    ) -> Answer {
+        let ceiling = ((value * params.rate).max(0.0) as u32).min(hand.value());
+        let next = high.value() + 10;
+        if next <= hand.value() && next <= ceiling {
+            Answer::bid(next)
+        } else {
+            Answer::Money(Cards::EMPTY)
+        }
+    }
+
     fn policy(&self, q: &Question) -> Answer {
         match q {
             Question::Start => self.start(),

@@ -12,6 +12,8 @@
 //! - [`player`]: the [`Player`] trait and the registry; baselines `pass`, `random` and
 //!   [`heuristic`].
 //! - [`belief`]: particles over the opponents' money, consistent with the books.
+//! - [`model`]: per-opponent statistics of bidding, bluffing and trading in this game.
+//! - [`params`]: the strong player's tunables ([`param_specs`]).
 //! - [`strong`]: the Monte-Carlo player (its docs say why it is built that way); [`sim`]
 //!   builds and plays out the determinized worlds it samples.
 //! - [`runner`]: in-process games and seat-rotated parallel matches.
@@ -49,6 +51,8 @@ pub mod event;
 pub mod game;
 pub mod heuristic;
 pub mod knowledge;
+pub mod model;
+pub mod params;
 pub mod player;
 pub mod runner;
 pub mod sim;
@@ -77,6 +81,12 @@ pub enum RulesError {
     /// The thread pool could not be built.
     #[error("thread pool: {0}")]
     Threads(String),
+}
+
+/// The strong player's tunables for the shared registry (`--param NAME=V`,
+/// `strong:param.NAME=V`); see [`params`].
+pub fn param_specs() -> Vec<kibitz_search::params::ParamSpec> {
+    params::strong_specs()
 }
 
 /// Deterministic bench workload for `kibitz bench`: eight complete games between heuristic

@@ -31,8 +31,9 @@ pub const PLAYER_NAMES: [&str; 4] = ["pass", "random", "heuristic", "strong"];
 
 /// Creates a player by name (`pass`, `random`, `heuristic`, `strong`), seeded for determinism.
 /// Parameters follow the name, colon-separated: `heuristic:rate=0.5:denial=0.2`,
-/// `strong:worlds=32`, `strong:soft_ms=1500:hard_ms=3000` (a per-decision time budget for
-/// network play; without one the strong player is deterministic). Unknown names, keys or bad
+/// `strong:worlds=32` or `strong:param.worlds=32` (any name of
+/// [`crate::params::strong_specs`]), `strong:soft_ms=1500:hard_ms=3000` (a per-decision time
+/// budget for network play; without one the strong player is deterministic). Unknown names, keys or bad
 /// values give `None`.
 pub fn make_player(spec: &str, seed: u64) -> Option<Box<dyn Player>> {
     let mut parts = spec.split(':');
@@ -53,17 +54,17 @@ pub fn make_player(spec: &str, seed: u64) -> Option<Box<dyn Player>> {
             Box::new(crate::heuristic::HeuristicPlayer::new(p))
         }
         "strong" => {
+            use kibitz_search::params::Tunable;
             let mut p = crate::strong::StrongParams::default();
             let (mut soft, mut hard) = (None, None);
             for (k, v) in kv {
                 match k {
                     "soft_ms" => soft = Some(std::time::Duration::from_millis(v.max(0.0) as u64)),
                     "hard_ms" => hard = Some(std::time::Duration::from_millis(v.max(0.0) as u64)),
-                    "worlds" => p.worlds = v.max(1.0) as usize,
-                    "particles" => p.particles = v.max(1.0) as usize,
-                    "trades" => p.trade_candidates = v.max(0.0) as usize,
-                    "prices" => p.price_points = v.max(1.0) as usize,
-                    _ => set_heuristic(&mut p.rollout, k, v)?,
+                    _ => {
+                        let name = k.strip_prefix("param.").unwrap_or(k);
+                        p.set_param(name, v).ok()?;
+                    }
                 }
             }
             let mut player = crate::strong::StrongPlayer::with_params(p, seed);

@@ -6,10 +6,12 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::belief::Belief;
+use crate::eval::{auction_value_of, gain};
+use crate::event::Question;
 use crate::game::{Game, Phase, Trade};
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
-use crate::types::{Animal, Cards, Seat, DECK_SIZE, PLAYERS};
+use crate::types::{Animal, Cards, Herd, Seat, DECK_SIZE, PLAYERS};
 
 /// A perfect-information view of `g` for `seat` (simulated players see everything).
 pub fn view(g: &Game, seat: Seat) -> Knowledge {
@@ -30,6 +32,62 @@ pub fn rollout(mut g: Game, params: &HeuristicParams) -> [u32; PLAYERS] {
     while let Some(ask) = g.ask() {
         let k = view(&g, ask.seat);
         let a = HeuristicPlayer::answer_for(params, k, &ask.question);
+        g.answer(a);
+    }
+    g.scores()
+}
+
+/// Plays `g` to the end with a heuristic player per seat, each with his own parameters.
+///
+/// Plays exactly as [`rollout`] with those players would, but faster: a bid request is
+/// answered from the animal's value to the bidder, from each seat's gain computed once per
+/// auction (herds do not change during an auction, and bids come in steps of 10, so an
+/// auction asks each bidder many times), instead of rebuilding his view and valuing the
+/// herds each time.
+pub fn rollout_seats(mut g: Game, params: &[HeuristicParams; PLAYERS]) -> [u32; PLAYERS] {
+    g.set_quiet(true);
+    // (cards left in the deck, animal) of the cached auction, and each seat's gain from it.
+    let mut key: Option<(usize, Animal)> = None;
+    let mut gains = [None::<f64>; PLAYERS];
+    let same_eval = params.iter().all(|p| p.eval == params[0].eval);
+    while let Some(ask) = g.ask() {
+        if let Question::Bid {
+            animal, high_bid, ..
+        } = &ask.question
+        {
+            let s = ask.seat.idx();
+            if key != Some((g.deck_left(), *animal)) {
+                key = Some((g.deck_left(), *animal));
+                gains = [None; PLAYERS];
+            }
+            let p = &params[s];
+            let v = if same_eval {
+                // auction_value = own gain + denial × the best other gain.
+                let herds: [Herd; PLAYERS] = std::array::from_fn(|i| g.herd(Seat(i as u8)));
+                let mut gain_of = |i: usize| match gains[i] {
+                    Some(x) => x,
+                    None => {
+                        let x = gain(&params[0].eval, &herds, Seat(i as u8), *animal, 1, None);
+                        gains[i] = Some(x);
+                        x
+                    }
+                };
+                let own = gain_of(s);
+                let best_other = (0..PLAYERS)
+                    .filter(|&i| i != s)
+                    .map(&mut gain_of)
+                    .fold(0.0, f64::max);
+                own + p.denial * best_other
+            } else {
+                let herds = std::array::from_fn(|i| g.herd(Seat(i as u8)));
+                auction_value_of(&p.eval, &herds, ask.seat, *animal, p.denial)
+            };
+            let a = HeuristicPlayer::bid_from_value(p, v, &g.money(ask.seat), high_bid);
+            g.answer(a);
+            continue;
+        }
+        let k = view(&g, ask.seat);
+        let a = HeuristicPlayer::answer_for(&params[ask.seat.idx()], k, &ask.question);
         g.answer(a);
     }
     g.scores()
@@ -66,7 +124,16 @@ pub fn sample_world(
     rng: &mut ChaCha8Rng,
     drawn: Option<Animal>,
 ) -> World {
-    let mut money = belief.sample();
+    world_from(k, belief.sample(), rng, drawn)
+}
+
+/// A world with the given money (my own hand is taken from `k`) and a shuffled unseen deck.
+pub fn world_from(
+    k: &Knowledge,
+    mut money: [Cards; PLAYERS],
+    rng: &mut ChaCha8Rng,
+    drawn: Option<Animal>,
+) -> World {
     money[k.me.idx()] = k.hand;
     let mut deck = Vec::with_capacity(DECK_SIZE);
     for a in Animal::all() {

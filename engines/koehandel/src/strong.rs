@@ -21,6 +21,18 @@
 //! Cheap decisions (bids below the heuristic ceiling, payments, re-offers) use the
 //! heuristic directly; an auction gets one Monte-Carlo reservation price, computed when the
 //! player is first asked to bid on it.
+//!
+//! # Opponent models
+//! An [`OpponentModel`] learns from this game's messages how each opponent bids (his bid
+//! ceiling over the animal's value), how often he bluffs, what his trade offers are worth
+//! and how he counters. It is used in four places, each with a switch in [`StrongParams`]:
+//! - `weighted`: worlds are drawn from the particles weighted by the likelihood of the bids
+//!   seen in the current auction (a bid above a sampled hand costs the seat's bluff rate)
+//!   and, when challenged, of the offer's card count under the challenger's model;
+//! - `model_offers`: a challenger's hidden offer in a world is what his model predicts for
+//!   his sampled hand (when it has the announced card count), not a uniform subset;
+//! - `model_rollouts`: the roll-outs play each opponent with his modelled bid rate;
+//! - `counter_cands`: a trade start also tries an offer just above the modelled counter.
 
 use std::time::Duration;
 
@@ -35,8 +47,11 @@ use crate::event::{Answer, Event, Question, TradeStart};
 use crate::game::Game;
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
+use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
 use crate::player::{legal_trades, Player};
-use crate::sim::{rollout, sample_world, utility, World};
+use crate::sim::{rollout_seats, utility, World};
+
+mod worlds;
 use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
 
 /// Parameters of [`StrongPlayer`].
@@ -52,6 +67,16 @@ pub struct StrongParams {
     pub price_points: usize,
     /// The policy used in the play-outs (and for the cheap decisions).
     pub rollout: HeuristicParams,
+    /// Priors of the opponent model.
+    pub model: ModelParams,
+    /// Weight sampled worlds by the likelihood of the opponents' observed bids and offers.
+    pub weighted: bool,
+    /// Sample a challenger's hidden offer from his model instead of uniformly.
+    pub model_offers: bool,
+    /// Play each opponent in the roll-outs with his modelled bid rate.
+    pub model_rollouts: bool,
+    /// Add trade offers aimed just above the opponent's modelled counter offer.
+    pub counter_cands: bool,
 }
 
 impl Default for StrongParams {
@@ -62,6 +87,11 @@ impl Default for StrongParams {
             trade_candidates: 3,
             price_points: 4,
             rollout: HeuristicParams::default(),
+            model: ModelParams::default(),
+            weighted: true,
+            model_offers: true,
+            model_rollouts: true,
+            counter_cands: true,
         }
     }
 }
@@ -82,6 +112,7 @@ pub struct StrongPlayer {
     pub params: StrongParams,
     k: Knowledge,
     belief: Belief,
+    model: OpponentModel,
     rng: ChaCha8Rng,
     run: Run,
     rollouts: std::cell::Cell<u64>,
@@ -100,6 +131,7 @@ impl StrongPlayer {
             params,
             k: Knowledge::new(Seat(0)),
             belief: Belief::new(Seat(0), params.particles, seed),
+            model: OpponentModel::new(params.model, params.rollout.eval, params.rollout.denial),
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x57_0426),
             run: Run::default(),
             rollouts: std::cell::Cell::new(0),
@@ -118,9 +150,25 @@ impl StrongPlayer {
         self.rollouts.get()
     }
 
-    fn play_out(&self, g: Game) -> f64 {
+    /// The opponent model (per-seat statistics of this game).
+    pub fn model(&self) -> &OpponentModel {
+        &self.model
+    }
+
+    fn play_out(&self, g: Game, policy: &[HeuristicParams; PLAYERS]) -> f64 {
         self.rollouts.set(self.rollouts.get() + 1);
-        utility(&rollout(g, &self.params.rollout), self.k.me)
+        utility(&rollout_seats(g, policy), self.k.me)
+    }
+
+    /// The roll-out policy per seat: the heuristic, with each opponent's modelled bid rate.
+    fn policy(&self) -> [HeuristicParams; PLAYERS] {
+        let mut v = [self.params.rollout; PLAYERS];
+        if self.params.model_rollouts {
+            for s in self.k.opponents() {
+                v[s.idx()].rate = self.model.rate(s).clamp(0.05, 1.5);
+            }
+        }
+        v
     }
 
     fn heuristic(&self, q: &Question) -> Answer {
@@ -128,9 +176,13 @@ impl StrongPlayer {
     }
 
     fn worlds(&mut self, drawn: Option<Animal>) -> Vec<World> {
-        (0..self.params.worlds)
-            .map(|_| sample_world(&self.k, &mut self.belief, &mut self.rng, drawn))
-            .collect()
+        let ws: Vec<f64> = self
+            .belief
+            .particles()
+            .iter()
+            .map(|p| self.bid_likelihood(p))
+            .collect();
+        self.worlds_weighted(drawn, &ws)
     }
 
     /// Index of the candidate with the best mean utility over the same worlds. Worlds are
@@ -143,10 +195,11 @@ impl StrongPlayer {
         n: usize,
     ) -> usize {
         let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let policy = self.policy();
         let mut sums = vec![0.0; n];
         for (i, w) in worlds.iter().enumerate() {
             for (c, sum) in sums.iter_mut().enumerate() {
-                *sum += self.play_out(make(i, w, c));
+                *sum += self.play_out(make(i, w, c), &policy);
             }
             if tc.as_ref().is_some_and(|t| t.soft_expired()) {
                 break;
@@ -189,7 +242,27 @@ impl StrongPlayer {
         let hand = k.hand.value();
         for &(o, a, g) in &trades {
             let base = ((g * p.rate) as u32 / 10 * 10).min(hand);
-            for v in [0, base / 2, base, (base * 3 / 2).min(hand)] {
+            let mut values = vec![0, base / 2, base, (base * 3 / 2).min(hand)];
+            if self.params.counter_cands {
+                // Just above the counter offer his model predicts.
+                let n = if k.herds[me.idx()].count(a) == 2 && k.herds[o.idx()].count(a) == 2 {
+                    2
+                } else {
+                    1
+                };
+                let t = TradeCase {
+                    challenger: me,
+                    opponent: o,
+                    animal: a,
+                    count: n,
+                };
+                let loss = counter_money(&p.eval, &k.herds, t, p.denial, p.rate);
+                let c = (self.model.predicted_counter(o, loss) as u32 / 10 + 1) * 10;
+                if c <= hand {
+                    values.push(c);
+                }
+            }
+            for v in values {
                 let t = Answer::Trade(TradeStart {
                     opponent: Some(o),
                     animal: Some(a),
@@ -263,6 +336,7 @@ impl StrongPlayer {
         let k = &self.k;
         let next = auctioneer.next();
         let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let policy = self.policy();
         let mut reservation = 0;
         for &price in &prices {
             if tc.as_ref().is_some_and(|t| t.soft_expired()) {
@@ -271,7 +345,7 @@ impl StrongPlayer {
             let (mut win, mut lose) = (0.0, 0.0);
             for w in &worlds {
                 let g = w.after_sale(k, animal, me, auctioneer, price, next);
-                win += self.play_out(g);
+                win += self.play_out(g, &policy);
                 let g = match rival {
                     Some(r) if w.money[r.idx()].value() >= price => {
                         w.after_sale(k, animal, r, auctioneer, price, next)
@@ -282,7 +356,7 @@ impl StrongPlayer {
                     }
                     _ => w.after_sale(k, animal, auctioneer, auctioneer, 0, next),
                 };
-                lose += self.play_out(g);
+                lose += self.play_out(g, &policy);
             }
             if win >= lose {
                 reservation = price;
@@ -387,12 +461,8 @@ impl StrongPlayer {
         if cands.len() == 1 {
             return Answer::Money(Cards::EMPTY);
         }
-        let mut worlds = self.worlds(None);
-        // The challenger's hidden offer: `offer_cards` of his sampled cards.
-        let offers: Vec<Cards> = worlds
-            .iter()
-            .map(|w| random_offer(&mut self.rng, &w.money[challenger.idx()], offer_cards))
-            .collect();
+        let (mut worlds, offers) =
+            self.challenge_worlds(challenger, animal, count, offer_cards, tie);
         for (w, o) in worlds.iter_mut().zip(&offers) {
             let have = w.money[challenger.idx()];
             if !have.contains(o) {
@@ -413,21 +483,6 @@ impl StrongPlayer {
     }
 }
 
-/// `n` cards drawn uniformly from `hand` (more `n` cards if the hand is too small).
-fn random_offer(rng: &mut ChaCha8Rng, hand: &Cards, n: u32) -> Cards {
-    let mut cards: Vec<MoneyCard> = hand.iter_desc().collect();
-    let mut out = Cards::EMPTY;
-    for _ in 0..n {
-        if cards.is_empty() {
-            out.push(MoneyCard::Zero);
-            continue;
-        }
-        let i = rng.random_range(0..cards.len());
-        out.push(cards.swap_remove(i));
-    }
-    out
-}
-
 impl Player for StrongPlayer {
     fn name(&self) -> String {
         "strong".into()
@@ -435,12 +490,18 @@ impl Player for StrongPlayer {
     fn new_game(&mut self, me: Seat) {
         self.k = Knowledge::new(me);
         self.belief = Belief::new(me, self.params.particles, self.rng.random());
+        self.model = OpponentModel::new(
+            self.params.model,
+            self.params.rollout.eval,
+            self.params.rollout.denial,
+        );
         self.run = Run::default();
     }
     fn observe(&mut self, event: &Event) {
         if let Event::Begin = event {
             self.new_game(self.k.me);
         }
+        self.model.observe(&self.k, event);
         self.k.observe(event);
         if let Event::Bluffed { bluffer, .. } = event {
             // The auction reruns: everybody but the bluffer may bid again.
@@ -459,6 +520,7 @@ impl Player for StrongPlayer {
     fn decide(&mut self, q: &Question) -> Answer {
         self.k.on_question(q);
         self.belief.sync(&mut self.k);
+        self.model.on_question(&self.k, q);
         let a = match q {
             Question::Start => self.start(),
             Question::Bid {
@@ -483,6 +545,11 @@ impl Player for StrongPlayer {
             } => self.challenged(*challenger, *animal, *count, *offer_cards, *tie),
             Question::Pay { .. } | Question::Reoffer { .. } => self.heuristic(q),
         };
+        if let (Question::Start, Answer::Trade(t)) = (q, &a) {
+            if let (Some(o), Some(animal)) = (t.opponent, t.animal) {
+                self.model.on_my_challenge(&self.k, o, animal);
+            }
+        }
         self.k.on_answer(q, &a);
         a
     }

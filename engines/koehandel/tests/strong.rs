@@ -37,3 +37,112 @@ fn registry_parses_parameters() {
     assert!(make_player("random:rate=1", 1).is_none());
     assert!(make_player("nobody", 1).is_none());
 }
+
+#[test]
+fn registry_accepts_param_prefix_and_every_spec() {
+    use kibitz_koehandel::param_specs;
+    use kibitz_search::params::Tunable;
+    assert!(make_player("strong:param.worlds=4:param.weighted=0", 1).is_some());
+    assert!(make_player("strong:param.nonsense=1", 1).is_none());
+    let specs = param_specs();
+    let d = StrongParams::default();
+    for s in &specs {
+        assert_eq!(
+            d.get_param(s.name),
+            Some(s.default),
+            "default of {}",
+            s.name
+        );
+        assert!(
+            s.min <= s.default && s.default <= s.max,
+            "range of {}",
+            s.name
+        );
+        let mut p = d;
+        p.set_param(s.name, s.max).unwrap();
+        assert_eq!(p.get_param(s.name), Some(s.max), "set {}", s.name);
+        let spec = format!("strong:param.{}={}", s.name, s.max);
+        assert!(make_player(&spec, 1).is_some(), "{spec}");
+    }
+    let mut p = d;
+    assert!(p.apply("worlds=7").is_ok());
+    assert_eq!(p.worlds, 7);
+    assert!(p.set_param("nope", 1.0).is_err());
+}
+
+/// Plays one game of a small strong player against `others` and returns its model.
+fn model_after(seed: u64, others: [&str; 3]) -> kibitz_koehandel::model::OpponentModel {
+    let params = StrongParams {
+        worlds: 2,
+        particles: 8,
+        ..Default::default()
+    };
+    let mut strong = StrongPlayer::with_params(params, seed);
+    let mut rest: Vec<Box<dyn Player>> = others
+        .iter()
+        .enumerate()
+        .map(|(i, n)| make_player(n, seed + i as u64).unwrap())
+        .collect();
+    let mut game = Game::new(seed);
+    strong.new_game(kibitz_koehandel::Seat(0));
+    for (i, p) in rest.iter_mut().enumerate() {
+        p.new_game(kibitz_koehandel::Seat(i as u8 + 1));
+    }
+    loop {
+        for n in game.drain_notices() {
+            match n.seat.idx() {
+                0 => strong.observe(&n.event),
+                s => rest[s - 1].observe(&n.event),
+            }
+        }
+        let Some(ask) = game.ask() else { break };
+        let a = match ask.seat.idx() {
+            0 => strong.decide(&ask.question),
+            s => rest[s - 1].decide(&ask.question),
+        };
+        game.answer(a);
+    }
+    strong.model().clone()
+}
+
+#[test]
+fn opponent_model_learns_bid_rates() {
+    use kibitz_koehandel::Seat;
+    for seed in 1..3 {
+        let m = model_after(seed, ["heuristic", "random", "heuristic:rate=0.2"]);
+        // The heuristic bids up to 0.35 of the animal's value, the second one up to 0.2.
+        assert!((m.rate(Seat(1)) - 0.35).abs() < 0.06, "{}", m.rate(Seat(1)));
+        assert!(
+            m.rate(Seat(3)) < m.rate(Seat(1)) - 0.02,
+            "{}",
+            m.rate(Seat(3))
+        );
+        assert!(m.stats[3].bid_n >= 3.0, "{:?}", m.stats);
+        // Heuristics never bluff.
+        assert_eq!(m.stats[1].bluffs + m.stats[3].bluffs, 0);
+    }
+}
+
+#[test]
+fn fast_rollout_plays_exactly_like_the_heuristic() {
+    use kibitz_koehandel::heuristic::HeuristicParams;
+    use kibitz_koehandel::sim::{rollout, rollout_seats};
+    for seed in 0..20 {
+        let p = HeuristicParams::default();
+        assert_eq!(
+            rollout(Game::new(seed), &p),
+            rollout_seats(Game::new(seed), &[p; 4])
+        );
+        let mut q = [p; 4];
+        q[1].rate = 0.2;
+        q[3].rate = 0.6;
+        let mut players: Vec<Box<dyn Player>> = vec![
+            make_player("heuristic", 0).unwrap(),
+            make_player("heuristic:rate=0.2", 0).unwrap(),
+            make_player("heuristic", 0).unwrap(),
+            make_player("heuristic:rate=0.6", 0).unwrap(),
+        ];
+        let r = play_game(Game::new(seed), &mut players);
+        assert_eq!(r.scores, rollout_seats(Game::new(seed), &q), "seed {seed}");
+    }
+}
