@@ -4,14 +4,14 @@
 
 use crate::protocol::{is_join, new_token, read_insert, GameResult, LoseReason, ServerMsg};
 use crate::schedule::{season, Slot};
-use crate::server::Inner;
+use crate::server::{Inner, TABLE_EVERY};
 use crate::standings::Outcome;
 use kibitz_connect4::Position;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 /// One game as the server played it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,15 +101,19 @@ pub(crate) async fn run_seasons(inner: Arc<Inner>) {
             r = play_season(&inner, number) => r,
             _ = shutdown.changed() => return,
         };
+        let done = inner.config.seasons.is_some_and(|s| number >= s);
         let (lines, table) = {
             let mut st = inner.state();
-            st.seasons.push(result);
-            (st.scores.ranking_lines(), st.scores.table())
+            st.push_season(result);
+            let table = (done || number % TABLE_EVERY == 0).then(|| st.scores.table());
+            (st.scores.ranking_lines(), table)
         };
         if inner.config.print_standings {
-            println!("Season {number} ended\n{lines}{table}");
+            match table {
+                Some(t) => println!("Season {number} ended\n{lines}{t}"),
+                None => println!("Season {number} ended\n{lines}"),
+            }
         }
-        let done = inner.config.seasons.is_some_and(|s| number >= s);
         if done {
             inner.state().finished = true;
         }
@@ -122,7 +126,7 @@ pub(crate) async fn run_seasons(inner: Arc<Inner>) {
 }
 
 async fn play_season(inner: &Arc<Inner>, number: u32) -> SeasonResult {
-    info!(season = number, "Season starting");
+    debug!(season = number, "Season starting");
     let invited: Vec<Seat> = inner
         .state()
         .players
@@ -144,7 +148,7 @@ async fn play_season(inner: &Arc<Inner>, number: u32) -> SeasonResult {
         waits.spawn(async move {
             let answer = inner.await_reply(&name, &token, deadline).await;
             if answer.is_none() {
-                info!("Exception while retrieving response for NEW SEASON for {name}: Timeout while waiting for response for UUID {token}");
+                debug!("Exception while retrieving response for NEW SEASON for {name}: Timeout while waiting for response for UUID {token}");
             }
             (i, answer.is_some_and(|a| is_join(&a)))
         });
@@ -319,6 +323,6 @@ async fn play_game(inner: &Arc<Inner>, season: u32, home: Seat, away: Seat) -> G
             }
         }
     }
-    info!(home = %record.home, away = %record.away, result = %ServerMsg::Result(record.result.clone()), moves = record.moves.len(), "game over");
+    debug!(home = %record.home, away = %record.away, result = %ServerMsg::Result(record.result.clone()), moves = record.moves.len(), "game over");
     record
 }

@@ -29,6 +29,18 @@ pub use crate::season::{GameRecord, SeasonResult};
 /// Consecutive timeouts a player may have; the next one unregisters it (spec §7.3).
 pub const MAX_TIMEOUTS: u32 = 10;
 
+/// Finished seasons kept in memory for [`Server::results`]; older ones are dropped so that a
+/// server playing seasons forever runs in constant memory (the scoreboard keeps the totals).
+pub const KEPT_SEASONS: usize = 32;
+
+/// Most players registered at once; a `REGISTER` for a new name beyond this is ignored (logged),
+/// so a flood of names cannot grow the player list without bound.
+pub const MAX_PLAYERS: usize = 1000;
+
+/// The standings table is printed after every this many seasons (and after the last one); the
+/// one-line-per-player ranking after every season (spec §10.5).
+pub const TABLE_EVERY: u32 = 100;
+
 /// One registered player.
 #[derive(Debug)]
 pub(crate) struct Player {
@@ -45,11 +57,23 @@ pub(crate) struct State {
     /// Registered players in registration order.
     pub(crate) players: Vec<Player>,
     pub(crate) scores: Scoreboard,
-    pub(crate) seasons: Vec<SeasonResult>,
+    /// The last [`KEPT_SEASONS`] finished seasons, oldest first.
+    pub(crate) seasons: VecDeque<SeasonResult>,
+    /// Seasons finished since the start (also those no longer kept).
+    pub(crate) seasons_played: usize,
     pub(crate) finished: bool,
 }
 
 impl State {
+    /// Records a finished season, forgetting the oldest beyond [`KEPT_SEASONS`].
+    pub(crate) fn push_season(&mut self, result: SeasonResult) {
+        self.seasons.push_back(result);
+        while self.seasons.len() > KEPT_SEASONS {
+            self.seasons.pop_front();
+        }
+        self.seasons_played += 1;
+    }
+
     fn by_addr(&mut self, addr: SocketAddr) -> Option<&mut Player> {
         self.players.iter_mut().find(|p| p.addr == addr)
     }
@@ -154,8 +178,9 @@ impl Inner {
         match read_register(&text) {
             Some(Registration::Refused(reply)) => self.send(&reply, from).await,
             Some(Registration::Name(name)) => {
-                let reply = self.register(name, from);
-                self.send(&reply, from).await;
+                if let Some(reply) = self.register(name, from) {
+                    self.send(&reply, from).await;
+                }
             }
             None => {
                 let mut st = self.state();
@@ -173,18 +198,24 @@ impl Inner {
         }
     }
 
-    /// Registers `name` for `from` (spec §4.4-4.6, 4.10) and returns the reply.
-    fn register(&self, name: String, from: SocketAddr) -> ServerMsg {
+    /// Registers `name` for `from` (spec §4.4-4.6, 4.10) and returns the reply (`None`: the
+    /// server is full, see [`MAX_PLAYERS`]; nothing is sent).
+    fn register(&self, name: String, from: SocketAddr) -> Option<ServerMsg> {
         let mut st = self.state();
         if let Some(p) = st.players.iter().find(|p| p.name == name) {
             if p.addr.ip() != from.ip() {
-                return ServerMsg::NameAlreadyTaken;
+                return Some(ServerMsg::NameAlreadyTaken);
             }
         }
         // One socket, one name: a socket registering a new name gives up its old one.
         st.players.retain(|p| p.addr != from || p.name == name);
+        let full = st.players.len() >= MAX_PLAYERS;
         match st.by_name(&name) {
             Some(p) => p.addr = from,
+            None if full => {
+                warn!(%from, "registration of {name:?} ignored: {MAX_PLAYERS} players registered");
+                return None;
+            }
             None => st.players.push(Player {
                 name: name.clone(),
                 addr: from,
@@ -199,7 +230,7 @@ impl Inner {
         );
         drop(st);
         self.registered.notify_waiters();
-        ServerMsg::Welcome(name)
+        Some(ServerMsg::Welcome(name))
     }
 }
 
@@ -269,9 +300,15 @@ impl Server {
         &self.inner.config
     }
 
-    /// Every finished season so far, oldest first.
+    /// The last [`KEPT_SEASONS`] finished seasons, oldest first (older ones are forgotten; see
+    /// [`Server::seasons_played`] and [`Server::scoreboard`] for totals).
     pub fn results(&self) -> Vec<SeasonResult> {
-        self.inner.state().seasons.clone()
+        self.inner.state().seasons.iter().cloned().collect()
+    }
+
+    /// Seasons finished since the start.
+    pub fn seasons_played(&self) -> usize {
+        self.inner.state().seasons_played
     }
 
     /// Scores over all finished seasons, best first.
@@ -304,11 +341,11 @@ impl Server {
         let deadline = Instant::now() + limit;
         loop {
             let notified = self.inner.season_done.notified();
-            if self.inner.state().seasons.len() >= n {
+            if self.inner.state().seasons_played >= n {
                 return true;
             }
             if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                return self.inner.state().seasons.len() >= n;
+                return self.inner.state().seasons_played >= n;
             }
         }
     }
@@ -394,6 +431,86 @@ mod tests {
         );
         assert!(queued(&server).is_empty());
         assert_eq!(server.inner.state().players[0].timeouts, 1);
+        server.shutdown().await;
+    }
+
+    /// A minimal honest client: joins every season and always plays `column` (so every game
+    /// ends within a few moves by a vertical line or a full column).
+    async fn stacker(addr: SocketAddr, name: &str, column: u8) -> JoinHandle<()> {
+        let c = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        c.send_to(format!("REGISTER;{name}").as_bytes(), addr)
+            .await
+            .unwrap();
+        tokio::spawn(async move {
+            let mut buf = [0u8; 256];
+            while let Ok(n) = c.recv(&mut buf).await {
+                let msg = String::from_utf8_lossy(&buf[..n]).to_string();
+                let reply = if let Some(t) = msg.strip_prefix("NEW SEASON;") {
+                    format!("JOIN;{t}")
+                } else if let Some(t) = msg.strip_prefix("YOURTURN;") {
+                    format!("INSERT;{column};{t}")
+                } else {
+                    continue;
+                };
+                let _ = c.send_to(reply.as_bytes(), addr).await;
+            }
+        })
+    }
+
+    #[tokio::test]
+    async fn memory_stays_bounded_over_many_seasons() {
+        let cfg = ServerConfig {
+            port: 0,
+            min_players: 2,
+            timeout: Duration::from_millis(2000),
+            ..ServerConfig::default()
+        };
+        let server = Server::start(cfg).await.unwrap();
+        let addr = server.local_addr();
+        let a = stacker(addr, "a", 0).await;
+        let b = stacker(addr, "b", 1).await;
+        let seasons = 3 * KEPT_SEASONS + 5;
+        assert!(server.wait_seasons(seasons, Duration::from_secs(120)).await);
+        {
+            let st = server.inner.state();
+            assert!(st.seasons_played >= seasons);
+            assert!(
+                st.seasons.len() <= KEPT_SEASONS,
+                "{} seasons kept",
+                st.seasons.len()
+            );
+            assert_eq!(st.players.len(), 2);
+            assert!(st.players.iter().all(|p| p.queue.len() <= QUEUE_LEN));
+            assert_eq!(st.scores.ranking().len(), 2);
+            let games: u32 = st.scores.ranking().iter().map(|r| r.games).sum();
+            assert!(games as usize >= 2 * 2 * seasons, "totals survive: {games}");
+        }
+        assert_eq!(server.results().len(), KEPT_SEASONS);
+        assert!(server.results()[0].number > 1, "the oldest were forgotten");
+        a.abort();
+        b.abort();
+        server.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn registrations_beyond_the_cap_are_ignored() {
+        let cfg = ServerConfig {
+            port: 0,
+            min_players: usize::MAX,
+            ..ServerConfig::default()
+        };
+        let server = Server::start(cfg).await.unwrap();
+        let from: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        for i in 0..MAX_PLAYERS + 50 {
+            let reply = server.inner.register(
+                format!("p{i}"),
+                SocketAddr::new(from.ip(), 10_000 + i as u16),
+            );
+            assert_eq!(reply.is_some(), i < MAX_PLAYERS, "registration {i}");
+        }
+        // A known name still re-registers.
+        assert!(server.inner.register("p0".into(), from).is_some());
+        assert_eq!(server.registered().len(), MAX_PLAYERS);
         server.shutdown().await;
     }
 }

@@ -20,10 +20,27 @@
 //!   (configurable, see [`server::MarketConfig`]).
 //! - `GET /?start&url1=..` (the page's form) starts a game and redirects to `/?market=M`, the
 //!   game page with scores, counters and logs.
+//!
+//! # Limits (defaults)
+//! The market's HTTP front end ([`web::spawn`], settings in [`server::MarketConfig`]):
+//!
+//! | limit | default | what happens |
+//! |---|---|---|
+//! | request head (header) timeout | 10 s (`header_timeout`, `--header-timeout-ms`) | counted from the connection's start and from the end of each response (keep-alive idle); the connection is closed (slowloris, silent sockets) |
+//! | connections at once | 512 (`max_connections`, `--max-connections`) | further connections are closed at once |
+//! | connections per peer IP | 32 (`max_connections_per_peer`, `--max-connections-per-peer`) | further connections from that address are closed at once |
+//! | seat URL length | 2,000 bytes ([`web::MAX_URL`]) | `400 Bad Request` |
+//! | games running at once | 64 (`max_running`) | `503 Service Unavailable` |
+//! | finished games kept | 500 (`keep_games`) | oldest forgotten |
+//! | request to a player | 5 s including connect (`deadline`, spec) | no answer: defaults apply |
+//! | answer body | 4,096 bytes ([`caller::MAX_BODY`]) | unusable (= no answer) |
+//! | card string | 64 letters ([`protocol::MAX_LETTERS`]) | unusable (= no answer) |
+//! | failed requests in a row | 20 (`give_up_after`) | seat treated as passive |
 #![warn(missing_docs)]
 
 pub mod caller;
 pub mod client;
+pub mod limits;
 pub mod protocol;
 pub mod server;
 pub mod tournament;

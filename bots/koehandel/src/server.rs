@@ -34,6 +34,14 @@ pub struct MarketConfig {
     pub max_running: usize,
     /// Finished games kept for their logs.
     pub keep_games: usize,
+    /// HTTP front end: time a client has to send a complete request head, counted from the
+    /// connection's start and again from the end of each response (keep-alive idle time); the
+    /// connection is closed when it passes (slowloris, silent sockets).
+    pub header_timeout: Duration,
+    /// HTTP front end: connections open at once; further ones are closed at once.
+    pub max_connections: usize,
+    /// HTTP front end: connections open at once from one peer IP address.
+    pub max_connections_per_peer: usize,
 }
 
 impl Default for MarketConfig {
@@ -44,6 +52,9 @@ impl Default for MarketConfig {
             give_up_after: Some(20),
             max_running: 64,
             keep_games: 500,
+            header_timeout: Duration::from_secs(10),
+            max_connections: 512,
+            max_connections_per_peer: 32,
         }
     }
 }

@@ -239,16 +239,54 @@ impl Drop for ServerHandle {
     }
 }
 
-/// Binds `addr` (port 0 = any free port) and serves a new market in the background.
+/// Binds `addr` (port 0 = any free port) and serves a new market in the background, with the
+/// connection limits of its [`MarketConfig`] (header timeout, connection caps).
 pub async fn spawn(addr: &str, cfg: MarketConfig) -> std::io::Result<ServerHandle> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
+    let limits = crate::limits::Limits::new(cfg.max_connections, cfg.max_connections_per_peer);
+    let header_timeout = cfg.header_timeout;
     let market = Market::new(cfg);
     let app = router(market.clone());
-    let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            tracing::error!("market stopped: {e}");
-        }
-    });
+    let task = tokio::spawn(serve(listener, app, limits, header_timeout));
     Ok(ServerHandle { addr, market, task })
+}
+
+/// The accept loop: HTTP/1.1 with a header-read timeout, at most the configured connections in
+/// total and per peer address (beyond that a connection is closed without a reply).
+async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: crate::limits::Limits,
+    header_timeout: std::time::Duration,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(x) => x,
+            Err(e) => {
+                // E.g. out of file descriptors: wait a little instead of spinning.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Some(permit) = limits.admit(peer.ip()) else {
+            tracing::debug!(%peer, "connection refused: too many connections");
+            drop(stream);
+            continue;
+        };
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service);
+            if let Err(e) = conn.await {
+                tracing::debug!(%peer, "connection ended: {e}");
+            }
+        });
+    }
 }

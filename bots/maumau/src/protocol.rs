@@ -25,6 +25,9 @@ pub enum ProtocolError {
     /// The line is not a JSON object.
     #[error("line is not a JSON object: {0}")]
     NotJson(String),
+    /// The line is JSON, but not an object (e.g. `[1,2]`).
+    #[error("line is JSON but not an object")]
+    NotJsonObject,
     /// The object is JSON but matches no known message.
     #[error("unknown message: {0}")]
     Unknown(String),
@@ -106,6 +109,31 @@ fn json_str(out: &mut String, s: &str) {
     out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
 }
 
+/// Writes `s` as a JSON string the way the real server's Java JSON writer does (spec §3):
+/// `"` `\` and `/` escaped with a backslash, `\b \f \n \r \t` short, every other control
+/// character (U+0000–U+001F, U+007F–U+009F) and U+2000–U+20FF as `\uXXXX` with upper-case hex;
+/// all other characters verbatim (raw UTF-8).
+pub fn java_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '/' => out.push_str("\\/"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2000}'..='\u{20ff}' => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 fn json_list(out: &mut String, cards: &[i32]) {
     out.push('[');
     for (i, c) in cards.iter().enumerate() {
@@ -126,7 +154,7 @@ impl ServerMsg {
             ServerMsg::SetName { ok, name } => {
                 let _ = write!(o, r#"{{"setName":{ok},"name":"#);
                 match name {
-                    Some(n) => json_str(&mut o, n),
+                    Some(n) => java_json_str(&mut o, n),
                     None => o.push_str("null"),
                 }
                 o.push_str(if *ok {
@@ -142,7 +170,7 @@ impl ServerMsg {
                     r#"{{"topCard":{},"cardsLeft":{},"turnOf":"#,
                     b.top, b.cards_left
                 );
-                json_str(&mut o, &b.turn_of);
+                java_json_str(&mut o, &b.turn_of);
                 let _ = write!(o, r#","status":"okay","skipped":{}}}"#, b.skipped);
             }
             ServerMsg::Request(r) => {
@@ -172,7 +200,7 @@ impl ServerMsg {
             }
             ServerMsg::Won { winner } => {
                 o.push_str(r#"{"won":true,"nameOfWinner":"#);
-                json_str(&mut o, winner);
+                java_json_str(&mut o, winner);
                 o.push_str(r#","status":"okay"}"#);
             }
         }
@@ -303,20 +331,33 @@ impl BotMsg {
 pub enum NameLine {
     /// `{"status":"okay","name":"<string>"}`.
     Ok(String),
-    /// Not JSON (or not UTF-8, or not an object): the real server answers `setName:false`.
+    /// Not JSON (or not UTF-8): the real server answers `setName:false`.
     NotJson,
-    /// JSON, but `status` is not `"okay"` or `name` is missing or not a string: the real server
-    /// answers `"name":null` and then crashes; ours treats it like [`NameLine::NotJson`].
+    /// JSON, but `status` is not `"okay"` or `name` is missing: the real server answers
+    /// `"name":null` and then crashes; ours treats it like [`NameLine::NotJson`] (§10.1).
     Bad,
+    /// A JSON object without a `status` key: the real server sends nothing, closes the
+    /// connection and keeps the seat free; so does ours (§3).
+    NoStatus,
+    /// JSON whose `name` is not a string, or JSON that is not an object: the real server crashes
+    /// at once; ours treats it like [`NameLine::NotJson`] and logs a warning (§10.1).
+    Crash,
 }
 
 /// Reads a name line the way the server does.
 pub fn read_name_line(line: &[u8]) -> NameLine {
-    let Ok(obj) = parse_object(line) else {
-        return NameLine::NotJson;
+    let obj = match parse_object(line) {
+        Ok(obj) => obj,
+        Err(ProtocolError::NotJsonObject) => return NameLine::Crash,
+        Err(_) => return NameLine::NotJson,
     };
-    match (obj.get("status").and_then(Value::as_str), obj.get("name")) {
+    let Some(status) = obj.get("status") else {
+        return NameLine::NoStatus;
+    };
+    match (status.as_str(), obj.get("name")) {
         (Some("okay"), Some(Value::String(n))) => NameLine::Ok(n.clone()),
+        (Some("okay"), Some(Value::Null) | None) | (_, None) => NameLine::Bad,
+        (Some("okay"), Some(_)) => NameLine::Crash,
         _ => NameLine::Bad,
     }
 }
@@ -375,7 +416,7 @@ fn parse_object(line: &[u8]) -> Result<Map<String, Value>, ProtocolError> {
         .or_else(|e| serde_json::from_str::<Value>(&pythonic_to_json(text)).map_err(|_| e));
     match parsed {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ProtocolError::NotJson(truncate(line))),
+        Ok(_) => Err(ProtocolError::NotJsonObject),
         Err(e) => Err(ProtocolError::NotJson(format!("{e}: {}", truncate(line)))),
     }
 }
@@ -508,5 +549,31 @@ mod tests {
             NameLine::Bad
         );
         assert_eq!(read_name_line(b"Alpha"), NameLine::NotJson);
+    }
+
+    #[test]
+    fn server_strings_are_escaped_like_java() {
+        let won = ServerMsg::Won {
+            winner: "a/b\"\\\n\u{1}\u{7f}\u{85}\u{2000}\u{20ac}\u{20ff}\u{2100}üé".into(),
+        };
+        assert_eq!(
+            won.encode(),
+            "{\"won\":true,\"nameOfWinner\":\"a\\/b\\\"\\\\\\n\\u0001\\u007F\\u0085\\u2000\\u20AC\\u20FF\u{2100}üé\",\"status\":\"okay\"}\n"
+        );
+    }
+
+    #[test]
+    fn handshake_cases_of_section_3() {
+        assert_eq!(read_name_line(br#"{"name":"x"}"#), NameLine::NoStatus);
+        assert_eq!(
+            read_name_line(br#"{"status":"okay","name":5}"#),
+            NameLine::Crash
+        );
+        assert_eq!(read_name_line(b"[1,2]"), NameLine::Crash);
+        assert_eq!(read_name_line(br#"{"status":"okay"}"#), NameLine::Bad);
+        assert_eq!(
+            read_name_line(br#"{"status":"no","name":"x"}"#),
+            NameLine::Bad
+        );
     }
 }

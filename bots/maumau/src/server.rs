@@ -27,8 +27,13 @@ pub struct ServerConfig {
     pub players: usize,
     /// Winner on talon exhaustion (and at the turn cap).
     pub exhaustion_winner: ExhaustionWinner,
-    /// Per-answer timeout; `None` waits forever like the real server.
+    /// Per-answer timeout; `None` waits like the real server (but see `idle_timeout`).
     pub turn_timeout: Option<Duration>,
+    /// Only without a turn timeout: a connection silent this long while it owes a line (the
+    /// name line, an answer) is closed and its seat dropped (or, in the handshake, left free),
+    /// so a silent client cannot hold the server forever. `None`: wait forever, exactly like the
+    /// real server.
+    pub idle_timeout: Option<Duration>,
     /// Broadcasts per game before it ends as on exhaustion; 0 = no cap.
     pub max_turns: u32,
     /// Shuffle seed; game `i` uses `seed + i`.
@@ -47,6 +52,7 @@ impl Default for ServerConfig {
             players: 2,
             exhaustion_winner: ExhaustionWinner::SecondSeat,
             turn_timeout: Some(Duration::from_millis(5000)),
+            idle_timeout: Some(Duration::from_secs(600)),
             max_turns: 10_000,
             seed: 0,
             games: 1,
@@ -199,35 +205,43 @@ pub async fn play_game(
     let players = cfg.players.clamp(2, kibitz_maumau::game::MAX_PLAYERS);
     let mut log = TransLog::open(cfg.log.as_deref(), index, cfg.games > 1);
     let mut seats: Vec<Seat> = Vec::new();
-    while seats.len() < players {
-        let n = seats.len();
-        let seated = match seating_deadline {
-            Some(d) => tokio::time::timeout(d, handshake(listener, n, cfg, &mut log)).await,
-            None => Ok(handshake(listener, n, cfg, &mut log).await),
-        };
-        match seated {
-            Ok(Ok((conn, name))) => {
-                seats.push(Seat {
-                    conn,
-                    name,
-                    hand: Vec::new(),
-                    first_request: true,
-                    faults: Faults::default(),
-                    drawn: 0,
-                });
-                on_seated(n);
-            }
-            Ok(Err(e)) => return Err(e.into()),
-            Err(_) => {
-                for s in &mut seats {
-                    s.conn.close().await;
+    loop {
+        while seats.len() < players {
+            let n = seats.len();
+            let seated = match seating_deadline {
+                Some(d) => tokio::time::timeout(d, handshake(listener, n, cfg, &mut log)).await,
+                None => Ok(handshake(listener, n, cfg, &mut log).await),
+            };
+            match seated {
+                Ok(Ok((conn, name))) => {
+                    seats.push(Seat {
+                        conn,
+                        name,
+                        hand: Vec::new(),
+                        first_request: true,
+                        faults: Faults::default(),
+                        drawn: 0,
+                    });
+                    on_seated(n);
                 }
-                return Err(ServerError::Seating { seated: n });
+                Ok(Err(e)) => return Err(e.into()),
+                Err(_) => {
+                    for s in &mut seats {
+                        s.conn.close().await;
+                    }
+                    return Err(ServerError::Seating { seated: n });
+                }
             }
+        }
+        // Liveness before the game starts: a bot that finished its handshake and left while it
+        // waited for the other seats is dropped and its seat filled by the next connection (the
+        // knock-out, which starts its bots per seat, keeps it: there the bot that left loses).
+        if seating_deadline.is_some() || !drop_vanished(&mut seats, &mut log, index).await {
+            break;
         }
     }
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
-    info!("game {index}: seed {seed}, seats {names:?}");
+    info!("game {index}: seed {seed}, seats {}", names.join(", "));
 
     // Deal.
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -312,6 +326,27 @@ pub async fn play_game(
     })
 }
 
+/// Drops the seated bots whose connection is already closed; returns whether any was.
+async fn drop_vanished(seats: &mut Vec<Seat>, log: &mut TransLog, index: u32) -> bool {
+    let before = seats.len();
+    let mut kept = Vec::with_capacity(before);
+    for (i, mut s) in std::mem::take(seats).into_iter().enumerate() {
+        s.conn.poll();
+        if s.conn.saw_eof() {
+            info!(
+                "game {index}: {} ({}) left before the game started; seat {i} is filled again",
+                s.name, s.conn.peer
+            );
+            log.note(i, "DISCONNECTED while waiting for the game: not seated");
+            s.conn.close().await;
+        } else {
+            kept.push(s);
+        }
+    }
+    *seats = kept;
+    seats.len() < before
+}
+
 /// Accepts connections until one finishes the handshake for seat `seat`.
 pub(crate) async fn handshake(
     listener: &TcpListener,
@@ -329,7 +364,7 @@ pub(crate) async fn handshake(
             continue;
         }
         conn.awaiting = true;
-        let line = match conn.next_line(cfg.turn_timeout).await {
+        let line = match conn.next_line(cfg.turn_timeout.or(cfg.idle_timeout)).await {
             Wait::Line(l) => l,
             Wait::Eof | Wait::Timeout => {
                 log.note(seat, "no name line; connection closed, seat stays open");
@@ -347,8 +382,21 @@ pub(crate) async fn handshake(
                 },
                 name,
             ),
+            NameLine::NoStatus => {
+                // The real server sends nothing, closes and waits for another player (§3).
+                info!(
+                    "seat {seat}: name line without status {:?}: connection closed, seat stays free",
+                    protocol::truncate(&line)
+                );
+                log.note(
+                    seat,
+                    "name line without status: connection closed, seat stays open",
+                );
+                conn.close().await;
+                continue;
+            }
             other => {
-                if other == NameLine::Bad {
+                if matches!(other, NameLine::Bad | NameLine::Crash) {
                     warn!(
                         "seat {seat}: name line {:?} would crash the real server",
                         protocol::truncate(&line)
@@ -542,9 +590,23 @@ impl Referee<'_> {
         let mut repeats = 0;
         self.seats[mover].conn.awaiting = true;
         let line = loop {
-            match self.seats[mover].conn.next_line(timeout).await {
+            match self.seats[mover]
+                .conn
+                .next_line(timeout.or(self.cfg.idle_timeout))
+                .await
+            {
                 Wait::Line(l) => break Some(l),
                 Wait::Eof => break None,
+                Wait::Timeout if timeout.is_none() => {
+                    self.log
+                        .note(mover, "IDLE TIMEOUT without a turn timeout: bot dropped");
+                    warn!(
+                        "seat {mover} ({}) silent for the idle timeout: dropped",
+                        self.seats[mover].name
+                    );
+                    self.drop_seat(mover).await;
+                    return None;
+                }
                 Wait::Timeout => {
                     self.seats[mover].faults.timeouts += 1;
                     if repeats == 3 {

@@ -22,6 +22,10 @@ use tokio::net::TcpStream;
 /// Largest server message the client accepts (a memento is about 6 KB).
 pub const MAX_SERVER_MESSAGE: usize = 1 << 20;
 
+/// Unreadable stretches of the server's stream the client skips (logging each) before it gives
+/// up on the game as undecodable.
+pub const MAX_DECODE_ERRORS: u32 = 20;
+
 /// What the session wants the transport to do after a message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -166,6 +170,44 @@ pub struct ClientOutcome {
     pub moves: u32,
     /// Longest time from MoveRequest to our move being written.
     pub max_reply: Duration,
+    /// Why the game did not end normally (no result received), in words; `None` on a normal end.
+    pub abnormal: Option<String>,
+}
+
+impl ClientOutcome {
+    /// Whether the game ended normally: a result arrived.
+    pub fn ended_normally(&self) -> bool {
+        self.abnormal.is_none()
+    }
+
+    /// One line for the log, colours and winner in words: `we played RED; BLUE (beta) won;
+    /// scores RED 0 (swarm 11), BLUE 2 (swarm 11); 30 moves, slowest reply 812 ms`.
+    pub fn summary(&self) -> String {
+        let us = self.color.map_or("no colour", |c| c.name());
+        let Some(r) = &self.result else {
+            return format!(
+                "we played {us}; no result: {}",
+                self.abnormal.as_deref().unwrap_or("unknown")
+            );
+        };
+        let winner = match &r.winner {
+            Some((name, c)) => format!("{} ({name}) won", c.name()),
+            None => "draw".to_string(),
+        };
+        let scores: Vec<String> = Color::BOTH
+            .iter()
+            .map(|&c| {
+                let s = &r.scores[c as usize];
+                format!("{} {} (swarm {})", c.name(), s.points, s.swarm)
+            })
+            .collect();
+        format!(
+            "we played {us}; {winner}; scores {}; {} moves, slowest reply {} ms",
+            scores.join(", "),
+            self.moves,
+            self.max_reply.as_millis()
+        )
+    }
 }
 
 /// Connects, plays one game with `player`, closes the protocol; returns what happened.
@@ -183,6 +225,9 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
         .await?;
     let player = Arc::new(Mutex::new(player));
     let mut framer = Framer::new(MAX_SERVER_MESSAGE);
+    framer.set_pretty(true);
+    let mut decode_errors = 0u32;
+    let mut undecodable: Option<String> = None;
     let mut session = Session::new();
     let mut buf = vec![0u8; 16 * 1024];
     let mut out = ClientOutcome {
@@ -191,6 +236,7 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
         error: None,
         moves: 0,
         max_reply: Duration::ZERO,
+        abnormal: None,
     };
     let mut sent_close = false;
     'read: loop {
@@ -214,8 +260,17 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
                 Ok(Some(f)) => f,
                 Ok(None) => break,
                 Err(e) => {
-                    tracing::error!("undecodable server stream: {e}");
-                    break 'read;
+                    decode_errors += 1;
+                    if decode_errors > MAX_DECODE_ERRORS {
+                        tracing::error!("undecodable server stream: {e}; giving up");
+                        undecodable = Some(e.to_string());
+                        break 'read;
+                    }
+                    tracing::error!(
+                        "could not read the server's stream: {e}; skipping to the next message"
+                    );
+                    framer.recover();
+                    continue;
                 }
             };
             let closed = frame == Frame::Close;
@@ -223,7 +278,7 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
                 Ok(a) => a,
                 Err(e) => {
                     // Survive odd messages: log and keep going.
-                    tracing::warn!("bad server message: {e}");
+                    tracing::warn!("could not read a server message ({e}); ignored");
                     Action::Wait
                 }
             };
@@ -264,6 +319,12 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
     }
     let _ = stream.shutdown().await;
     out.color = session.color;
+    out.abnormal = match (&session.result, undecodable, &session.error) {
+        (Some(_), _, _) => None,
+        (None, Some(e), _) => Some(format!("undecodable server stream: {e}")),
+        (None, None, Some(msg)) => Some(format!("the server reported an error: {msg}")),
+        (None, None, None) => Some("the server closed the connection before the game ended".into()),
+    };
     out.result = session.result;
     out.error = session.error;
     Ok(out)
@@ -288,7 +349,8 @@ async fn think(
     match tokio::time::timeout(left, task).await {
         Ok(Ok(d)) if d.mv.is_some_and(|m| state.is_legal(m)) => d,
         Ok(Ok(d)) => {
-            tracing::error!("player proposed an illegal move {:?}; using fallback", d.mv);
+            let mv = d.mv.map_or("no move".to_string(), |m| m.to_string());
+            tracing::error!("player proposed an illegal move ({mv}); using fallback");
             Decision::default()
         }
         Ok(Err(e)) => {

@@ -19,6 +19,24 @@
 //! starts when the MoveRequest is decoded; the search stops starting iterations at `--time-ms`
 //! (default 1000), aborts at `--hard-ms` (default 1500, capped at 1600), and if the search thread
 //! still has not answered 150 ms later the client sends a legal fallback move itself.
+//!
+//! The bot exits 0 only when the game ended normally (a result arrived). If the server closes
+//! mid-game, reports an error (e.g. our rule violation) or its stream cannot be decoded, it
+//! prints one line saying so and exits non-zero. Unreadable stretches of the stream are logged
+//! and skipped up to the next message (at most [`client::MAX_DECODE_ERRORS`] times).
+//!
+//! # Limits (defaults)
+//! | limit | default | what happens |
+//! |---|---|---|
+//! | client message size (server side) | 64 KiB (`max_message`) | `<error>`, connection closed; a seated player loses (`LEFT`) |
+//! | server message size (bot side) | 1 MiB ([`client::MAX_SERVER_MESSAGE`]) | logged and skipped |
+//! | login: join or authenticate | 60 s (`login_timeout`) | `<error>`, connection closed |
+//! | idle outside a running game (joined and waiting, admin) | 600 s (`idle_timeout`, `--idle-timeout-s`; 0 = never) | `<error>`, connection closed; a player in a running game is governed by the move limits only |
+//! | move time | soft 2 s, hard 10 s (`soft_timeout`, `hard_timeout`) | loss (`SOFT_TIMEOUT`, `HARD_TIMEOUT`) |
+//! | `</protocol>` after the game | 5 s (`close_grace`) | server closes |
+//! | connections at once | 512 (`max_connections`, `--max-connections`) | closed at once |
+//! | connections per peer IP | 128 (`max_connections_per_peer`, `--max-connections-per-peer`) | closed at once |
+//! | bot: server silent | 600 s (`ClientConfig::idle_timeout`) | abnormal end |
 #![warn(missing_docs)]
 
 pub mod client;

@@ -266,12 +266,18 @@ async fn prepared_transcript() {
                         players.push(tokio::spawn(scripted(port, first, moves, late, None)));
                     }
                 }
-                ServerMessage::Result { .. } => break 'read,
+                // The recording stops at the result; spec §7.3 (checked on the official
+                // server): an observer then also gets `<left>`.
+                ServerMessage::Left { .. } => break 'read,
                 _ => {}
             }
         }
     }
-    assert_same(name, "admin", &String::from_utf8(got).unwrap());
+    let got = String::from_utf8(got).unwrap();
+    let left = "\n  <left roomId=\"ID\"/>";
+    let ours = normalize(&got);
+    assert!(ours.ends_with(left), "observer: no <left> after the result");
+    assert_same(name, "admin", &ours[..ours.len() - left.len()]);
     for (who, p) in ["p1", "p2"].into_iter().zip(players) {
         assert_same(name, who, &p.await.unwrap());
     }

@@ -20,6 +20,15 @@ struct Args {
     /// Consecutive failed requests after which a seat is treated as passive (0 = never).
     #[arg(long, default_value_t = 20)]
     give_up_after: u32,
+    /// Milliseconds a client has to send a complete request head (also the keep-alive idle time).
+    #[arg(long, default_value_t = 10_000)]
+    header_timeout_ms: u64,
+    /// HTTP connections open at once.
+    #[arg(long, default_value_t = 512)]
+    max_connections: usize,
+    /// HTTP connections open at once from one IP address.
+    #[arg(long, default_value_t = 32)]
+    max_connections_per_peer: usize,
 }
 
 #[tokio::main]
@@ -38,6 +47,9 @@ async fn main() -> anyhow::Result<()> {
         deadline: Duration::from_millis(a.deadline_ms),
         seed: a.seed,
         give_up_after: (a.give_up_after > 0).then_some(a.give_up_after),
+        header_timeout: Duration::from_millis(a.header_timeout_ms.max(1)),
+        max_connections: a.max_connections,
+        max_connections_per_peer: a.max_connections_per_peer,
         ..MarketConfig::default()
     };
     let server = web::spawn(&a.listen, cfg).await?;

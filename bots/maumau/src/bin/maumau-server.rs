@@ -58,6 +58,10 @@ struct Args {
     /// Transcript of every line (one file per game with several games).
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Only with --turn-timeout-ms 0: close a connection silent this long while it owes a line
+    /// (0 = wait forever, exactly like the real server).
+    #[arg(long, default_value_t = 600_000)]
+    idle_timeout_ms: u64,
 }
 
 /// Rewrites the real server's single-dash arguments (`-port=1234`, `-players=2`,
@@ -96,6 +100,7 @@ fn main() -> anyhow::Result<()> {
             Winner::MostValidMoves => ExhaustionWinner::MostValidMoves,
         },
         turn_timeout: (a.turn_timeout_ms > 0).then(|| Duration::from_millis(a.turn_timeout_ms)),
+        idle_timeout: (a.idle_timeout_ms > 0).then(|| Duration::from_millis(a.idle_timeout_ms)),
         max_turns: a.max_turns,
         seed,
         games: a.games.max(1),

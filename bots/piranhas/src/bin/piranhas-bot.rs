@@ -106,16 +106,9 @@ async fn main() -> anyhow::Result<()> {
     };
     let player = build_player(&a)?;
     let out = client::run(&config, player).await?;
-    match &out.result {
-        Some(r) => tracing::info!(
-            "game over: we were {:?}; winner {:?}; scores {:?}; {} moves, slowest reply {} ms",
-            out.color,
-            r.winner,
-            r.scores,
-            out.moves,
-            out.max_reply.as_millis()
-        ),
-        None => tracing::warn!("no result received (error: {:?})", out.error),
+    match &out.abnormal {
+        None => tracing::info!("game over: {}", out.summary()),
+        Some(why) => anyhow::bail!("game ended abnormally: {why} ({})", out.summary()),
     }
     Ok(())
 }

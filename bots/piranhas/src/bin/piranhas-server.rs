@@ -48,6 +48,16 @@ struct Args {
     /// Log filter (tracing env-filter syntax).
     #[arg(long, default_value = "info")]
     log: String,
+    /// Close a joined or admin connection silent this long outside a running game, in seconds
+    /// (0 = never).
+    #[arg(long, default_value_t = 600)]
+    idle_timeout_s: u64,
+    /// Connections open at once.
+    #[arg(long, default_value_t = 512)]
+    max_connections: usize,
+    /// Connections open at once from one IP address.
+    #[arg(long, default_value_t = 128)]
+    max_connections_per_peer: usize,
 }
 
 /// `N: program args…` with the program's directory dropped, at most 48 characters.
@@ -80,6 +90,9 @@ async fn main() -> anyhow::Result<()> {
         seed: a.seed,
         krakens,
         record_dir: a.record.clone(),
+        idle_timeout: (a.idle_timeout_s > 0).then(|| Duration::from_secs(a.idle_timeout_s)),
+        max_connections: a.max_connections,
+        max_connections_per_peer: a.max_connections_per_peer,
         ..ServerConfig::default()
     };
     if !a.clients.is_empty() {
@@ -110,14 +123,7 @@ async fn main() -> anyhow::Result<()> {
     let server = Server::bind((a.bind.as_str(), a.port), config).await?;
     tracing::info!("piranhas server listening on {}", server.local_addr());
     while let Some(g) = server.next_finished().await {
-        tracing::info!(
-            "room {} finished: {} vs {}, {} moves, winner {:?}",
-            g.room,
-            g.names[0],
-            g.names[1],
-            g.moves.len(),
-            g.result.winner
-        );
+        tracing::info!("finished: {}", g.summary());
     }
     Ok(())
 }

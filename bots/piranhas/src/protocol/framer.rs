@@ -50,6 +50,12 @@ pub struct Framer {
     max_message: usize,
     closed: bool,
     failed: Option<ProtocolError>,
+    /// The peer pretty-prints like the 2019 server (top-level elements at exactly two spaces).
+    pretty: bool,
+    /// After [`Framer::recover`]: skipping to the next top-level element.
+    resync: bool,
+    /// Where reading may resume after a failure (in pretty mode).
+    resume_at: usize,
 }
 
 impl Framer {
@@ -65,6 +71,56 @@ impl Framer {
             max_message: max_message.max(64),
             closed: false,
             failed: None,
+            pretty: false,
+            resync: false,
+            resume_at: 0,
+        }
+    }
+
+    /// Declares that the peer pretty-prints its stream like the 2019 server (spec §7.1: every
+    /// top-level element starts a line with exactly two spaces, its children are indented
+    /// deeper). Then an element still open when the next top-level element starts is an error
+    /// (instead of swallowing the rest of the stream), and [`Framer::recover`] can resume at
+    /// the next top-level element.
+    pub fn set_pretty(&mut self, pretty: bool) {
+        self.pretty = pretty;
+    }
+
+    /// After an error: forget it and the unreadable bytes, and continue with the next complete
+    /// top-level element (a line starting with two spaces and `<name`). Meant for a reader of a
+    /// pretty-printed stream ([`Framer::set_pretty`]); the server side never recovers.
+    pub fn recover(&mut self) {
+        if self.failed.take().is_none() {
+            return;
+        }
+        let from = self.resume_at.min(self.buf.len());
+        self.buf.drain(..from);
+        self.scan = 0;
+        self.resume_at = 0;
+        self.state = State::Text;
+        self.depth = self.depth.min(1);
+        self.msg_start = 0;
+        self.tag_start = 0;
+        self.resync = true;
+    }
+
+    /// In resync mode: drops bytes up to the next `\n  <name`; false if none is buffered yet.
+    fn skip_to_top_level(&mut self) -> bool {
+        let b = &self.buf;
+        let found = (0..b.len().saturating_sub(4)).find(|&k| {
+            &b[k..k + 4] == b"\n  <" && !b[k + 4].is_ascii_whitespace() && b[k + 4] != b'/'
+        });
+        match found {
+            Some(k) => {
+                self.buf.drain(..k);
+                self.resync = false;
+                true
+            }
+            None => {
+                let keep = self.buf.len().saturating_sub(4);
+                self.buf.drain(..keep);
+                false
+            }
         }
     }
 
@@ -92,11 +148,25 @@ impl Framer {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
+        if self.resync && !self.skip_to_top_level() {
+            return Ok(None);
+        }
         match self.scan_frame() {
             Ok(f) => Ok(f),
             Err(e) => {
                 self.failed = Some(e.clone());
-                self.buf.clear();
+                if self.pretty {
+                    // Keep what follows the failure for `recover`.
+                    let from = if self.resume_at > 0 {
+                        self.resume_at
+                    } else {
+                        self.scan
+                    };
+                    self.buf.drain(..from.min(self.buf.len()));
+                    self.resume_at = 0;
+                } else {
+                    self.buf.clear();
+                }
                 Err(e)
             }
         }
@@ -120,6 +190,19 @@ impl Framer {
                     }
                 }
                 State::TagStart => {
+                    if self.pretty
+                        && self.depth >= 2
+                        && b != b'/'
+                        && self.tag_start >= 3
+                        && &self.buf[self.tag_start - 3..self.tag_start] == b"\n  "
+                    {
+                        // A new top-level element while the previous one is still open.
+                        self.resume_at = self.tag_start - 3;
+                        let unclosed = self.snippet(self.msg_start);
+                        return Err(ProtocolError::Garbage(format!(
+                            "element not closed before the next message: {unclosed}"
+                        )));
+                    }
                     self.state = match b {
                         b'/' => State::EndTag,
                         b'?' => State::Pi,
@@ -367,5 +450,41 @@ mod tests {
         bad.extend([0xff, 0xfe]);
         bad.extend(b"\"/>");
         assert!(matches!(frames(&bad, 3), Err(ProtocolError::Utf8)));
+    }
+
+    #[test]
+    fn pretty_stream_recovers_after_garbage_and_unclosed_elements() {
+        let stream: &[u8] = b"<protocol>\n  <a/>\n  <b>garbage < here\n  <c n=\"1\"/>\n  <d>\n    <open>\n  </d>\n  <e/>\n  <f>\n    <g/>\n  </f>\n</protocol>";
+        for chunk in [1, 3, 1000] {
+            let mut f = Framer::new(1 << 16);
+            f.set_pretty(true);
+            let (mut got, mut errors) = (Vec::new(), 0);
+            for c in stream.chunks(chunk) {
+                f.push(c);
+                loop {
+                    match f.next_frame() {
+                        Ok(Some(fr)) => got.push(fr),
+                        Ok(None) => break,
+                        Err(_) => {
+                            errors += 1;
+                            f.recover();
+                        }
+                    }
+                }
+            }
+            assert_eq!(errors, 2, "chunk {chunk}: {got:?}");
+            assert_eq!(
+                got,
+                vec![
+                    Frame::Open,
+                    Frame::Message("<a/>".into()),
+                    Frame::Message("<c n=\"1\"/>".into()),
+                    Frame::Message("<e/>".into()),
+                    Frame::Message("<f>\n    <g/>\n  </f>".into()),
+                    Frame::Close
+                ],
+                "chunk {chunk}"
+            );
+        }
     }
 }

@@ -7,8 +7,9 @@ use super::Shared;
 use crate::protocol::{ClientMessage, Frame, Framer, ServerMessage, OPEN, SERVER_CLOSE};
 use std::fs::File;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, watch};
@@ -64,6 +65,10 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
     let mut framer = Framer::new(shared.config.max_message);
     let mut buf = vec![0u8; 8192];
     let deadline = tokio::time::Instant::now() + shared.config.login_timeout;
+    let playing = Arc::new(AtomicBool::new(false));
+    let idle = shared.config.idle_timeout;
+    let far = Duration::from_secs(86_400 * 365);
+    let mut idle_at = tokio::time::Instant::now() + idle.unwrap_or(far);
     let mut gone: Option<String> = None;
     'conn: loop {
         let n = tokio::select! {
@@ -73,10 +78,26 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                 gone = Some("no join within the login timeout".into());
                 break 'conn;
             }
+            _ = tokio::time::sleep_until(idle_at), if (joined || admin) && idle.is_some() => {
+                if playing.load(Ordering::Relaxed) {
+                    // In a running game the move time limits apply, never the idle timeout.
+                    idle_at = tokio::time::Instant::now() + idle.unwrap_or(far);
+                    continue;
+                }
+                gone = Some(format!(
+                    "idle: nothing received for {} s outside a running game",
+                    idle.unwrap_or(far).as_secs()
+                ));
+                tracing::info!("connection {id} closed: {}", gone.as_deref().unwrap_or(""));
+                send(&out_tx, &ServerMessage::Error { room: None, message: gone.clone().unwrap_or_default() });
+                let _ = out_tx.send(Out::Close);
+                break 'conn;
+            }
         };
         if n == 0 {
             break;
         }
+        idle_at = tokio::time::Instant::now() + idle.unwrap_or(far);
         if let Some(f) = &mut rec_in {
             let _ = f.write_all(&buf[..n]);
         }
@@ -109,7 +130,13 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
             let mut start: Option<StartGame> = None;
             match msg {
                 ClientMessage::Move { mv, .. } if joined => {
-                    let _ = ev_tx.send(PlayerEvent::Move(mv, received));
+                    if ev_tx.send(PlayerEvent::Move(mv, received)).is_err() {
+                        // The game is over (its task stopped listening): spec §7.3.
+                        tracing::info!("connection {id}: move after the end of its game; closing");
+                        send(&out_tx, &ServerMessage::CloseConnection);
+                        let _ = out_tx.send(Out::Close);
+                        break 'conn;
+                    }
                 }
                 ClientMessage::Join { .. } | ClientMessage::JoinPrepared { .. } if joined => {
                     tracing::warn!("connection {id}: second join ignored");
@@ -119,6 +146,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                     let seat = Seat {
                         out: out_tx.clone(),
                         events,
+                        playing: Arc::clone(&playing),
                     };
                     let krakens = shared.krakens();
                     let (room, s) = shared.lobby().join(seat, krakens);
@@ -131,6 +159,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                     let seat = Seat {
                         out: out_tx.clone(),
                         events,
+                        playing: Arc::clone(&playing),
                     };
                     let r = shared.lobby().join_prepared(&code, seat);
                     match r {

@@ -6,6 +6,7 @@ use super::lobby::{Out, PlayerEvent, Seat, StartGame};
 use super::{GameRecord, Shared};
 use crate::protocol::{Memento, MoveMsg, ResultMsg, ScoreCause, ScoreMsg, ServerMessage};
 use kibitz_piranhas::{Color, GameResult, Move, State};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -210,6 +211,42 @@ impl Game {
     }
 }
 
+/// The cause of a game's end and its winner, in words (for the info log).
+fn describe_end(end: &End, names: &[String; 2], result: &ResultMsg) -> String {
+    let winner = match &result.winner {
+        Some((name, color)) => format!("{} ({name}) wins", color.name()),
+        None => "draw".to_string(),
+    };
+    let cause = match end {
+        End::Regular(r) => format!(
+            "regular end: {}",
+            r.reason.text().unwrap_or("game over").replace('\n', " ")
+        ),
+        End::Forfeit {
+            loser,
+            cause,
+            reason,
+        } => format!(
+            "{} ({}) lost by {}: {}",
+            loser.name(),
+            names[*loser as usize],
+            cause_word(*cause),
+            reason.replace('\n', " ")
+        ),
+    };
+    format!("{cause}; {winner}")
+}
+
+fn cause_word(c: ScoreCause) -> &'static str {
+    match c {
+        ScoreCause::Regular => "regular end",
+        ScoreCause::Left => "leaving (disconnect or undecodable input)",
+        ScoreCause::RuleViolation => "rule violation",
+        ScoreCause::SoftTimeout => "soft timeout",
+        ScoreCause::HardTimeout => "hard timeout",
+    }
+}
+
 fn split(seats: &mut [Seat; 2], c: usize) -> (&mut Seat, &mut Seat) {
     let [a, b] = seats;
     if c == 0 {
@@ -249,6 +286,9 @@ pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
             },
         );
     }
+    for s in &g.seats {
+        s.playing.store(true, Ordering::Relaxed);
+    }
     g.memento(None);
     let end = loop {
         if let Some(end) = g.turn().await {
@@ -268,19 +308,33 @@ pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
         room: room.clone(),
         result: result.clone(),
     };
+    let left = ServerMessage::Left { room: room.clone() };
     for c in Color::BOTH {
         if Some(c) != violator {
             let out = &g.seats[c as usize].out;
             send(out, &msg);
-            send(out, &ServerMessage::Left { room: room.clone() });
+            send(out, &left);
         }
     }
     g.to_observers(&msg);
+    g.to_observers(&left);
+    // From now on a move from either player is answered with CloseConnection (spec §7.3): the
+    // connections see the closed event channels. Moves already queued came after the result.
+    for s in &mut g.seats {
+        s.playing.store(false, Ordering::Relaxed);
+        s.events.close();
+        while let Ok(ev) = s.events.try_recv() {
+            if let PlayerEvent::Move(..) = ev {
+                send(&s.out, &ServerMessage::CloseConnection);
+                let _ = s.out.send(Out::Close);
+            }
+        }
+    }
     shared.lobby().finish(&room);
     tracing::info!(
-        "room {room}: game over after turn {}: {:?}",
+        "room {room}: game over after turn {}: {}",
         g.state.turn(),
-        result.winner
+        describe_end(&end, &g.names, &result)
     );
     let record = GameRecord {
         room: room.clone(),

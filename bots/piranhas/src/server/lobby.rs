@@ -33,6 +33,8 @@ pub(crate) type Observers = Arc<Mutex<Vec<Outbox>>>;
 pub(crate) struct Seat {
     pub out: Outbox,
     pub events: mpsc::UnboundedReceiver<PlayerEvent>,
+    /// Set by the game while it runs: the connection is then never idle.
+    pub playing: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Everything a game task needs to start.

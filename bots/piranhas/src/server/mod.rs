@@ -15,11 +15,16 @@
 //! - After `result` and `left`, a player has [`ServerConfig::close_grace`] to send
 //!   `</protocol>` (answered with `\n</protocol>`); then the server closes the connection.
 //! - A player whose `join` is still waiting for an opponent and who disconnects is forgotten.
+//! - A move that arrives after the sender's game ended (e.g. after a hard timeout) is answered
+//!   with `<sc.protocol.responses.CloseConnection/>` and `</protocol>` (spec §7.3).
+//! - Connection limits ([`ServerConfig`]): login timeout, idle timeout outside running games,
+//!   caps on connections in total and per peer address (over the cap: closed at once).
 //! - Not implemented: the admin notice `<joinedGameRoom>` (documented, never recorded), and
 //!   pausing a game that is already running (`pause` only releases rooms that wait).
 
 mod conn;
 mod game;
+pub mod limits;
 mod lobby;
 
 pub use lobby::PreparedGame;
@@ -50,6 +55,14 @@ pub struct ServerConfig {
     pub max_message: usize,
     /// A connection that neither joins nor authenticates within this is closed.
     pub login_timeout: Duration,
+    /// A joined or admin connection that is not playing a running game and sends nothing for
+    /// this long is closed (a seated player in a running game is governed by the move time
+    /// limits instead, so a bot thinking within them is never idle). `None`: never.
+    pub idle_timeout: Option<Duration>,
+    /// Connections open at once; further ones are closed at once.
+    pub max_connections: usize,
+    /// Connections open at once from one peer IP address.
+    pub max_connections_per_peer: usize,
     /// After `<left>`, how long we wait for the client's `</protocol>` before closing ourselves.
     pub close_grace: Duration,
     /// Seed for Kraken placement (random when `None`).
@@ -68,6 +81,9 @@ impl Default for ServerConfig {
             password: DEFAULT_PASSWORD.into(),
             max_message: 64 * 1024,
             login_timeout: Duration::from_secs(60),
+            idle_timeout: Some(Duration::from_secs(600)),
+            max_connections: 512,
+            max_connections_per_peer: 128,
             close_grace: Duration::from_secs(5),
             seed: None,
             krakens: None,
@@ -89,6 +105,23 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// The result message sent.
     pub result: ResultMsg,
+}
+
+impl GameRecord {
+    /// One line in words: `room R: alpha (RED) vs beta (BLUE), 36 moves, BLUE (beta) won`.
+    pub fn summary(&self) -> String {
+        let winner = match &self.result.winner {
+            Some((name, c)) => format!("{} ({name}) won", c.name()),
+            None => "draw".to_string(),
+        };
+        format!(
+            "room {}: {} (RED) vs {} (BLUE), {} moves, {winner}",
+            self.room,
+            self.names[0],
+            self.names[1],
+            self.moves.len()
+        )
+    }
 }
 
 pub(crate) struct Shared {
@@ -144,13 +177,26 @@ impl Server {
             next_conn: AtomicU64::new(1),
         });
         let sh = Arc::clone(&shared);
+        let limits = limits::Limits::new(
+            shared.config.max_connections,
+            shared.config.max_connections_per_peer,
+        );
         let accept = tokio::spawn(async move {
             loop {
                 match listener.accept().await {
                     Ok((stream, peer)) => {
+                        let Some(permit) = limits.admit(peer.ip()) else {
+                            tracing::info!("connection from {peer} refused: too many connections");
+                            drop(stream);
+                            continue;
+                        };
                         let id = sh.next_conn.fetch_add(1, Ordering::Relaxed);
                         tracing::debug!("connection {id} from {peer}");
-                        tokio::spawn(conn::serve(stream, Arc::clone(&sh), id));
+                        let sh = Arc::clone(&sh);
+                        tokio::spawn(async move {
+                            conn::serve(stream, sh, id).await;
+                            drop(permit);
+                        });
                     }
                     Err(e) => {
                         tracing::warn!("accept failed: {e}");

@@ -1,0 +1,165 @@
+//! Handshake fidelity and hardening of the Mau-Mau server on loopback (bounded; every wait has a
+//! hang guard): name escaping (spec §3), the two handshake cases of §3/§10 (no `status`,
+//! non-string name), a bot that left while queued is not seated, and the idle timeout that
+//! applies when the turn timeout is off.
+
+use kibitz_bots_maumau::client::{play, BotConfig, BotReport};
+use kibitz_bots_maumau::server::{spawn, EndReason, GameReport, ServerConfig};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+const GUARD: Duration = Duration::from_secs(60);
+
+fn random_bot(addr: SocketAddr, name: &str, seed: u64) -> JoinHandle<BotReport> {
+    let cfg = BotConfig {
+        name: name.into(),
+        strategy: "random".into(),
+        seed,
+        read_timeout: GUARD,
+        ..BotConfig::default()
+    };
+    std::thread::spawn(move || play(addr, &cfg).expect("bot plays"))
+}
+
+fn finish(h: JoinHandle<anyhow::Result<Vec<GameReport>>>) -> Vec<GameReport> {
+    h.join().expect("server thread").expect("server result")
+}
+
+/// Connects, reads `sendName`, sends `line` and returns the stream with a reader.
+fn hello(addr: SocketAddr, line: &[u8]) -> (TcpStream, BufReader<TcpStream>) {
+    let s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(GUARD)).unwrap();
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    let mut first = String::new();
+    r.read_line(&mut first).unwrap();
+    assert_eq!(first, "{\"sendName\":true,\"status\":\"okay\"}\n");
+    (&s).write_all(line).unwrap();
+    (s, r)
+}
+
+/// Everything until the server closes (bounded by the read timeout).
+fn rest(r: &mut BufReader<TcpStream>) -> String {
+    let mut all = Vec::new();
+    let _ = r.read_to_end(&mut all);
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+fn two_random_bots_play(addr: SocketAddr) -> [BotReport; 2] {
+    let b = random_bot(addr, "Bea", 1);
+    let c = random_bot(addr, "Cid", 2);
+    [b.join().unwrap(), c.join().unwrap()]
+}
+
+fn cfg() -> ServerConfig {
+    ServerConfig {
+        turn_timeout: Some(Duration::from_millis(2000)),
+        seed: 5,
+        ..ServerConfig::default()
+    }
+}
+
+#[test]
+fn names_are_escaped_like_the_real_server() {
+    let cfg = ServerConfig {
+        turn_timeout: Some(Duration::from_millis(200)),
+        ..cfg()
+    };
+    let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), cfg).unwrap();
+    // The name a/b"\ DEL € ü, sent with JSON escapes.
+    let line = "{\"status\":\"okay\",\"name\":\"a/b\\\"\\\\\\u007f\u{20ac}\u{fc}\"}\n";
+    let (s, mut r) = hello(addr, line.as_bytes());
+    let mut reply = String::new();
+    r.read_line(&mut reply).unwrap();
+    let name = "a\\/b\\\"\\\\\\u007F\\u20AC\u{fc}";
+    assert_eq!(
+        reply,
+        format!("{{\"setName\":true,\"name\":\"{name}\",\"status\":\"okay\"}}\n")
+    );
+    // It stays silent; the other bot plays, and every later message carries the same escapes.
+    let c = random_bot(addr, "Cid", 2);
+    let text = rest(&mut r);
+    assert!(text.contains(&format!("\"turnOf\":\"{name}\"")), "{text}");
+    drop(s);
+    c.join().unwrap();
+    assert_eq!(finish(server)[0].winner_name(), "Cid");
+}
+
+#[test]
+fn name_line_without_status_gets_no_reply_and_the_seat_stays_free() {
+    let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), cfg()).unwrap();
+    let (_s, mut r) = hello(addr, b"{\"name\":\"NoStatus\"}\n");
+    assert_eq!(rest(&mut r), "", "no reply, connection closed");
+    let bots = two_random_bots_play(addr);
+    let reports = finish(server);
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0].names, ["Bea", "Cid"]);
+    assert!(bots.iter().all(|b| b.winner.is_some()));
+}
+
+#[test]
+fn non_string_name_and_non_object_json_are_read_like_a_non_json_line() {
+    for line in [&b"{\"status\":\"okay\",\"name\":5}\n"[..], b"[1,2]\n"] {
+        let cfg = ServerConfig {
+            turn_timeout: Some(Duration::from_millis(200)),
+            ..cfg()
+        };
+        let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), cfg).unwrap();
+        let (s, mut r) = hello(addr, line);
+        let mut reply = String::new();
+        r.read_line(&mut reply).unwrap();
+        assert_eq!(
+            reply, "{\"setName\":false,\"name\":\"Bot 0\",\"status\":\"error\"}\n",
+            "{line:?}"
+        );
+        // It stays connected but never answers; the other bot wins when it is dropped.
+        let b = random_bot(addr, "Bea", 1);
+        let text = rest(&mut r);
+        assert!(text.contains("\"gameStart\":true"), "{text:?}");
+        drop(s);
+        b.join().unwrap();
+        let reports = finish(server);
+        assert_eq!(reports[0].names, ["Bot 0", "Bea"]);
+        assert_eq!(reports[0].winner_name(), "Bea");
+    }
+}
+
+#[test]
+fn a_bot_that_left_while_queued_is_not_seated() {
+    let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), cfg()).unwrap();
+    // Finishes the handshake as seat 0, then leaves before the second seat is filled.
+    let (s, mut r) = hello(addr, b"{\"status\":\"okay\",\"name\":\"Gone\"}\n");
+    let mut reply = String::new();
+    r.read_line(&mut reply).unwrap();
+    assert!(reply.starts_with("{\"setName\":true"), "{reply}");
+    drop((s, r));
+    let bots = two_random_bots_play(addr);
+    let reports = finish(server);
+    assert_eq!(
+        reports[0].names,
+        ["Bea", "Cid"],
+        "the vanished bot was seated"
+    );
+    assert_ne!(reports[0].reason, EndReason::LastOnline);
+    assert!(bots.iter().all(|b| b.winner.is_some()));
+}
+
+#[test]
+fn without_a_turn_timeout_silent_connections_are_closed_after_the_idle_timeout() {
+    let cfg = ServerConfig {
+        turn_timeout: None,
+        idle_timeout: Some(Duration::from_millis(300)),
+        ..cfg()
+    };
+    let (addr, server) = spawn("127.0.0.1:0".parse().unwrap(), cfg).unwrap();
+    let mut silent = TcpStream::connect(addr).unwrap();
+    silent.set_read_timeout(Some(GUARD)).unwrap();
+    let mut all = Vec::new();
+    let _ = silent.read_to_end(&mut all);
+    assert_eq!(all, b"{\"sendName\":true,\"status\":\"okay\"}\n");
+    // The seat stayed free: an honest pair still plays its game.
+    let bots = two_random_bots_play(addr);
+    assert_eq!(finish(server)[0].names, ["Bea", "Cid"]);
+    assert!(bots.iter().all(|b| b.winner.is_some()));
+}

@@ -1,0 +1,404 @@
+//! Server fidelity and hardening on loopback (bounded, self-stopping): observers get `<left>`
+//! after the result, a move after the end of its game is answered with CloseConnection, idle
+//! connections outside running games are closed while a player thinking within the move time
+//! limit is not, and connection caps per peer.
+
+use kibitz_bots_piranhas::client::{Action, Session};
+use kibitz_bots_piranhas::player::{Player, RandomPlayer};
+use kibitz_bots_piranhas::protocol::{
+    ClientMessage, Frame, Framer, MoveMsg, ScoreCause, ServerMessage, Slot,
+};
+use kibitz_bots_piranhas::server::{Server, ServerConfig};
+use kibitz_search::time::TimeControl;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A hang guard, not a speed assertion.
+const GUARD: Duration = Duration::from_secs(60);
+
+fn slot(name: &str) -> Slot {
+    Slot {
+        display_name: name.into(),
+        can_timeout: true,
+        should_be_paused: false,
+    }
+}
+
+/// A random player joining with `code`; waits `first_delay` before its first move.
+async fn player(port: u16, code: String, seed: u64, first_delay: Duration) -> Session {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let hello = format!("<protocol><joinPrepared reservationCode=\"{code}\" />");
+    s.write_all(hello.as_bytes()).await.unwrap();
+    let mut session = Session::new();
+    let mut rng = RandomPlayer::new(seed);
+    let mut framer = Framer::new(1 << 20);
+    let mut buf = [0u8; 8192];
+    let mut delay = Some(first_delay);
+    loop {
+        let n = s.read(&mut buf).await.unwrap_or(0);
+        if n == 0 {
+            return session;
+        }
+        framer.push(&buf[..n]);
+        while let Some(f) = framer.next_frame().unwrap() {
+            match session.on_frame(f).unwrap() {
+                Action::Move { room, state } => {
+                    if let Some(d) = delay.take() {
+                        tokio::time::sleep(d).await;
+                    }
+                    let mv = rng.choose(&state, &TimeControl::infinite()).mv.unwrap();
+                    let msg = ClientMessage::Move {
+                        room,
+                        mv: MoveMsg { mv, hints: vec![] },
+                    };
+                    s.write_all(msg.to_xml().as_bytes()).await.unwrap();
+                }
+                Action::Finish => {
+                    let _ = s.write_all(b"</protocol>").await;
+                }
+                Action::Wait => {}
+            }
+        }
+    }
+}
+
+/// Reads server messages until `stop` matches; returns them all. Panics on EOF.
+async fn read_until(
+    s: &mut TcpStream,
+    framer: &mut Framer,
+    stop: impl Fn(&ServerMessage) -> bool,
+) -> Vec<ServerMessage> {
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        while let Some(f) = framer.next_frame().unwrap() {
+            if let Frame::Message(m) = f {
+                let msg = ServerMessage::parse(&m).unwrap();
+                let done = stop(&msg);
+                seen.push(msg);
+                if done {
+                    return seen;
+                }
+            }
+        }
+        let n = s.read(&mut buf).await.unwrap();
+        assert!(n > 0, "connection closed early");
+        framer.push(&buf[..n]);
+    }
+}
+
+/// Everything until the server closes the connection (bounded by [`GUARD`]).
+async fn drain(s: &mut TcpStream) -> String {
+    let mut all = Vec::new();
+    let _ = tokio::time::timeout(GUARD, s.read_to_end(&mut all))
+        .await
+        .expect("server never closed");
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn observer_gets_left_after_the_result() {
+    let config = ServerConfig {
+        close_grace: Duration::from_millis(100),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+    let g = server.prepare([slot("a"), slot("b")], None);
+    let mut admin = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let hello = format!(
+        "<protocol><authenticate passphrase=\"examplepassword\" /><observe roomId=\"{}\" />",
+        g.room
+    );
+    admin.write_all(hello.as_bytes()).await.unwrap();
+    let mut framer = Framer::new(1 << 20);
+    read_until(&mut admin, &mut framer, |m| {
+        matches!(m, ServerMessage::Observed { .. })
+    })
+    .await;
+    let players: Vec<_> = g
+        .codes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| tokio::spawn(player(port, c.clone(), i as u64, Duration::ZERO)))
+        .collect();
+    let seen = tokio::time::timeout(
+        GUARD,
+        read_until(&mut admin, &mut framer, |m| {
+            matches!(m, ServerMessage::Result { .. })
+        }),
+    )
+    .await
+    .unwrap();
+    assert!(matches!(seen.last(), Some(ServerMessage::Result { .. })));
+    let next = tokio::time::timeout(GUARD, read_until(&mut admin, &mut framer, |_| true))
+        .await
+        .unwrap();
+    assert_eq!(
+        next,
+        [ServerMessage::Left {
+            room: g.room.clone()
+        }]
+    );
+    for p in players {
+        p.await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_after_the_end_gets_close_connection() {
+    let config = ServerConfig {
+        hard_timeout: Duration::from_millis(300),
+        close_grace: Duration::from_secs(20),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+    let g = server.prepare([slot("late"), slot("b")], None);
+    let mut red = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let hello = format!(
+        "<protocol><joinPrepared reservationCode=\"{}\" />",
+        g.codes[0]
+    );
+    red.write_all(hello.as_bytes()).await.unwrap();
+    let blue = tokio::spawn(player(port, g.codes[1].clone(), 1, Duration::ZERO));
+    let mut framer = Framer::new(1 << 20);
+    // RED says nothing past the hard limit: it loses, gets the result and `left`.
+    let seen = tokio::time::timeout(
+        GUARD,
+        read_until(&mut red, &mut framer, |m| {
+            matches!(m, ServerMessage::Left { .. })
+        }),
+    )
+    .await
+    .unwrap();
+    let Some(ServerMessage::Result { result, .. }) = seen.iter().rev().nth(1) else {
+        panic!("no result before left: {seen:?}")
+    };
+    assert_eq!(result.scores[0].cause, ScoreCause::HardTimeout);
+    // Now the late move: answered with CloseConnection and `</protocol>` (long before the
+    // close grace would have closed the connection).
+    let mv = format!(
+        "<room roomId=\"{}\"><data class=\"move\" x=\"0\" y=\"1\" direction=\"RIGHT\"/></room>",
+        g.room
+    );
+    red.write_all(mv.as_bytes()).await.unwrap();
+    let rest = tokio::time::timeout(Duration::from_secs(10), drain(&mut red))
+        .await
+        .expect("connection not closed after the late move");
+    assert!(
+        rest.contains("<sc.protocol.responses.CloseConnection/>"),
+        "{rest:?}"
+    );
+    assert!(rest.ends_with("</protocol>"), "{rest:?}");
+    blue.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_are_closed_but_a_thinking_player_is_not() {
+    let config = ServerConfig {
+        idle_timeout: Some(Duration::from_millis(200)),
+        soft_timeout: Duration::from_secs(20),
+        hard_timeout: Duration::from_secs(30),
+        close_grace: Duration::from_millis(100),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+    // A joined player waiting for an opponent that never comes, and a silent admin.
+    let mut waiting = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    waiting
+        .write_all(b"<protocol><join gameType=\"swc_2019_piranhas\" />")
+        .await
+        .unwrap();
+    let mut admin = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    admin
+        .write_all(b"<protocol><authenticate passphrase=\"examplepassword\" />")
+        .await
+        .unwrap();
+    for s in [&mut waiting, &mut admin] {
+        let text = drain(s).await;
+        assert!(text.contains("idle"), "{text:?}");
+        assert!(text.ends_with("</protocol>"), "{text:?}");
+    }
+    // A player that thinks three idle timeouts long over its first move (within the limits).
+    let g = server.prepare([slot("slow"), slot("quick")], None);
+    let slow = tokio::spawn(player(
+        port,
+        g.codes[0].clone(),
+        3,
+        Duration::from_millis(600),
+    ));
+    let quick = tokio::spawn(player(port, g.codes[1].clone(), 4, Duration::ZERO));
+    let record = tokio::time::timeout(GUARD, g.result)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        record
+            .result
+            .scores
+            .iter()
+            .all(|s| s.cause == ScoreCause::Regular),
+        "{:?}",
+        record.result
+    );
+    slow.await.unwrap();
+    quick.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_beyond_the_per_peer_cap_are_closed() {
+    let config = ServerConfig {
+        max_connections_per_peer: 2,
+        ..ServerConfig::default()
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        let mut open = [0u8; 10];
+        s.read_exact(&mut open).await.unwrap();
+        assert_eq!(&open, b"<protocol>");
+        held.push(s);
+    }
+    let mut third = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    assert_eq!(drain(&mut third).await, "", "closed without a word");
+    drop(held);
+    // Freed slots are reused (the server notices the closes asynchronously).
+    let mut admitted = false;
+    for _ in 0..200 {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        let mut open = [0u8; 10];
+        if s.read_exact(&mut open).await.is_ok() {
+            admitted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(admitted);
+}
+
+mod bot {
+    //! piranhas-bot against a scripted fake server: garbage in mid-stream is skipped, an early
+    //! close or an undecodable stream is reported as an abnormal end (the binary exits non-zero).
+
+    use super::*;
+    use kibitz_bots_piranhas::client::{self, ClientConfig, MAX_DECODE_ERRORS};
+    use kibitz_bots_piranhas::protocol::{ResultMsg, ScoreMsg};
+    use kibitz_piranhas::Color;
+    use tokio::net::TcpListener;
+
+    fn result() -> ResultMsg {
+        let score = |points| ScoreMsg {
+            cause: ScoreCause::Regular,
+            reason: Some("Das Rundenlimit wurde erreicht.".into()),
+            points,
+            swarm: 5,
+        };
+        ResultMsg {
+            scores: [score(0), score(2)],
+            winner: Some(("beta".into(), Color::Blue)),
+        }
+    }
+
+    /// Serves one client with `script` (chunks written in order), then closes.
+    async fn fake_server(script: Vec<Vec<u8>>) -> u16 {
+        let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = l.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            let (mut s, _) = l.accept().await.unwrap();
+            for chunk in script {
+                if s.write_all(&chunk).await.is_err() {
+                    return;
+                }
+            }
+            let _ = s.shutdown().await;
+            let mut sink = Vec::new();
+            let _ = tokio::time::timeout(GUARD, s.read_to_end(&mut sink)).await;
+        });
+        port
+    }
+
+    fn msg(m: ServerMessage) -> Vec<u8> {
+        m.to_xml().into_bytes()
+    }
+
+    async fn run(script: Vec<Vec<u8>>) -> client::ClientOutcome {
+        let port = fake_server(script).await;
+        let cfg = ClientConfig {
+            host: "127.0.0.1".into(),
+            port,
+            idle_timeout: GUARD,
+            ..ClientConfig::default()
+        };
+        let out = client::run(&cfg, Box::new(RandomPlayer::new(1)));
+        tokio::time::timeout(GUARD, out).await.unwrap().unwrap()
+    }
+
+    fn room() -> String {
+        "r1".into()
+    }
+
+    #[tokio::test]
+    async fn garbage_in_mid_stream_is_skipped_and_the_game_ends_normally() {
+        let out = run(vec![
+            b"<protocol>".to_vec(),
+            msg(ServerMessage::Joined { room: room() }),
+            b"\n  <room roomId=\"r1\">garbage < \xff here".to_vec(),
+            msg(ServerMessage::Welcome {
+                room: room(),
+                color: Color::Blue,
+            }),
+            b"\n  <room roomId=\"r1\">\n    <data class=\"unclosed\">".to_vec(),
+            msg(ServerMessage::Result {
+                room: room(),
+                result: result(),
+            }),
+            msg(ServerMessage::Left { room: room() }),
+            b"\n</protocol>".to_vec(),
+        ])
+        .await;
+        assert_eq!(out.color, Some(Color::Blue));
+        assert_eq!(out.result, Some(result()));
+        assert!(out.ended_normally(), "{:?}", out.abnormal);
+        let summary = out.summary();
+        assert!(
+            summary.contains("we played BLUE; BLUE (beta) won"),
+            "{summary}"
+        );
+        assert!(!summary.contains("Some("), "{summary}");
+    }
+
+    #[tokio::test]
+    async fn a_server_that_closes_mid_game_is_an_abnormal_end() {
+        let out = run(vec![
+            b"<protocol>".to_vec(),
+            msg(ServerMessage::Joined { room: room() }),
+            msg(ServerMessage::Welcome {
+                room: room(),
+                color: Color::Red,
+            }),
+        ])
+        .await;
+        let why = out.abnormal.as_deref().expect("abnormal");
+        assert!(why.contains("closed the connection"), "{why}");
+        assert!(out.summary().contains("we played RED; no result"));
+    }
+
+    #[tokio::test]
+    async fn an_undecodable_stream_is_an_abnormal_end() {
+        let mut script = vec![
+            b"<protocol>".to_vec(),
+            msg(ServerMessage::Joined { room: room() }),
+        ];
+        for _ in 0..=MAX_DECODE_ERRORS {
+            script.push(b"\n  <room <<< nonsense".to_vec());
+        }
+        let out = run(script).await;
+        let why = out.abnormal.as_deref().expect("abnormal");
+        assert!(why.contains("undecodable"), "{why}");
+    }
+}
