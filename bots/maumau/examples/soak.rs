@@ -117,7 +117,8 @@ fn main() -> anyhow::Result<()> {
                 hostile(name, port, rate, &s2, &stop2)
             }));
         }
-        report(&soaks, end, &stop);
+        let dead = report(&soaks, end, &stop);
+        anyhow::ensure!(dead.is_empty(), "server(s) died during the soak: {dead:?}");
         Ok(())
     })();
     stop.store(true, Ordering::SeqCst);
@@ -480,7 +481,8 @@ fn proc_stats(pid: u32) -> (Option<u64>, Option<usize>) {
     (rss, fds)
 }
 
-fn report(soaks: &[Arc<Soak>], end: Instant, stop: &AtomicBool) {
+/// Prints the per-minute table and the summary; returns the servers that died.
+fn report(soaks: &[Arc<Soak>], end: Instant, stop: &AtomicBool) -> Vec<&'static str> {
     let start = Instant::now();
     let first: Vec<_> = soaks.iter().map(|s| proc_stats(s.pid)).collect();
     println!("minute\tserver\trss_kib\tfds\tgames\tfailed\thostile");
@@ -511,8 +513,12 @@ fn report(soaks: &[Arc<Soak>], end: Instant, stop: &AtomicBool) {
     }
     stop.store(true, Ordering::SeqCst);
     println!("summary (first sample after start -> last):");
+    let mut dead = Vec::new();
     for (s, (rss0, fds0)) in soaks.iter().zip(first) {
         let (rss, fds) = proc_stats(s.pid);
+        if rss.is_none() {
+            dead.push(s.name);
+        }
         println!(
             "{}: rss {} -> {} KiB, fds {} -> {}, {} games, {} failed, {} hostile connections",
             s.name,
@@ -525,4 +531,5 @@ fn report(soaks: &[Arc<Soak>], end: Instant, stop: &AtomicBool) {
             s.hostile.load(Ordering::Relaxed)
         );
     }
+    dead
 }
