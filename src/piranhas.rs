@@ -225,7 +225,13 @@ fn run_tune(a: TuneArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Last turn of a game (spec §3: turn 60 = round 30, 30 moves each): perft refuses deeper.
+const LAST_TURN: u32 = 60;
+
 fn run_perft(depth: u32, kraken: &str, all: bool) -> anyhow::Result<()> {
+    if depth > LAST_TURN {
+        bail!("perft depth {depth} is past the game's last move: a game ends after {LAST_TURN} plies (round 30)");
+    }
     let state = State::start(parse_pair(kraken)?);
     println!("{state}");
     let from = if all { 1 } else { depth };

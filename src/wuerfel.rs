@@ -1,6 +1,6 @@
 //! `kibitz wuerfel FILE`: rank dice by simulated Mensch-ärgere-dich-nicht games (BwInf 2021).
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use kibitz_madn::game::{play, FastDie};
@@ -46,11 +46,19 @@ pub struct Args {
 
 /// Runs `kibitz wuerfel`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let dice = parse_dice(&text).with_context(|| format!("{}", args.file.display()))?;
+    // Every error is one line naming the file (no multi-line "Caused by" chain).
+    let file = args.file.display().to_string();
+    let text = read_bounded(&args.file).map_err(|e| anyhow!("{file}: {e}"))?;
+    let dice = parse_dice(&text).map_err(|e| anyhow!("{file}: {e}"))?;
     if !(args.confidence > 0.0 && args.confidence < 1.0) {
         bail!("--confidence must lie strictly between 0 and 1");
+    }
+    if args.svg.is_some() && dice.len() > super::wuerfel_report::MAX_MATRIX_DICE {
+        bail!(
+            "--svg draws at most {} dice ({} given); use --json for larger files",
+            super::wuerfel_report::MAX_MATRIX_DICE,
+            dice.len()
+        );
     }
     let variant = match (args.goal_first, args.frozen_goal) {
         (true, _) => Variant::GoalFirst,
@@ -126,6 +134,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         games as f64 / secs
     );
     Ok(())
+}
+
+/// Largest dice file `kibitz wuerfel` reads (16 MiB): reading stops there, so a huge or endless
+/// file (`/dev/zero`) is refused instead of filling memory. With two bytes per number this still
+/// allows [`kibitz_madn::dice::MAX_DICE`] dice of thousands of faces each.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads `path` as UTF-8, refusing files larger than [`MAX_FILE_BYTES`] before holding more.
+fn read_bounded(path: &std::path::Path) -> anyhow::Result<String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| anyhow!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        bail!("file too large: more than {MAX_FILE_BYTES} bytes (the limit of kibitz wuerfel)");
+    }
+    String::from_utf8(bytes).map_err(|e| anyhow!("not UTF-8 text: {e}"))
 }
 
 /// `--trace`: one game of the first pairing, die 1 starting, every roll with all eight pieces.

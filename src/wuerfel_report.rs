@@ -5,6 +5,11 @@ use kibitz_madn::Tournament;
 use serde_json::json;
 use std::fmt::Write;
 
+/// Most dice for which the head-to-head matrix is drawn (text report and `--svg`): the matrix has
+/// n² cells, so beyond this the text report leaves it out (the pair lines and ranking stay) and
+/// `--svg` is refused before any game is played.
+pub const MAX_MATRIX_DICE: usize = 64;
+
 fn right(s: impl ToString) -> Cell {
     Cell::new(s.to_string()).set_alignment(CellAlignment::Right)
 }
@@ -58,6 +63,13 @@ pub fn text(t: &Tournament, file: &str) -> String {
     }
     let _ = writeln!(out, "\nranking by total win rate\n{ranking}");
     let n = t.dice().len();
+    if n > MAX_MATRIX_DICE {
+        let _ = writeln!(
+            out,
+            "\nhead-to-head matrix left out: {n} dice (it is printed for at most {MAX_MATRIX_DICE})"
+        );
+        return out;
+    }
     let mut matrix = Table::new();
     matrix.load_preset(UTF8_FULL_CONDENSED);
     matrix.set_header(

@@ -84,7 +84,21 @@ pub fn unique_name(base: &str) -> String {
     format!("{base}-{:04x}", rand::random::<u16>())
 }
 
+/// The server closed the connection before announcing a winner.
+#[derive(Debug, thiserror::Error)]
+#[error("{name}: the server closed the connection mid-game (before announcing a winner, after {moves} of our moves)")]
+pub struct Disconnected {
+    /// Our name at the time.
+    pub name: String,
+    /// Answers we had sent.
+    pub moves: u32,
+}
+
 /// Plays one game against the server at `addr`.
+///
+/// Returns the report only on a normal end (the server announced a winner); a connection the
+/// server closes before that is a [`Disconnected`] error, and an I/O error or a read timeout
+/// (`cfg.read_timeout`) is returned as it is.
 pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotReport> {
     let addrs: Vec<SocketAddr> = addr.to_socket_addrs()?.collect();
     let stream = addrs
@@ -101,10 +115,23 @@ pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotRepo
         line.clear();
         let n = (&mut reader)
             .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut line)?;
+            .read_until(b'\n', &mut line)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => anyhow::anyhow!(
+                    "{}: the server sent nothing for {} s; giving up",
+                    bot.report.name,
+                    cfg.read_timeout.as_secs()
+                ),
+                _ => anyhow::anyhow!("{}: reading from the server: {e}", bot.report.name),
+            })?;
         if n == 0 {
-            info!("{}: server closed the connection", bot.report.name);
-            break;
+            // A normal game ends with `won` (the loop stops there); a close before it is an
+            // abnormal end the caller must see (maumau-bot exits non-zero on it).
+            return Err(Disconnected {
+                name: bot.report.name.clone(),
+                moves: bot.report.moves,
+            }
+            .into());
         }
         if line.last() != Some(&b'\n') {
             bot.odd(&line, "line too long or unterminated");

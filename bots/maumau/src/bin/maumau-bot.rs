@@ -64,10 +64,21 @@ fn main() -> anyhow::Result<()> {
         players: a.players.clamp(2, 4),
         ..BotConfig::default()
     };
-    let report = play((a.host.as_str(), a.port), &cfg)?;
+    let report = match play((a.host.as_str(), a.port), &cfg) {
+        Ok(r) => r,
+        Err(e) => {
+            // One clear line and a non-zero exit on any abnormal end.
+            eprintln!("maumau-bot: error: {e:#}");
+            std::process::exit(1);
+        }
+    };
     eprintln!(
-        "{}: winner {:?}, {} moves, {} penalties, {} odd lines",
-        report.name, report.winner, report.moves, report.penalties, report.odd_lines
+        "{}: winner {}, {} moves, {} penalties, {} odd lines",
+        report.name,
+        report.winner.as_deref().unwrap_or("(none)"),
+        report.moves,
+        report.penalties,
+        report.odd_lines
     );
     Ok(())
 }
