@@ -9,6 +9,7 @@ mod connect4;
 mod koehandel;
 mod maumau;
 mod piranhas;
+mod play;
 mod replay;
 mod tournament;
 mod wuerfel;
@@ -28,6 +29,8 @@ struct Cli {
 enum Command {
     /// A match between two player specs in any game: W/D/L, Elo ± 95 %, LOS, SPRT, records.
     Match(arena::cli::MatchArgs),
+    /// Play a bot yourself in the terminal (board drawn, legal moves listed).
+    Play(play::Args),
     /// Step through a game record (`--records`) with the board drawn, or print it with `--all`.
     Replay(replay::Args),
     /// Play every contest locally over its real protocol against our reference servers.
@@ -73,6 +76,7 @@ fn real_main() -> anyhow::Result<()> {
     match cli.command {
         Command::Match(args) => arena::cli::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Connect4(cmd) => connect4::run(cmd),
         Command::Piranhas(cmd) => piranhas::run(cmd),

@@ -110,7 +110,7 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
 /// A player ready to move.
 pub enum Mover {
     /// Random with its generator.
-    Random(ChaCha8Rng),
+    Random(Box<ChaCha8Rng>),
     /// The contest engine with its soft budget in ms.
     Engine(Box<Engine>, u64),
     /// The untimed searcher.
@@ -129,7 +129,7 @@ impl Mover {
     /// Builds the player of `spec` seeded with `seed`.
     pub fn new(spec: &Spec, seed: u64) -> anyhow::Result<Self> {
         Ok(match spec {
-            Spec::Random => Mover::Random(ChaCha8Rng::seed_from_u64(seed)),
+            Spec::Random => Mover::Random(Box::new(ChaCha8Rng::seed_from_u64(seed))),
             Spec::Engine {
                 time_ms,
                 hash_mb,

@@ -149,7 +149,7 @@ pub fn run_match(
                 };
                 s.tally.add(o);
                 s.prefix += 1;
-                if settings.sprt_stop && s.prefix as u64 % unit == 0 {
+                if settings.sprt_stop && (s.prefix as u64).is_multiple_of(unit) {
                     if let Some(sprt) = &settings.sprt {
                         let t = &s.tally;
                         if sprt.status(t.wins, t.draws, t.losses) != SprtStatus::Continue {
