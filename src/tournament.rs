@@ -1,86 +1,167 @@
 //! `kibitz tournament`: every contest played locally over its real protocol against our
-//! reference servers, with standings per contest.
+//! reference servers, a fixed number of games per pairing, with standings per contest.
 //!
-//! Each bots crate runs its own contest (server on loopback, our bots and baselines as real
-//! network clients) within a time budget and returns standings; Würfelglück, whose "protocol" is
-//! a file in and a ranking out, ranks the dice of the four official example files.
+//! Each bots crate runs its own contest (server on loopback, our bot — always named `kibitz` —
+//! and baselines as real network clients) for a fixed number of games and returns standings;
+//! Würfelglück, whose "protocol" is a file in and a ranking out, ranks the dice of the four
+//! official example files. Game counts, Kraken pairs, deals, decks and random players derive
+//! from `--seed`; our timed bots (100 ms / 50 ms per move) can still vary with machine load.
 
 use anyhow::Context;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use kibitz_search::stats::Standing;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use kibitz_search::stats::{elo_from_wdl, Standing};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// Flags of `kibitz tournament`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Seconds each network contest may take.
-    #[arg(long, default_value_t = 20)]
-    pub budget_secs: u64,
+    /// Games per pairing (Connect Four: seasons of 2 games per pair = games/2; Mau-Mau: best of
+    /// N, made odd; Koehandel: rounded up to a multiple of 4 seat rotations).
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Seed of Kraken pairs, deals, decks, random players and dice games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Run only these contests (connect4, piranhas, maumau, koehandel, wuerfel); default all.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
-    /// Folder with the Würfelglück example files.
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wuerfel"))]
-    pub wuerfel_dir: PathBuf,
+    /// Folder with the Würfelglück example files (default: ../shared/data/wuerfel next to the
+    /// current folder or the executable).
+    #[arg(long)]
+    pub wuerfel_dir: Option<PathBuf>,
+    /// Old flag: the tournament now plays a fixed number of games (`--games`); ignored.
+    #[arg(long, hide = true)]
+    pub budget_secs: Option<u64>,
 }
 
-type Runner = fn(Duration) -> anyhow::Result<Vec<Standing>>;
+type Runner = fn(u32, u64) -> anyhow::Result<Vec<Standing>>;
+
+/// One contest: flag name, title, runner, setup line, what points mean, baseline name.
+struct Contest {
+    name: &'static str,
+    title: &'static str,
+    runner: Runner,
+    setup: String,
+    points: &'static str,
+    baseline: &'static str,
+}
+
+fn contests(games: u32) -> Vec<Contest> {
+    vec![
+        Contest {
+            name: "connect4",
+            title: "Connect Four (UDP)",
+            runner: |g, s| kibitz_bots_connect4::tournament::run(g.div_ceil(2), s),
+            setup: format!(
+                "7×6 board, connect 4; {} ms per move; {} season(s), each pair plays both colours",
+                kibitz_bots_connect4::tournament::MOVE_TIME.as_millis(),
+                games.div_ceil(2).max(1)
+            ),
+            points: "points = 1 per win, ½ per draw",
+            baseline: "random-1",
+        },
+        Contest {
+            name: "piranhas",
+            title: "Piranhas (XML over TCP)",
+            runner: kibitz_bots_piranhas::tournament::run,
+            setup: format!(
+                "10×10 board, Software-Challenge 2019 rules; kibitz searches {} ms per move; {} games per pair (both colours per Kraken pair)",
+                kibitz_bots_piranhas::tournament::SEARCH_MS,
+                games.max(1).div_ceil(2) * 2
+            ),
+            points: "points = contest match points: 2 per win, 1 per draw",
+            baseline: "random",
+        },
+        Contest {
+            name: "maumau",
+            title: "Mau-Mau (JSON lines over TCP)",
+            runner: kibitz_bots_maumau::tournament::run,
+            setup: format!(
+                "2 players per table, knock-out, matches best of {}; kibitz (ISMCTS) {} ms per move",
+                games.max(1) | 1,
+                kibitz_bots_maumau::tournament::ISMCTS_MOVE_TIME.as_millis()
+            ),
+            points: "points = games won",
+            baseline: "random",
+        },
+        Contest {
+            name: "koehandel",
+            title: "Koehandel (HTTP GET)",
+            runner: kibitz_bots_koehandel::tournament::run,
+            setup: format!(
+                "4 seats, all four entrants in every game, {} games (seats rotated)",
+                games.max(1).div_ceil(4) * 4
+            ),
+            points: "points = 1 per game won outright, 1/k shared by a k-way tie for first",
+            baseline: "random",
+        },
+    ]
+}
 
 /// Runs `kibitz tournament`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let budget = Duration::from_secs(args.budget_secs.max(1));
-    let contests: [(&str, &str, Runner); 4] = [
-        (
-            "connect4",
-            "Connect Four (UDP)",
-            kibitz_bots_connect4::tournament::run,
-        ),
-        (
-            "piranhas",
-            "Piranhas (XML over TCP)",
-            kibitz_bots_piranhas::tournament::run,
-        ),
-        (
-            "maumau",
-            "Mau-Mau (JSON lines over TCP)",
-            kibitz_bots_maumau::tournament::run,
-        ),
-        (
-            "koehandel",
-            "Koehandel (HTTP GET)",
-            kibitz_bots_koehandel::tournament::run,
-        ),
-    ];
+    if args.budget_secs.is_some() {
+        eprintln!(
+            "note: --budget-secs is gone; the tournament plays --games {} per pairing",
+            args.games
+        );
+    }
     let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
+    println!(
+        "kibitz tournament — seed {}, {} games per pairing (repeat with --seed {} --games {})",
+        args.seed, args.games, args.seed, args.games
+    );
+    let list = contests(args.games);
+    for c in list.iter().filter(|c| wanted(c.name)) {
+        println!("  {:<32} {}", c.title, c.setup);
+    }
     let mut failed = Vec::new();
+    let mut summary = Vec::new();
     let total = Instant::now();
-    for (name, title, runner) in contests {
-        if !wanted(name) {
+    for c in list {
+        if !wanted(c.name) {
             continue;
         }
-        println!("\n━━ {title} ━━");
+        println!("\n━━ {} ━━", c.title);
+        eprintln!("… playing {} ({})", c.title, c.setup);
         let start = Instant::now();
-        match runner(budget) {
+        match (c.runner)(args.games, args.seed) {
             Ok(standings) => {
-                println!("{}", standings_table(&standings));
-                println!("({:.1} s)", start.elapsed().as_secs_f64());
+                println!("{}", standings_table(&standings, Some(c.baseline)));
+                println!(
+                    "{}; Elo = performance against the field, relative to {} (± 95 %)  ({:.1} s)",
+                    c.points,
+                    c.baseline,
+                    start.elapsed().as_secs_f64()
+                );
+                summary.push(format!("{} {}", c.name, place_of_kibitz(&standings)));
             }
             Err(e) => {
                 println!("FAILED: {e:#}");
-                failed.push(name);
+                failed.push(c.name);
             }
         }
     }
     if wanted("wuerfel") {
         println!("\n━━ Würfelglück (file in, ranking out) ━━");
-        if let Err(e) = wuerfel(&args.wuerfel_dir) {
+        let dir = match &args.wuerfel_dir {
+            Some(d) => Ok(d.clone()),
+            None => find_wuerfel_dir(),
+        };
+        if let Err(e) = dir.and_then(|d| wuerfel(&d, args.seed)) {
             println!("FAILED: {e:#}");
             failed.push("wuerfel");
         }
     }
     println!(
-        "\ntournament finished in {:.1} s",
+        "\nsummary: kibitz {}; {} failed; {:.1} s",
+        if summary.is_empty() {
+            "-".to_string()
+        } else {
+            summary.join(", ")
+        },
+        failed.len(),
         total.elapsed().as_secs_f64()
     );
     if failed.is_empty() {
@@ -90,43 +171,100 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// `1st of 4` (our bot's place by points).
+fn place_of_kibitz(rows: &[Standing]) -> String {
+    let mut sorted = rows.to_vec();
+    sorted.sort_by(|a, b| b.points.total_cmp(&a.points));
+    match sorted.iter().position(|r| r.player == "kibitz") {
+        Some(i) => format!("#{} of {}", i + 1, rows.len()),
+        None => "absent".into(),
+    }
+}
+
+/// `../shared/data/wuerfel` next to the current folder or one of the executable's ancestors.
+fn find_wuerfel_dir() -> anyhow::Result<PathBuf> {
+    let mut roots: Vec<PathBuf> = Vec::new();
+    if let Ok(cwd) = std::env::current_dir() {
+        roots.extend(cwd.ancestors().map(Path::to_path_buf));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        roots.extend(exe.ancestors().skip(1).map(Path::to_path_buf));
+    }
+    for r in &roots {
+        for cand in [
+            r.join("../shared/data/wuerfel"),
+            r.join("shared/data/wuerfel"),
+        ] {
+            if cand.join("wuerfel0.txt").is_file() {
+                return Ok(cand);
+            }
+        }
+    }
+    anyhow::bail!("no ../shared/data/wuerfel found next to the current folder or the executable; pass --wuerfel-dir")
+}
+
 fn right(s: impl ToString) -> Cell {
     Cell::new(s.to_string()).set_alignment(CellAlignment::Right)
 }
 
-/// Standings as a table, best first by points.
-pub fn standings_table(rows: &[Standing]) -> Table {
+/// Standings as a table, best first by points; with a baseline, a column of performance Elo
+/// (from each player's W/D/L against the field) relative to the baseline's, ± 95 %.
+pub fn standings_table(rows: &[Standing], baseline: Option<&str>) -> Table {
     let mut rows = rows.to_vec();
     rows.sort_by(|a, b| b.points.total_cmp(&a.points).then(a.player.cmp(&b.player)));
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED);
-    t.set_header(vec![
-        "#", "player", "games", "won", "drawn", "lost", "points", "note",
-    ]);
+    let base = baseline
+        .and_then(|b| rows.iter().find(|r| r.player == b))
+        .map(|r| elo_from_wdl(r.wins, r.draws, r.losses));
+    let mut header = vec!["#", "player", "games", "won", "drawn", "lost", "points"];
+    if let Some(b) = baseline.filter(|_| base.is_some()) {
+        header.push(if b.starts_with("random") {
+            "Elo vs random"
+        } else {
+            "Elo vs baseline"
+        });
+    }
+    header.push("note");
+    t.set_header(header);
     for (i, r) in rows.iter().enumerate() {
-        t.add_row(vec![
-            right(i + 1),
-            Cell::new(&r.player),
-            right(r.games),
-            right(r.wins),
-            right(r.draws),
-            right(r.losses),
-            right(format!("{:.1}", r.points)),
-            Cell::new(&r.note),
-        ]);
+        let elo = base.map(|b| {
+            let e = elo_from_wdl(r.wins, r.draws, r.losses);
+            let err = (e.error95.powi(2) + b.error95.powi(2)).sqrt();
+            if r.player == baseline.unwrap_or_default() {
+                "0 (baseline)".to_string()
+            } else {
+                format!("{:+.0} ± {:.0}", e.elo - b.elo, err)
+            }
+        });
+        t.add_row(
+            vec![
+                right(i + 1),
+                Cell::new(&r.player),
+                right(r.games),
+                right(r.wins),
+                right(r.draws),
+                right(r.losses),
+                right(format!("{:.1}", r.points)),
+            ]
+            .into_iter()
+            .chain(elo.map(right))
+            .chain(std::iter::once(Cell::new(&r.note)))
+            .collect::<Vec<_>>(),
+        );
     }
     t
 }
 
 /// Ranks the dice of every example file until the ranking is settled at 99 %.
-fn wuerfel(dir: &std::path::Path) -> anyhow::Result<()> {
+fn wuerfel(dir: &Path, seed: u64) -> anyhow::Result<()> {
     for k in 0..4 {
         let path = dir.join(format!("wuerfel{k}.txt"));
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let dice = kibitz_madn::parse_dice(&text).with_context(|| path.display().to_string())?;
         let start = Instant::now();
-        let mut t = kibitz_madn::Tournament::new(dice, kibitz_madn::Variant::Default, 1);
+        let mut t = kibitz_madn::Tournament::new(dice, kibitz_madn::Variant::Default, seed);
         let settled = t.run_until_settled(20_000, 0.99, 2_000_000, &|_| {});
         let rows: Vec<Standing> = t
             .ranking()
@@ -152,7 +290,7 @@ fn wuerfel(dir: &std::path::Path) -> anyhow::Result<()> {
             },
             start.elapsed().as_secs_f64()
         );
-        println!("{}", standings_table(&rows));
+        println!("{}", standings_table(&rows, None));
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The connect4 part of `kibitz tournament`: our reference server in-process on 127.0.0.1,
 //! our bot at full strength, a shallow variant (depth-4 heuristic search, no book, no solver
-//! until the end) and two random baselines, all over the real UDP protocol. Seasons are
-//! played while the budget allows another one (at least one); the standings accumulate.
+//! until the end) and two random baselines, all over the real UDP protocol. A fixed number of
+//! seasons is played (every season: each pair twice, both colours); the standings accumulate.
 
 use crate::client::{Bot, BotConfig, Brain};
 use crate::config::ServerConfig;
@@ -9,16 +9,20 @@ use crate::server::Server;
 use anyhow::{bail, Context};
 use kibitz_search::stats::Standing;
 use std::net::IpAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::watch;
 
-/// Runs this contest's local tournament within roughly `budget` and returns the standings.
-pub fn run(budget: Duration) -> anyhow::Result<Vec<Standing>> {
+/// Thinking time of every engine bot per move.
+pub const MOVE_TIME: Duration = Duration::from_millis(100);
+
+/// Runs this contest's local tournament: `seasons` seasons, random players seeded from `seed`;
+/// returns the standings.
+pub fn run(seasons: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    rt.block_on(run_async(budget))
+    rt.block_on(run_async(seasons.max(1), seed))
 }
 
 /// Players of the tournament: name and brain.
@@ -45,11 +49,9 @@ fn lineup(seed: u64) -> Vec<(&'static str, Brain)> {
     ]
 }
 
-async fn run_async(budget: Duration) -> anyhow::Result<Vec<Standing>> {
-    let start = Instant::now();
-    // Per-move time scales with the budget: 100 ms for the usual 20 s.
-    let move_time = (budget / 200).clamp(Duration::from_millis(30), Duration::from_millis(150));
-    let players = lineup(20_261_121);
+async fn run_async(seasons: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
+    let move_time = MOVE_TIME;
+    let players = lineup(seed);
     let config = ServerConfig {
         bind: IpAddr::from([127, 0, 0, 1]),
         port: 0,
@@ -77,21 +79,10 @@ async fn run_async(budget: Duration) -> anyhow::Result<Vec<Standing>> {
             })),
         ));
     }
-    // Play seasons while another one (as long as the longest so far, plus margin) fits.
-    let mut longest = Duration::ZERO;
-    let mut seasons = 0;
-    loop {
-        let season_start = Instant::now();
-        let left = budget.saturating_sub(start.elapsed());
-        if !server.wait_seasons(seasons + 1, left).await {
-            break;
-        }
-        seasons += 1;
-        longest = longest.max(season_start.elapsed());
-        if start.elapsed() + longest.mul_f64(1.3) > budget {
-            break;
-        }
-    }
+    // A season of 4 players is 12 games of at most 42 moves; allow 10 minutes each.
+    let finished = server
+        .wait_seasons(seasons as usize, Duration::from_secs(600) * seasons)
+        .await;
     let mut standings = server.standings();
     let _ = stop_tx.send(true);
     for (name, b) in bots {
@@ -117,8 +108,11 @@ async fn run_async(budget: Duration) -> anyhow::Result<Vec<Standing>> {
         row.note = note.join("; ");
     }
     server.shutdown().await;
-    if seasons == 0 {
-        bail!("no season finished within {budget:?}");
+    if !finished {
+        bail!(
+            "the {seasons} seasons did not finish within {} minutes",
+            10 * seasons
+        );
     }
     Ok(standings)
 }

@@ -4,13 +4,13 @@
 use crate::client::{self, best_strategy, BotHandle};
 use crate::server::{Entrant, GameRecord, Market, MarketConfig};
 use kibitz_search::stats::{mean_ci, Standing};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The entrants: (display name, strategy).
 fn entrants() -> Vec<(String, String)> {
     let best = best_strategy();
     vec![
-        (format!("ours ({best})"), best.to_string()),
+        ("kibitz".to_string(), best.to_string()),
         ("heuristic #1".into(), "heuristic".into()),
         ("heuristic #2".into(), "heuristic".into()),
         ("random".into(), "random".into()),
@@ -62,17 +62,17 @@ fn record(tallies: &mut [Tally], order: &[usize], r: &GameRecord) {
     }
 }
 
-/// Runs this contest's local tournament within roughly `budget` and returns the standings.
-pub fn run(budget: Duration) -> anyhow::Result<Vec<Standing>> {
+/// Runs this contest's local tournament: `games` games (rounded up to a multiple of 4 so every
+/// entrant sits in every seat), decks from `seed`; returns the standings.
+pub fn run(games: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    rt.block_on(run_async(budget))
+    rt.block_on(run_async(games.max(1).div_ceil(4) * 4, seed))
 }
 
-async fn run_async(budget: Duration) -> anyhow::Result<Vec<Standing>> {
-    let t0 = Instant::now();
+async fn run_async(total: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
     let names = entrants();
     let mut bots: Vec<BotHandle> = Vec::new();
     for (_, strategy) in &names {
@@ -80,40 +80,20 @@ async fn run_async(budget: Duration) -> anyhow::Result<Vec<Standing>> {
     }
     let market = Market::new(MarketConfig {
         give_up_after: Some(5),
+        seed,
         ..MarketConfig::default()
     });
     let mut tallies = vec![Tally::default(); names.len()];
-    let mut games = 0u32;
-    let mut slowest = Duration::ZERO;
-    loop {
-        let left = budget.saturating_sub(t0.elapsed());
-        // Start another game only if it will likely finish in time (always play one).
-        if games > 0 && left < slowest.mul_f64(1.3) {
-            break;
-        }
+    for games in 0..total {
         let order: Vec<usize> = (0..names.len())
             .map(|s| (s + games as usize) % names.len())
             .collect();
         let seats = order.iter().map(|&e| Entrant::Url(bots[e].url())).collect();
-        let g0 = Instant::now();
-        let limit = if games == 0 {
-            left.max(Duration::from_secs(5))
-        } else {
-            left
-        };
-        match tokio::time::timeout(limit, market.play(seats)).await {
+        match tokio::time::timeout(Duration::from_secs(600), market.play(seats)).await {
             Ok(Ok(r)) => record(&mut tallies, &order, &r),
             Ok(Err(e)) => anyhow::bail!("market refused a game: {e}"),
-            Err(_) => {
-                tracing::warn!(
-                    "koehandel tournament: game {} cut off by the budget",
-                    games + 1
-                );
-                break;
-            }
+            Err(_) => anyhow::bail!("koehandel game {} took more than 10 minutes", games + 1),
         }
-        slowest = slowest.max(g0.elapsed());
-        games += 1;
     }
     Ok(names
         .iter()

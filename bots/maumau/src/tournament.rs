@@ -2,9 +2,8 @@
 //! server (loopback, port 0), with our ISMCTS bot and the baseline bots as real TCP clients
 //! (in-process threads running [`crate::client`]).
 //!
-//! Field, in seeding order: `kibitz-ismcts` (50 ms per move), `heuristic`, `greedy`, `random`.
-//! Matches are best of five; no game starts after 80 % of the budget (an open match is then
-//! decided by its score so far, ties to the higher seed).
+//! Field, in seeding order: `kibitz` (ISMCTS, 50 ms per move), `heuristic`, `greedy`, `random`.
+//! Matches are a fixed number of games (best of N).
 
 use crate::client::{play, BotConfig};
 use crate::knockout::{run_knockout, Entrant, KnockoutConfig, KnockoutReport, Launch};
@@ -12,7 +11,7 @@ use crate::server::ServerConfig;
 use kibitz_search::stats::Standing;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Thinking time of our ISMCTS bot per move.
 pub const ISMCTS_MOVE_TIME: Duration = Duration::from_millis(50);
@@ -41,12 +40,14 @@ fn entrant(name: &str, strategy: &str, time: Duration, seeds: Arc<AtomicU64>) ->
     }
 }
 
-/// Runs this contest's local tournament within roughly `budget` and returns the standings.
-pub fn run(budget: Duration) -> anyhow::Result<Vec<Standing>> {
-    let deadline = Instant::now() + budget.mul_f64(0.8);
-    let seeds = Arc::new(AtomicU64::new(0x6d61_756d));
+/// Runs this contest's local tournament, matches of `games` games (made odd), deals and bot
+/// seeds from `seed`, and returns the standings.
+pub fn run(games: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
+    let seeds = Arc::new(AtomicU64::new(
+        seed.wrapping_mul(0x9e37_79b9).wrapping_add(0x6d61_756d),
+    ));
     let entrants = vec![
-        entrant("kibitz-ismcts", "ismcts", ISMCTS_MOVE_TIME, seeds.clone()),
+        entrant("kibitz", "ismcts", ISMCTS_MOVE_TIME, seeds.clone()),
         entrant(
             "heuristic",
             "heuristic",
@@ -57,16 +58,16 @@ pub fn run(budget: Duration) -> anyhow::Result<Vec<Standing>> {
         entrant("random", "random", Duration::from_millis(10), seeds),
     ];
     let cfg = KnockoutConfig {
-        match_games: 5,
+        match_games: games.max(1) | 1,
         shuffle: false,
         server: ServerConfig {
             turn_timeout: Some(Duration::from_secs(2)),
             max_turns: 2000,
-            seed: 2017,
+            seed,
             games: u32::MAX,
             ..ServerConfig::default()
         },
-        deadline: Some(deadline),
+        deadline: None,
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -1,11 +1,9 @@
-//! `tournament::run` over real TCP with a small budget: every bot gets a row, the books balance,
+//! `tournament::run` over real TCP with short matches: every bot gets a row, the books balance,
 //! and our bot takes no penalty cards.
-
-use std::time::Duration;
 
 #[test]
 fn tournament_reports_every_bot() {
-    let rows = kibitz_bots_maumau::tournament::run(Duration::from_secs(4)).expect("tournament");
+    let rows = kibitz_bots_maumau::tournament::run(1, 7).expect("tournament");
     for r in &rows {
         println!(
             "{:<14} {:>2} games {:>2} wins  {}",
@@ -18,9 +16,6 @@ fn tournament_reports_every_bot() {
     assert_eq!(wins, losses, "every game has one winner and one loser");
     assert!(wins >= 1, "at least one game was played");
     assert!(rows[0].note.starts_with("champion"));
-    let ours = rows
-        .iter()
-        .find(|r| r.player == "kibitz-ismcts")
-        .expect("our bot");
+    let ours = rows.iter().find(|r| r.player == "kibitz").expect("our bot");
     assert!(ours.note.contains("penalties 0"), "{}", ours.note);
 }

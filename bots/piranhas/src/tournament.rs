@@ -378,7 +378,7 @@ pub fn standard_entrants(search_ms: u64) -> Vec<Entrant> {
     });
     let greedy: PlayerFactory = Arc::new(|_| Box::new(GreedyPlayer::new()));
     let random: PlayerFactory = Arc::new(|seed| Box::new(RandomPlayer::new(seed)));
-    [("search", search), ("greedy", greedy), ("random", random)]
+    [("kibitz", search), ("greedy", greedy), ("random", random)]
         .into_iter()
         .map(|(name, make)| Entrant::InProcess {
             name: name.into(),
@@ -389,25 +389,20 @@ pub fn standard_entrants(search_ms: u64) -> Vec<Entrant> {
         .collect()
 }
 
-/// Runs this contest's local tournament within roughly `budget` and returns the standings:
-/// our server on loopback, search / greedy / random over real TCP XML, round robin with both
-/// colours.
-pub fn run(budget: Duration) -> anyhow::Result<Vec<Standing>> {
+/// Soft budget per move of our search bot in the tournament.
+pub const SEARCH_MS: u64 = 100;
+
+/// Runs this contest's local tournament: our server on loopback, kibitz (search) / greedy /
+/// random over real TCP XML, round robin, `games_per_pair` games per pair (both colours per
+/// Kraken pair), Kraken pairs and random players from `seed`; returns the standings.
+pub fn run(games_per_pair: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
     let started = Instant::now();
-    // Budget plan: a search game is at most 30 search moves; all games of the round run in
-    // six at a time (two waves), so a move budget of budget/150 keeps the run near budget/2.
-    let search_ms = (budget.as_millis() as u64 / 150).clamp(20, 150);
-    let games_per_pair = if budget >= Duration::from_secs(15) {
-        4
-    } else {
-        2
-    };
+    let search_ms = SEARCH_MS;
     let cfg = TournamentConfig {
-        games_per_pair,
-        parallel: 6,
-        game_timeout: budget
-            .saturating_sub(Duration::from_millis(500))
-            .max(Duration::from_secs(1)),
+        games_per_pair: games_per_pair.max(1),
+        parallel: 2,
+        game_timeout: Duration::from_secs(120),
+        seed,
         ..TournamentConfig::default()
     };
     // Our own runtime on our own thread: callers may or may not be inside tokio.

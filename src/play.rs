@@ -1,0 +1,473 @@
+//! `kibitz play <game> --bot SPEC`: a person plays a bot in the terminal with plain line input
+//! (board drawn, legal moves listed, bad input explained). Works with piped input too, so it
+//! is tested by feeding moves on stdin.
+
+use crate::arena::{connect4 as c4, koehandel as kh, maumau as mm};
+use anyhow::Context;
+use std::io::Write;
+
+/// Flags of `kibitz play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game: connect4, piranhas, maumau or koehandel.
+    pub game: String,
+    /// The bot's spec (as for `kibitz match`), e.g. `engine:time=500`, `search:time=1000`,
+    /// `ismcts:time=300`, `strong`.
+    #[arg(long)]
+    pub bot: String,
+    /// Your seat: 0 moves first (Koehandel: you are seat 0 and the bot takes seats 1-3).
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+    /// Seed of the opening / deal / deck and the bot.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Reads the person's lines; end of input ends the game.
+struct Input;
+
+impl Input {
+    fn ask(&mut self, prompt: &str) -> anyhow::Result<String> {
+        print!("{prompt} ");
+        std::io::stdout().flush()?;
+        let mut line = String::new();
+        if std::io::stdin().read_line(&mut line)? == 0 {
+            anyhow::bail!("input ended; game abandoned");
+        }
+        let line = line.trim().to_string();
+        if line == "q" || line == "quit" {
+            anyhow::bail!("you quit the game");
+        }
+        Ok(line)
+    }
+}
+
+/// Runs `kibitz play`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let mut input = Input;
+    println!("(type q to quit)");
+    match args.game.as_str() {
+        "connect4" | "c4" => connect4(&args, &mut input),
+        "piranhas" => piranhas(&args, &mut input),
+        "maumau" => maumau(&args, &mut input),
+        "koehandel" => koehandel(&args, &mut input),
+        other => anyhow::bail!(
+            "unknown game {other:?} (expected connect4, piranhas, maumau or koehandel)"
+        ),
+    }
+}
+
+fn connect4(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+    use kibitz_connect4::{Board, Player};
+    let spec = c4::parse(&args.bot, None)?;
+    let mut bot = c4::Mover::new(&spec, args.seed)?;
+    let mut board = Board::<u64>::new(7, 6, 4)?;
+    let mut history = Vec::new();
+    let me = if args.seat == 0 {
+        Player::First
+    } else {
+        Player::Second
+    };
+    while !board.is_over() {
+        print!("\n{board}");
+        let col = if board.side_to_move() == me {
+            let legal: Vec<String> = board
+                .legal_moves()
+                .iter()
+                .map(|c| (c + 1).to_string())
+                .collect();
+            loop {
+                let l = input.ask(&format!("your move (column {}):", legal.join(" ")))?;
+                match l.parse::<usize>() {
+                    Ok(c) if legal.contains(&c.to_string()) => break c - 1,
+                    Ok(c) if (1..=7).contains(&c) => println!("column {c} is full"),
+                    _ => println!("{l:?} is not a column; type one of {}", legal.join(" ")),
+                }
+            }
+        } else {
+            let c = bot.choose(&board, &history);
+            println!("bot plays column {}", c + 1);
+            c
+        };
+        board.play(col)?;
+        history.push(col);
+    }
+    print!("\n{board}");
+    println!(
+        "{}",
+        match board.winner() {
+            Some(p) if p == me => "you win",
+            Some(_) => "the bot wins",
+            None => "draw",
+        }
+    );
+    Ok(())
+}
+
+fn piranhas(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+    use kibitz_piranhas::kraken::random_pair;
+    use kibitz_piranhas::players::PlayerSpec;
+    use kibitz_piranhas::{Color, Move, State};
+    use rand::SeedableRng;
+    let spec: PlayerSpec = args
+        .bot
+        .parse()
+        .map_err(|e| anyhow::anyhow!("piranhas spec {:?}: {e}", args.bot))?;
+    let mut bot = spec.build(args.seed);
+    let krakens = random_pair(&mut rand_chacha::ChaCha8Rng::seed_from_u64(args.seed));
+    let mut state = State::start(krakens);
+    let me = if args.seat == 0 {
+        Color::Red
+    } else {
+        Color::Blue
+    };
+    println!("you are {me}; a move is x,y,DIRECTION as listed");
+    while state.outcome().is_none() {
+        println!("\n{state}");
+        let legal = state.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = if state.current() == me {
+            let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+            println!("legal moves: {}", list.join("  "));
+            loop {
+                let l = input.ask("your move:")?;
+                match l.parse::<Move>() {
+                    Ok(m) if legal.contains(&m) => break m,
+                    Ok(m) => println!("{m} is not legal here: {:?}", state.apply(m).err()),
+                    Err(e) => println!(
+                        "cannot read {l:?}: {e} (write it as listed, e.g. {})",
+                        list[0]
+                    ),
+                }
+            }
+        } else {
+            let m = bot.choose(&state).context("the bot found no move")?;
+            println!("bot plays {m}");
+            m
+        };
+        state = state.apply(mv)?;
+    }
+    println!("\n{state}");
+    match state.outcome() {
+        Some(r) => println!("{r}"),
+        None => println!("no legal move left"),
+    }
+    Ok(())
+}
+
+/// The person as a Mau-Mau player: shows the table from their knowledge and asks.
+struct HumanMm<'a> {
+    input: &'a mut Input,
+    error: Option<anyhow::Error>,
+}
+
+impl HumanMm<'_> {
+    fn choose(
+        &mut self,
+        know: &kibitz_maumau::knowledge::Knowledge,
+        _: &kibitz_search::time::TimeControl,
+    ) -> kibitz_maumau::Action {
+        use kibitz_maumau::{Action, Suit};
+        if self.error.is_some() {
+            return Action::Draw;
+        }
+        let top = know.top().map_or("?".into(), |c| c.to_string());
+        let wish = know
+            .wish()
+            .map(|s| format!(" (wish {})", s.symbol()))
+            .unwrap_or_default();
+        let opp = know.next_seat(know.me());
+        println!(
+            "\ntop {top}{wish}; talon {}; bot holds {} cards\nyour hand: {}",
+            know.talon_len(),
+            know.hand_size(opp),
+            know.hand()
+        );
+        let legal: Vec<_> = know.legal_plays().iter().collect();
+        let list: Vec<String> = legal.iter().map(|c| c.to_string()).collect();
+        println!("legal: {} or d (draw)", list.join(" "));
+        loop {
+            let l = match self.input.ask("your move (a card as listed, or d):") {
+                Ok(l) => l,
+                Err(e) => {
+                    self.error = Some(e);
+                    return Action::Draw;
+                }
+            };
+            if l == "d" || l == "draw" {
+                return Action::Draw;
+            }
+            let Some(&card) = legal.iter().find(|c| c.to_string() == l) else {
+                println!(
+                    "{l:?} is not a legal card here; type one of {} or d",
+                    list.join(" ")
+                );
+                continue;
+            };
+            let wish = if card.is_jack() {
+                loop {
+                    let w = match self.input.ask("wish a suit (p ♠, k ♦, h ♥, c ♣):") {
+                        Ok(w) => w,
+                        Err(e) => {
+                            self.error = Some(e);
+                            return Action::Draw;
+                        }
+                    };
+                    match w.as_str() {
+                        "p" | "♠" => break Suit::Pik,
+                        "k" | "♦" => break Suit::Karo,
+                        "h" | "♥" => break Suit::Herz,
+                        "c" | "♣" => break Suit::Kreuz,
+                        _ => println!("{w:?}: type p, k, h or c"),
+                    }
+                }
+            } else {
+                Suit::Pik
+            };
+            return Action::Play { card, wish };
+        }
+    }
+}
+
+fn maumau(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+    use kibitz_maumau::player::make_player;
+    let spec = mm::parse(&args.bot, None)?;
+    let me = args.seat.min(1);
+    let mut bot = make_player(&spec.engine, args.seed, spec.iterations, 1)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut human = HumanMm { input, error: None };
+    // A bot without its own iteration limit gets its time per move.
+    let budget = spec.time_ms.map(kibitz_maumau::arena::MoveBudget::millis);
+    let end = play_mm(&mut human, bot.as_mut(), me, args.seed, budget);
+    if let Some(e) = human.error {
+        return Err(e);
+    }
+    println!(
+        "{}",
+        if end.winner() == me {
+            format!("you win ({end:?})")
+        } else {
+            format!("the bot wins ({end:?})")
+        }
+    );
+    Ok(())
+}
+
+/// Plays one two-seat Mau-Mau game on the deal of `seed`, the person in seat `me` (the
+/// engine's runner, which wants `Send` players, mirrored for the person at the keyboard).
+fn play_mm(
+    human: &mut HumanMm,
+    bot: &mut dyn kibitz_maumau::player::Player,
+    me: usize,
+    seed: u64,
+    budget: Option<kibitz_maumau::arena::MoveBudget>,
+) -> kibitz_maumau::GameEnd {
+    use kibitz_maumau::game::{Config, Game, Reaction};
+    use kibitz_maumau::knowledge::{Knowledge, Notice};
+    use kibitz_maumau::Phase;
+    use kibitz_search::time::TimeControl;
+    use rand::SeedableRng;
+    let cfg = Config::default();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::deal(cfg, &mut rng);
+    let mut knows: Vec<Knowledge> = (0..2).map(|s| Knowledge::new(cfg, s)).collect();
+    let mut first = [true; 2];
+    loop {
+        if let Phase::Over(end) = game.phase() {
+            return end;
+        }
+        if game.turns() >= kibitz_maumau::arena::MAX_TURNS {
+            game.end_by_turn_cap();
+            continue;
+        }
+        let Ok(start) = game.begin_turn(&mut rng) else {
+            game.end_by_turn_cap();
+            continue;
+        };
+        for k in knows.iter_mut() {
+            k.observe(&Notice::Broadcast {
+                seat: start.seat,
+                top: start.top,
+                cards_left: start.cards_left,
+                skipped: start.skipped,
+            });
+        }
+        if start.skipped {
+            println!(
+                "{} skipped",
+                if start.seat == me {
+                    "you are"
+                } else {
+                    "the bot is"
+                }
+            );
+            continue;
+        }
+        let s = start.seat;
+        knows[s].observe(&Notice::Private {
+            top: start.top,
+            wish: start.wish,
+            cards_left: game.hand_size(s),
+            draw_two: start.draw_two,
+            hand: first[s].then(|| game.hand(s)),
+        });
+        first[s] = false;
+        let tc = match budget {
+            Some(b) => TimeControl::new(b.soft, b.hard),
+            None => TimeControl::infinite(),
+        };
+        let action = if s == me {
+            human.choose(&knows[s], &tc)
+        } else {
+            bot.choose(&knows[s], &tc)
+        };
+        if human.error.is_some() {
+            return kibitz_maumau::GameEnd::LastOnline(1 - me);
+        }
+        let Ok(reaction) = game.act(action, &mut rng) else {
+            game.end_by_turn_cap();
+            continue;
+        };
+        let who = if s == me { "you" } else { "bot" };
+        let what = match reaction {
+            Reaction::Played { card, wish } => format!(
+                "plays {card}{}",
+                wish.map(|w| format!(", wishes {}", w.symbol()))
+                    .unwrap_or_default()
+            ),
+            Reaction::Drew(Some(c)) if s == me => format!("draws {c}"),
+            Reaction::Drew(_) => "draws a card".into(),
+            Reaction::Penalty(_) => "takes a penalty card".into(),
+            Reaction::PlayedWithPenalty { card, .. } => {
+                format!("plays {card} without a wish and takes a penalty card")
+            }
+        };
+        println!("{who}: {what}");
+        let reply = match reaction {
+            Reaction::Played { .. } => None,
+            Reaction::Drew(c) => Some((c, false)),
+            Reaction::Penalty(c) | Reaction::PlayedWithPenalty { penalty: c, .. } => {
+                Some((c, true))
+            }
+        };
+        if let Some((card, penalty)) = reply {
+            knows[s].observe(&Notice::DrawReply { card, penalty });
+        }
+    }
+}
+
+/// The person as a Koehandel player: tracks the table through the notices and asks.
+struct HumanKh<'a> {
+    input: &'a mut Input,
+    know: kibitz_koehandel::Knowledge,
+    error: Option<anyhow::Error>,
+}
+
+impl HumanKh<'_> {
+    fn new_game(&mut self, me: kibitz_koehandel::Seat) {
+        self.know = kibitz_koehandel::Knowledge::new(me);
+    }
+    fn observe(&mut self, event: &kibitz_koehandel::Event) {
+        self.know.observe(event);
+    }
+    fn decide(&mut self, q: &kibitz_koehandel::Question) -> kibitz_koehandel::Answer {
+        use kibitz_koehandel::{Animal, Answer, Cards, Question, Seat, TradeStart};
+        if self.error.is_some() {
+            return Answer::None;
+        }
+        let k = &self.know;
+        println!("\ndeck left {}; your money {}", k.deck_left(), k.hand);
+        for (s, h) in k.herds.iter().enumerate() {
+            println!(
+                "  seat {s}{}: herd {h}",
+                if s == k.me.0 as usize { " (you)" } else { "" }
+            );
+        }
+        let (prompt, help) = match q {
+            Question::Start => (
+                "your turn: a (auction) or t SEAT ANIMAL CARDS (trade), e.g. t 2 B tt",
+                "a, or t followed by the seat, the animal letter A-J and your money letters",
+            ),
+            _ => (
+                "answer with money letters (n t f h T F), empty = pass / accept",
+                "letters n t f h T F only",
+            ),
+        };
+        println!("question: {q:?}");
+        loop {
+            let l = match self.input.ask(&format!("{prompt}:")) {
+                Ok(l) => l,
+                Err(e) => {
+                    self.error = Some(e);
+                    return Answer::None;
+                }
+            };
+            if matches!(q, Question::Start) {
+                if l == "a" {
+                    return Answer::Auction;
+                }
+                let parts: Vec<&str> = l.split_whitespace().collect();
+                if let ["t", seat, animal, rest @ ..] = parts.as_slice() {
+                    let opponent = seat.parse::<u8>().ok().filter(|s| *s < 4).map(Seat);
+                    let animal = animal.chars().next().and_then(Animal::from_letter);
+                    let offer = Cards::parse(rest.first().copied().unwrap_or("")).ok();
+                    if opponent.is_some() && animal.is_some() && offer.is_some() {
+                        return Answer::Trade(TradeStart {
+                            opponent,
+                            animal,
+                            offer,
+                        });
+                    }
+                }
+                println!("cannot read {l:?}: {help}");
+                continue;
+            }
+            match Cards::parse(&l) {
+                Ok(c) => return Answer::Money(c),
+                Err(e) => println!("cannot read {l:?}: {e}; {help}"),
+            }
+        }
+    }
+}
+
+fn koehandel(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+    use kibitz_koehandel::{make_player, Game, Player, Seat};
+    let spec = kh::engine_spec(&args.bot, None)?;
+    let mut human = HumanKh {
+        input,
+        know: kibitz_koehandel::Knowledge::new(Seat(0)),
+        error: None,
+    };
+    let mut bots: Vec<Box<dyn Player>> = (1..4u64)
+        .map(|s| make_player(&spec, args.seed.wrapping_add(s)).context("bot spec"))
+        .collect::<anyhow::Result<_>>()?;
+    let mut game = Game::new(args.seed);
+    human.new_game(Seat(0));
+    for (i, b) in bots.iter_mut().enumerate() {
+        b.new_game(Seat(i as u8 + 1));
+    }
+    loop {
+        for n in game.drain_notices() {
+            if n.seat.0 == 0 {
+                human.observe(&n.event);
+            } else {
+                bots[n.seat.0 as usize - 1].observe(&n.event);
+            }
+        }
+        let Some(ask) = game.ask() else { break };
+        let answer = if ask.seat.0 == 0 {
+            human.decide(&ask.question)
+        } else {
+            bots[ask.seat.0 as usize - 1].decide(&ask.question)
+        };
+        if let Some(e) = human.error.take() {
+            return Err(e);
+        }
+        game.answer(answer);
+    }
+    let scores = game.scores();
+    println!("\nfinal scores: you {}, bots {:?}", scores[0], &scores[1..]);
+    Ok(())
+}
