@@ -1,0 +1,87 @@
+"""SPRT and SPSA against the real kibitz binary on a 2-worker LocalCluster, compared with the
+same runs played in-process without Dask (same seed ⇒ same result)."""
+
+import pytest
+
+from kibitz_tuning.backend import DaskBackend, SerialBackend
+from kibitz_tuning.kibitz import GAMES, KibitzError, Param
+from kibitz_tuning.spsa import SpsaConfig, run_spsa
+from kibitz_tuning.sprt import SprtConfig, run_sprt
+
+from conftest import SPECS
+
+
+def quiet(_line):
+    """Drops the progress lines."""
+
+
+def tiny_sprt(exe, interface, game, seed=7):
+    strong, weak, _ = SPECS[game]
+    return SprtConfig(game=game, base=weak, new=strong, exe=exe, interface=interface,
+                      elo0=0, elo1=10, batch_games=2, max_games=40, seed=seed)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tiny_sprt_distributed_equals_in_process(client, exe, interface, games, game):
+    if game not in games:
+        pytest.skip(f"this kibitz has no `match {game} --json` yet")
+    cfg = tiny_sprt(exe, interface, game)
+    dist = run_sprt(cfg, DaskBackend(client), out=quiet)
+    local = run_sprt(cfg, SerialBackend(), out=quiet)
+    # A fixed-budget player against a random one: the test stops early with H1.
+    assert dist.verdict == "H1" and dist.llr >= dist.upper
+    assert dist.games < cfg.max_games
+    assert dist.counted == list(range(len(dist.counted))) and dist.duplicates == 0
+    assert (dist.wins, dist.draws, dist.losses, dist.counted, dist.llr) == \
+        (local.wins, local.draws, local.losses, local.counted, local.llr)
+
+
+def test_another_seed_plays_other_games(client, exe, interface):
+    game = "piranhas"
+    strong, _, _ = SPECS[game]
+    cfgs = [SprtConfig(game=game, base=strong, new=strong.replace("300", "200"), exe=exe,
+                       interface=interface, batch_games=2, max_games=8, seed=s)
+            for s in (1, 2)]
+    seen = []
+    for cfg in cfgs:
+        per_batch = []
+        run_sprt(cfg, DaskBackend(client), out=quiet,
+                 on_count=lambda r, _b: per_batch.append((r.seed, r.wins, r.draws, r.losses)))
+        seen.append(per_batch)
+    assert len(seen[0]) == len(seen[1]) == 4
+    assert {s for s, *_ in seen[0]}.isdisjoint({s for s, *_ in seen[1]})
+
+
+def test_bad_spec_stops_the_run_with_the_kibitz_message(client, exe, interface):
+    strong, _, _ = SPECS["piranhas"]
+    cfg = SprtConfig(game="piranhas", base=strong, new=strong + ",param.no_such_param=1",
+                     exe=exe, interface=interface, batch_games=2, max_games=20)
+    for backend in (DaskBackend(client), SerialBackend()):
+        with pytest.raises(KibitzError, match="no_such_param"):
+            run_sprt(cfg, backend, out=quiet)
+
+
+def spsa_cfg(exe, interface, csv_path, iterations, resume=False):
+    strong, _, param = SPECS["piranhas"]
+    name, lo, hi, step = param.split(":")
+    p = Param(name, 40.0, float(lo), float(hi), float(step))
+    return SpsaConfig(game="piranhas", spec=strong, params=[p], start={name: 40.0}, exe=exe,
+                      csv_path=str(csv_path), interface=interface, iterations=iterations,
+                      batches=2, batch_games=2, seed=3, resume=resume)
+
+
+def test_tiny_spsa_distributed_equals_in_process_and_resumes(client, exe, interface, tmp_path):
+    dist_csv, local_csv, resumed_csv = (tmp_path / n for n in ("d.csv", "l.csv", "r.csv"))
+    theta = run_spsa(spsa_cfg(exe, interface, dist_csv, 3), DaskBackend(client), out=quiet)
+    run_spsa(spsa_cfg(exe, interface, local_csv, 3), SerialBackend(), out=quiet)
+    rows = dist_csv.read_text().splitlines()
+    assert rows[0] == "iteration,run_seed,games,wins,draws,losses,result,fish"
+    assert [r.split(",")[0] for r in rows[1:]] == ["0", "1", "2", "3"]
+    assert all(r.split(",")[2] == "4" for r in rows[2:])  # 2 batches x 2 games, none lost
+    assert 0 <= theta["fish"] <= 100
+    assert dist_csv.read_text() == local_csv.read_text()
+    # Stop after one iteration, resume to three: the same trajectory as the straight run.
+    run_spsa(spsa_cfg(exe, interface, resumed_csv, 1), SerialBackend(), out=quiet)
+    run_spsa(spsa_cfg(exe, interface, resumed_csv, 3, resume=True), DaskBackend(client),
+             out=quiet)
+    assert resumed_csv.read_text() == local_csv.read_text()

@@ -1,0 +1,60 @@
+"""Fast tests of the pieces without games: statistics, seeds, JSON parsing, specs."""
+
+import math
+
+import pytest
+
+from kibitz_tuning.kibitz import (Job, KibitzError, Param, derive_seed, parse_match_json,
+                                  spec_with)
+from kibitz_tuning.stats import elo, llr, sprt_bounds
+
+
+def test_elo_of_even_score_is_zero_and_interval_shrinks():
+    e, err = elo(10, 0, 10)
+    assert e == pytest.approx(0.0)
+    assert elo(100, 0, 100)[1] < err
+
+
+def test_llr_sign_follows_the_score_and_bounds_match_wald():
+    assert llr(60, 10, 30, 0, 10) > 0 > llr(30, 10, 60, 0, 10)
+    lower, upper = sprt_bounds(0.05, 0.05)
+    assert lower == pytest.approx(-math.log(19)) and upper == pytest.approx(math.log(19))
+
+
+def test_derive_seed_is_stable_distinct_and_fits_63_bits():
+    seeds = {derive_seed(1, "sprt", i) for i in range(1000)}
+    assert len(seeds) == 1000 and all(0 <= s < 2**63 for s in seeds)
+    assert derive_seed(1, "sprt", 0) == derive_seed(1, "sprt", 0) != derive_seed(2, "sprt", 0)
+    # Pinned: a change here would silently change every recorded run.
+    assert derive_seed(1, "sprt", 0) == 0x77860971763309A6
+
+
+@pytest.mark.parametrize("line,expected", [
+    ('{"game":"piranhas","games":4,"wins":3,"draws":0,"losses":1}', (4, 3, 0, 1)),
+    ('{"a":"x","b":"y","w":1,"d":2,"l":1,"games":4}', (4, 1, 2, 1)),
+    ('progress\n{"wins":0,"draws":2,"losses":0}', (2, 0, 2, 0)),
+])
+def test_parse_match_json_reads_contract_and_legacy_keys(line, expected):
+    assert parse_match_json(line) == expected
+
+
+@pytest.mark.parametrize("text", ["", "no json", '{"wins":1}', '{"wins":1,"draws":0,"losses":0,"games":3}', "{broken"])
+def test_parse_match_json_rejects_bad_output(text):
+    with pytest.raises(KibitzError):
+        parse_match_json(text)
+
+
+def test_spec_with_formats_integer_and_real_parameters():
+    ps = [Param("fish", 40, 0, 100, 8), Param("c", 0.7, 0.1, 2.0, 0.1)]
+    assert spec_with("search:nodes=5", ps, {"fish": 40.6, "c": 0.75}) == \
+        "search:nodes=5,param.fish=41,param.c=0.75"
+    assert spec_with("random", ps[:1], {"fish": 3}) == "random:param.fish=3"
+    assert ps[0].clamp(200) == 100 and ps[1].clamp(-1) == 0.1
+
+
+def test_job_commands_for_both_interfaces():
+    j = Job(0, "sprt", "maumau", "A", "B", 8, 42, "/bin/kibitz")
+    assert j.command() == ["/bin/kibitz", "match", "maumau", "--a", "A", "--b", "B", "--games",
+                           "8", "--seed", "42", "--concurrency", "1", "--json"]
+    legacy = Job(0, "sprt", "piranhas", "A", "B", 8, 42, "k", interface="legacy")
+    assert legacy.command()[:3] == ["k", "piranhas", "match"] and "--threads" in legacy.command()
