@@ -149,7 +149,7 @@ def build_parser():
     p.add_argument("--start", action="append", default=[],
                    help="name=value start value (default: the engine's default, else mid-range)")
     p.add_argument("--iterations", type=int, default=100)
-    p.add_argument("--batches", type=int, default=4, help="batches per iteration")
+    p.add_argument("--batches", "--pairs", type=int, default=4, help="batches per iteration")
     p.add_argument("--batch-games", type=int, default=2, help="games per batch")
     p.add_argument("--a", type=float, default=None,
                    help="gain numerator (default: the first step moves about one step)")

@@ -10,6 +10,7 @@ not bias the moment the test stops. Batches still running when it stops are canc
 
 import dataclasses
 import math
+import time
 
 from .kibitz import Job, derive_seed
 from .stats import elo, llr, sprt_bounds
@@ -49,6 +50,8 @@ class SprtResult:
     counted: list
     #: Results that arrived for a batch already counted (and were ignored).
     duplicates: int = 0
+    #: Wall-clock seconds from the first submitted batch to the verdict.
+    elapsed: float = 0.0
 
     @property
     def games(self):
@@ -63,7 +66,8 @@ class SprtResult:
                 "inconclusive": "inconclusive (max games reached)"}[self.verdict]
         return (f"result: {self.games} games in {len(self.counted)} batches, W {self.wins} "
                 f"D {self.draws} L {self.losses}, Elo {e:+.1f} ± {err:.1f}, LLR {self.llr:.2f} "
-                f"({self.lower:.2f}, {self.upper:.2f}) — {text}")
+                f"({self.lower:.2f}, {self.upper:.2f}) — {text}; {self.elapsed:.1f} s, "
+                f"{self.games / max(self.elapsed, 1e-9):.2f} games/s")
 
 
 def batch_job(cfg, index):
@@ -84,6 +88,7 @@ def run_sprt(cfg, backend, out=print, on_count=None):
         f"({lower:.2f}, {upper:.2f}); {cfg.game}, batches of {cfg.batch_games} games, "
         f"{backend.slots} slots, seed {cfg.seed}")
     out(f"new:  {cfg.new}\nbase: {cfg.base}")
+    started = time.monotonic()
     w = d = l = 0
     ratio = 0.0
     counted, buffered = [], {}
@@ -117,6 +122,7 @@ def run_sprt(cfg, backend, out=print, on_count=None):
             elif ratio <= lower:
                 verdict = "H0"
     backend.cancel_pending()
-    result = SprtResult(w, d, l, ratio, lower, upper, verdict, counted, duplicates)
+    result = SprtResult(w, d, l, ratio, lower, upper, verdict, counted, duplicates,
+                        time.monotonic() - started)
     out(result.summary())
     return result

@@ -58,3 +58,13 @@ def test_job_commands_for_both_interfaces():
                            "8", "--seed", "42", "--concurrency", "1", "--json"]
     legacy = Job(0, "sprt", "piranhas", "A", "B", 8, 42, "k", interface="legacy")
     assert legacy.command()[:3] == ["k", "piranhas", "match"] and "--threads" in legacy.command()
+
+
+def test_requirements_pins_match_pyproject():
+    import re
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent.parent
+    pins = lambda text: set(re.findall(r"([a-z][a-z0-9_-]*==[0-9][^\"\s,]*)", text))
+    assert pins((here / "requirements.txt").read_text()) == \
+        pins((here / "pyproject.toml").read_text())
