@@ -12,7 +12,7 @@ from kibitz_tuning.kibitz import detect_interface, find_binary, supported_games
 #: make games a function of the seed alone.
 SPECS = {
     "piranhas": ("search:nodes=300", "random", "fish:0:100:8"),
-    "connect4": ("search:nodes=300", "random", None),
+    "connect4": ("engine:depth=4", "random", None),
     "maumau": ("ismcts:iterations=50", "random", None),
     "koehandel": ("strong:worlds=2", "random", None),
 }

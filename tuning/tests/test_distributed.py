@@ -4,7 +4,7 @@ same runs played in-process without Dask (same seed ⇒ same result)."""
 import pytest
 
 from kibitz_tuning.backend import DaskBackend, SerialBackend
-from kibitz_tuning.kibitz import GAMES, KibitzError, Param
+from kibitz_tuning.kibitz import GAMES, KibitzError, Param, engine_params
 from kibitz_tuning.spsa import SpsaConfig, run_spsa
 from kibitz_tuning.sprt import SprtConfig, run_sprt
 
@@ -30,7 +30,7 @@ def test_tiny_sprt_distributed_equals_in_process(client, exe, interface, games, 
     local = run_sprt(cfg, SerialBackend(), out=quiet)
     # A fixed-budget player against a random one: the test stops early with H1.
     assert dist.verdict == "H1" and dist.llr >= dist.upper
-    assert dist.games < cfg.max_games
+    assert len(dist.counted) < cfg.max_games // cfg.batch_games
     assert dist.counted == list(range(len(dist.counted))) and dist.duplicates == 0
     assert (dist.wins, dist.draws, dist.losses, dist.counted, dist.llr) == \
         (local.wins, local.draws, local.losses, local.counted, local.llr)
@@ -85,3 +85,27 @@ def test_tiny_spsa_distributed_equals_in_process_and_resumes(client, exe, interf
     run_spsa(spsa_cfg(exe, interface, resumed_csv, 3, resume=True), DaskBackend(client),
              out=quiet)
     assert resumed_csv.read_text() == local_csv.read_text()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_spsa_iteration_per_game(client, exe, interface, games, game, tmp_path):
+    """The first parameter of `kibitz <game> params --json` (else the explicit range of
+    SPECS) tuned for one iteration: the engine accepts the perturbed specs and θ moves at
+    most one step."""
+    if game not in games:
+        pytest.skip(f"this kibitz has no `match {game} --json` yet")
+    listing = engine_params(exe, game)
+    strong, _, explicit = SPECS[game]
+    if listing:
+        p = next(iter(listing.values()))
+    elif explicit:
+        name, lo, hi, step = explicit.split(":")
+        p = Param(name, (float(lo) + float(hi)) / 2, float(lo), float(hi), float(step))
+    else:
+        pytest.skip(f"no `kibitz {game} params --json` yet and no explicit range")
+    cfg = SpsaConfig(game=game, spec=strong, params=[p], start={p.name: p.default}, exe=exe,
+                     csv_path=str(tmp_path / "t.csv"), interface=interface, iterations=1,
+                     batches=2, batch_games=2, seed=5)
+    theta = run_spsa(cfg, DaskBackend(client), out=quiet)
+    assert abs(theta[p.name] - p.default) <= p.step * 1.0001 + abs(p.default) * 1e-9
+    assert p.min <= theta[p.name] <= p.max

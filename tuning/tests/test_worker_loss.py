@@ -13,7 +13,7 @@ from kibitz_tuning.backend import DaskBackend, SerialBackend
 from kibitz_tuning.kibitz import derive_seed
 from kibitz_tuning.sprt import SprtConfig, run_sprt
 
-BATCHES = 10
+BATCHES = 8
 
 
 def kill_a_busy_worker(client):
