@@ -104,6 +104,8 @@ class BatchResult:
     losses: int
     #: Process id of the Python worker that ran the batch (for the worker-loss test and logs).
     worker_pid: int = 0
+    #: CPU seconds (user + system) the kibitz process used: the machine-load-independent cost.
+    cpu_seconds: float = 0.0
 
 
 def parse_match_json(stdout):
@@ -131,13 +133,26 @@ def run_batch(job):
     (or in-process); the binary is $KIBITZ_BIN of the worker if set, else the job's path."""
     exe = os.environ.get(ENV_BINARY) or job.exe
     cmd = job.command(exe)
+    before = _children_cpu()
     out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    cpu = _children_cpu() - before
     if out.returncode != 0:
         err = out.stderr.strip().splitlines()
         first = err[0] if err else f"exit code {out.returncode}"
         raise KibitzError(f"{' '.join(cmd)}: {first}")
     games, w, d, l = parse_match_json(out.stdout)
-    return BatchResult(job.index, job.stream, job.seed, games, w, d, l, os.getpid())
+    return BatchResult(job.index, job.stream, job.seed, games, w, d, l, os.getpid(), cpu)
+
+
+def _children_cpu():
+    """CPU seconds of this process's finished children (exact per batch when a worker runs
+    one batch at a time, as with `--nthreads 1`); 0 where `resource` does not exist."""
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 @dataclasses.dataclass(frozen=True)

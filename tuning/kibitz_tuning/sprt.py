@@ -52,6 +52,8 @@ class SprtResult:
     duplicates: int = 0
     #: Wall-clock seconds from the first submitted batch to the verdict.
     elapsed: float = 0.0
+    #: CPU seconds the counted batches' kibitz processes used.
+    cpu_seconds: float = 0.0
 
     @property
     def games(self):
@@ -67,7 +69,8 @@ class SprtResult:
         return (f"result: {self.games} games in {len(self.counted)} batches, W {self.wins} "
                 f"D {self.draws} L {self.losses}, Elo {e:+.1f} ± {err:.1f}, LLR {self.llr:.2f} "
                 f"({self.lower:.2f}, {self.upper:.2f}) — {text}; {self.elapsed:.1f} s, "
-                f"{self.games / max(self.elapsed, 1e-9):.2f} games/s")
+                f"{self.games / max(self.elapsed, 1e-9):.2f} games/s, "
+                f"{self.cpu_seconds / max(self.games, 1):.3f} CPU s/game")
 
 
 def batch_job(cfg, index):
@@ -90,6 +93,7 @@ def run_sprt(cfg, backend, out=print, on_count=None):
     out(f"new:  {cfg.new}\nbase: {cfg.base}")
     started = time.monotonic()
     w = d = l = 0
+    cpu = 0.0
     ratio = 0.0
     counted, buffered = [], {}
     duplicates = 0
@@ -111,6 +115,7 @@ def run_sprt(cfg, backend, out=print, on_count=None):
             b = buffered.pop(len(counted))
             counted.append(b.index)
             w, d, l = w + b.wins, d + b.draws, l + b.losses
+            cpu += b.cpu_seconds
             e, err = elo(w, d, l)
             ratio = llr(w, d, l, cfg.elo0, cfg.elo1)
             out(f"games {w + d + l:6d}  W {w:5d} D {d:5d} L {l:5d}  Elo {e:+7.1f} ± {err:5.1f}"
@@ -123,6 +128,6 @@ def run_sprt(cfg, backend, out=print, on_count=None):
                 verdict = "H0"
     backend.cancel_pending()
     result = SprtResult(w, d, l, ratio, lower, upper, verdict, counted, duplicates,
-                        time.monotonic() - started)
+                        time.monotonic() - started, cpu)
     out(result.summary())
     return result
