@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
-"$PY" -m pip install --quiet --disable-pip-version-check -r tuning/requirements.txt
+"$PY" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -r tuning/requirements.txt
 if [ ! -x "${CARGO_TARGET_DIR:-target}/release/kibitz" ]; then
   cargo build --release --bin kibitz
 fi

@@ -16,6 +16,7 @@ import logging
 import os
 import shutil
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -65,13 +66,19 @@ class DaskBackend:
         self._ac = as_completed()
         self._pending = {}
         self._tag = uuid.uuid4().hex[:8]
+        self._slots, self._slots_at = 1, float("-inf")
         #: Number of batches resubmitted after Dask gave up on them (KilledWorker, lost data).
         self.resubmitted = 0
 
     @property
     def slots(self):
-        """Batches that run at the same time: the worker threads of the cluster right now."""
-        return max(1, sum(self.client.nthreads().values()))
+        """Batches that run at the same time: the cluster's worker threads (asked from the
+        scheduler at most once a second, as workers may come and go)."""
+        now = time.monotonic()
+        if now - self._slots_at > 1.0:
+            self._slots = max(1, sum(self.client.nthreads().values()))
+            self._slots_at = now
+        return self._slots
 
     def submit(self, job, attempt=0):
         """Submits `job` as one task, keyed by stream, index and attempt."""
