@@ -38,7 +38,7 @@ def test_parse_match_json_reads_contract_and_legacy_keys(line, expected):
     assert parse_match_json(line) == expected
 
 
-@pytest.mark.parametrize("text", ["", "no json", '{"wins":1}', '{"wins":1,"draws":0,"losses":0,"games":3}', "{broken"])
+@pytest.mark.parametrize("text", ["", "no json", '{"wins":1}', '{"wins":1,"draws":-1,"losses":0}', "{broken"])
 def test_parse_match_json_rejects_bad_output(text):
     with pytest.raises(KibitzError):
         parse_match_json(text)
