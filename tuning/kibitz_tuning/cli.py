@@ -1,10 +1,11 @@
 """Command line: `python3 -m kibitz_tuning {sprt,spsa,params} ...` (see tuning/README.md)."""
 
 import argparse
+import os
 import sys
 
 from .backend import make_backend
-from .kibitz import GAMES, Param, detect_interface, engine_params, find_binary, supported_games
+from .kibitz import GAMES, KibitzError, Param, detect_interface, engine_params, find_binary, supported_games
 from .spsa import ResumeError, SpsaConfig, run_spsa
 from .sprt import SprtConfig, run_sprt
 
@@ -38,6 +39,8 @@ def _printer(log_path):
 
 def _binary(args):
     exe = find_binary(args.kibitz)
+    if not os.access(exe, os.X_OK):
+        sys.exit(f"error: no kibitz binary at {exe} (give --kibitz PATH or set $KIBITZ_BIN)")
     interface = detect_interface(exe)
     if args.game not in supported_games(exe, interface):
         sys.exit(f"error: {exe} has no `kibitz match {args.game} --json` yet "
@@ -170,4 +173,8 @@ def build_parser():
 def main(argv=None):
     """Entry point; returns the exit code."""
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KibitzError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1

@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import socket
 import subprocess
 from pathlib import Path
 
@@ -134,7 +135,11 @@ def run_batch(job):
     exe = os.environ.get(ENV_BINARY) or job.exe
     cmd = job.command(exe)
     before = _children_cpu()
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise KibitzError(f"cannot run {exe} on {socket.gethostname()}: {e} "
+                          f"(install kibitz there or set {ENV_BINARY})") from e
     cpu = _children_cpu() - before
     if out.returncode != 0:
         err = out.stderr.strip().splitlines()

@@ -37,3 +37,14 @@ def test_spsa_without_a_known_range_is_an_error(exe):
     out = run("spsa", "--serial", "--kibitz", exe, "--spec", "search:nodes=300",
               "--param", "surely_not_a_param", "--iterations", "1")
     assert out.returncode != 0 and "surely_not_a_param" in out.stderr
+
+
+def test_bad_spec_and_missing_binary_are_one_line_errors(exe):
+    bad = run("sprt", "--serial", "--kibitz", exe, "--base", "random",
+              "--new", "search:nodes=300,param.no_such_param=1", "--max-games", "4")
+    assert bad.returncode == 1
+    assert bad.stderr.startswith("error: ") and "no_such_param" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    missing = run("sprt", "--serial", "--kibitz", "/nonexistent/kibitz", "--base", "random",
+                  "--new", "random")
+    assert missing.returncode != 0 and "no kibitz binary" in missing.stderr
