@@ -68,3 +68,27 @@ def test_requirements_pins_match_pyproject():
     pins = lambda text: set(re.findall(r"([a-z][a-z0-9_-]*==[0-9][^\"\s,]*)", text))
     assert pins((here / "requirements.txt").read_text()) == \
         pins((here / "pyproject.toml").read_text())
+
+
+def test_parameter_ranges_come_from_the_engine_listing(tmp_path):
+    from kibitz_tuning.cli import parse_params
+    from kibitz_tuning.kibitz import engine_params
+
+    fake = tmp_path / "kibitz"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$2" = params ] && [ "$3" = --json ]; then\n'
+        "  echo '[{\"name\":\"c\",\"default\":0.7,\"min\":0.1,\"max\":2.0,\"step\":0.1,\"doc\":\"x\"},"
+        "{\"name\":\"w\",\"default\":3,\"min\":0,\"max\":10,\"step\":1,\"doc\":\"y\"}]'\n"
+        "  exit 0\nfi\nexit 2\n")
+    fake.chmod(0o755)
+    listing = engine_params(str(fake), "maumau")
+    assert listing["c"] == Param("c", 0.7, 0.1, 2.0, 0.1) and listing["w"].integer
+    params, start = parse_params(str(fake), "maumau", [], ["w=5"])
+    assert [p.name for p in params] == ["c", "w"] and start == {"c": 0.7, "w": 5.0}
+    params, start = parse_params(str(fake), "maumau", ["c:0.2:1:0.05"], [])
+    assert params == [Param("c", 0.7, 0.2, 1.0, 0.05)] and start == {"c": 0.7}
+    with pytest.raises(ValueError, match="nope"):
+        parse_params(str(fake), "maumau", ["nope"], [])
+    assert engine_params(str(tmp_path / "missing"), "maumau") is None
+    assert engine_params("/bin/false", "maumau") is None
