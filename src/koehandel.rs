@@ -1,17 +1,13 @@
 //! `kibitz koehandel …`: matches between Koehandel players (engine: kibitz-koehandel).
 
 use clap::{Args, Subcommand};
-use comfy_table::{presets::UTF8_FULL, Table};
-use indicatif::{ProgressBar, ProgressStyle};
-use kibitz_koehandel::runner::run_match;
-use kibitz_koehandel::PLAYER_NAMES;
-use kibitz_search::stats::mean_ci;
 use std::time::Instant;
 
 /// `kibitz koehandel` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
-    /// In-process match of four players, seats rotated over the same deck order.
+    /// Old name of `kibitz match koehandel` (kept for scripts).
+    #[command(hide = true)]
     Match(MatchArgs),
     /// Time the deterministic bench workload.
     Bench,
@@ -37,7 +33,7 @@ pub struct MatchArgs {
 /// Runs one `kibitz koehandel` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
-        Cmd::Match(args) => run_match_cmd(args),
+        Cmd::Match(args) => crate::arena::cli::run(forward(args)?),
         Cmd::Bench => {
             let t = Instant::now();
             let n = kibitz_koehandel::bench();
@@ -51,81 +47,34 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     }
 }
 
-fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
-    let names: Vec<String> = args
-        .seats
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .collect();
-    let entrants: [String; 4] = names.try_into().map_err(|v: Vec<String>| {
-        anyhow::anyhow!(
-            "--seats needs exactly 4 names, got {} (known: {})",
-            v.len(),
-            PLAYER_NAMES.join(", ")
-        )
-    })?;
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let bar = ProgressBar::new(args.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let t = Instant::now();
-    let (results, decisions) =
-        run_match(&entrants, args.games, args.seed, threads, &|| bar.inc(1))?;
-    bar.finish_and_clear();
-    let secs = t.elapsed().as_secs_f64();
-
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL).set_header(vec![
-        "entrant",
-        "games",
-        "win rate ± 95%",
-        "firsts",
-        "mean score ± 95%",
-        "bluffs caught",
-        "defaults",
-    ]);
-    for (i, r) in results.iter().enumerate() {
-        let n = r.scores.len();
-        let best: Vec<f64> = win_shares(&results, i);
-        let (w, wh) = mean_ci(&best);
-        let (m, mh) = mean_ci(&r.scores);
-        table.add_row(vec![
-            format!("{} {}", i + 1, r.name),
-            n.to_string(),
-            format!("{:.1} % ± {:.1}", 100.0 * w, 100.0 * wh),
-            r.firsts.to_string(),
-            format!("{m:.0} ± {mh:.0}"),
-            r.bluffs.to_string(),
-            r.defaults.to_string(),
-        ]);
+/// The old flags as `kibitz match koehandel` flags: A = the first name of `--seats`, B = the
+/// second (the arena seats two of each).
+fn forward(a: MatchArgs) -> anyhow::Result<crate::arena::cli::MatchArgs> {
+    let names: Vec<&str> = a.seats.split(',').map(str::trim).collect();
+    if names.len() != 4 {
+        anyhow::bail!("--seats needs exactly 4 names, got {}", names.len());
     }
-    println!("{table}");
-    println!(
-        "{} games in {secs:.1} s, {decisions} decisions ({:.1} µs/decision incl. market, {threads} threads)",
-        args.games,
-        secs * 1e6 * threads as f64 / decisions.max(1) as f64
-    );
-    Ok(())
-}
-
-/// Per-game win shares of entrant `i` (1/k for a k-way tie for first).
-fn win_shares(results: &[kibitz_koehandel::runner::EntrantResult], i: usize) -> Vec<f64> {
-    let games = results[i].scores.len();
-    (0..games)
-        .map(|g| {
-            let best = results.iter().map(|r| r.scores[g]).fold(f64::MIN, f64::max);
-            let ties = results.iter().filter(|r| r.scores[g] == best).count() as f64;
-            if results[i].scores[g] == best {
-                1.0 / ties
-            } else {
-                0.0
-            }
-        })
-        .collect()
+    if names[2..].iter().any(|n| *n != names[1]) {
+        eprintln!(
+            "note: the arena seats two copies of A = {} and two of B = {}; {} ignored",
+            names[0],
+            names[1],
+            names[2..].join(",")
+        );
+    }
+    Ok(crate::arena::cli::MatchArgs {
+        game: "koehandel".into(),
+        a: names[0].into(),
+        b: names[1].into(),
+        games: a.games as u64,
+        seed: Some(a.seed),
+        concurrency: a.threads,
+        tc: None,
+        openings: None,
+        sprt: None,
+        sprt_stop: false,
+        records: None,
+        json: false,
+        exhaustion_winner: "second-seat".into(),
+    })
 }

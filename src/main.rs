@@ -3,11 +3,13 @@
 //! The CLI holds no game logic: each subcommand module parses flags and calls into the
 //! engine and bot crates.
 
+mod arena;
 mod bench;
 mod connect4;
 mod koehandel;
 mod maumau;
 mod piranhas;
+mod replay;
 mod tournament;
 mod wuerfel;
 mod wuerfel_report;
@@ -24,6 +26,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// A match between two player specs in any game: W/D/L, Elo ± 95 %, LOS, SPRT, records.
+    Match(arena::cli::MatchArgs),
+    /// Step through a game record (`--records`) with the board drawn, or print it with `--all`.
+    Replay(replay::Args),
     /// Play every contest locally over its real protocol against our reference servers.
     Tournament(tournament::Args),
     /// Connect Four: solver, opening book, benchmarks.
@@ -44,7 +50,18 @@ enum Command {
     Bench(bench::Args),
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
+    match real_main() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            // One line: the error and its causes joined.
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+fn real_main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -54,6 +71,8 @@ fn main() -> anyhow::Result<()> {
         .init();
     let cli = Cli::parse();
     match cli.command {
+        Command::Match(args) => arena::cli::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Connect4(cmd) => connect4::run(cmd),
         Command::Piranhas(cmd) => piranhas::run(cmd),

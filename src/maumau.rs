@@ -1,19 +1,13 @@
 //! `kibitz maumau …`: matches between Mau-Mau players (engine: kibitz-maumau).
 
-use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
-use comfy_table::{presets::UTF8_FULL, Table};
-use indicatif::{ProgressBar, ProgressStyle};
-use kibitz_maumau::arena::{run_match, MatchResult, MoveBudget};
-use kibitz_maumau::game::{Config, ExhaustionWinner};
-use kibitz_maumau::player::make_player;
-use kibitz_search::stats::{elo_from_wdl, win_rate_ci, Sprt, SprtStatus};
 use std::time::Instant;
 
 /// `kibitz maumau` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
-    /// In-process match on duplicate deals (each deal twice, seats swapped).
+    /// Old name of `kibitz match maumau` (kept for scripts).
+    #[command(hide = true)]
     Match(MatchArgs),
     /// Time the deterministic ISMCTS bench workload.
     Bench,
@@ -66,7 +60,7 @@ pub struct MatchArgs {
 /// Runs one `kibitz maumau` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
-        Cmd::Match(args) => run_match_cmd(args),
+        Cmd::Match(args) => crate::arena::cli::run(forward(args)),
         Cmd::Bench => {
             let t = Instant::now();
             let steps = kibitz_maumau::bench();
@@ -80,113 +74,32 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     }
 }
 
-fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
-    for name in [&args.a, &args.b] {
-        make_player(name, 0, None, 1)?;
-    }
-    let budget = match (args.time_ms, args.iterations) {
-        (Some(t), _) => Some(MoveBudget::millis(t)),
-        (None, Some(_)) => None,
-        (None, None) => Some(MoveBudget::millis(100)),
+/// The old flags as `kibitz match maumau` flags (`--iterations` goes into both specs,
+/// `--time-ms` becomes `--tc`, `--elo0/--elo1` the SPRT).
+fn forward(a: MatchArgs) -> crate::arena::cli::MatchArgs {
+    let with_iters = |spec: String| match (a.iterations, spec.starts_with("ismcts")) {
+        (Some(k), true) if a.time_ms.is_none() => {
+            let sep = if spec.contains(':') { "," } else { ":" };
+            format!("{spec}{sep}iterations={k}")
+        }
+        _ => spec,
     };
-    let cfg = Config {
-        players: 2,
-        exhaustion_winner: match args.exhaustion_winner {
-            Exhaustion::SecondSeat => ExhaustionWinner::SecondSeat,
-            Exhaustion::MostValidMoves => ExhaustionWinner::MostValidMoves,
+    crate::arena::cli::MatchArgs {
+        game: "maumau".into(),
+        a: with_iters(a.a.clone()),
+        b: with_iters(a.b.clone()),
+        games: a.games as u64,
+        seed: Some(a.seed),
+        concurrency: a.threads,
+        tc: a.time_ms,
+        openings: None,
+        sprt: Some(format!("{},{}", a.elo0, a.elo1)),
+        sprt_stop: false,
+        records: None,
+        json: false,
+        exhaustion_winner: match a.exhaustion_winner {
+            Exhaustion::SecondSeat => "second-seat".into(),
+            Exhaustion::MostValidMoves => "most-valid-moves".into(),
         },
-    };
-    let deals = args.games.div_ceil(2).max(1);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("building the thread pool")?;
-    let bar = ProgressBar::new(deals as u64 * 2);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed} / ~{eta}]")
-            .expect("valid template"),
-    );
-    let sprt = Sprt {
-        elo0: args.elo0,
-        elo1: args.elo1,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-    let (a, b, iters) = (args.a.clone(), args.b.clone(), args.iterations);
-    let t = Instant::now();
-    let result = pool.install(|| {
-        run_match(
-            cfg,
-            deals,
-            args.seed,
-            |s| make_player(&a, s, iters, 1).expect("checked name"),
-            |s| make_player(&b, s, iters, 1).expect("checked name"),
-            budget,
-            &|r: &MatchResult| {
-                bar.set_position(r.games as u64);
-                let (rate, _) = win_rate_ci(r.a_wins, r.games);
-                bar.set_message(format!("A {:.1} %", 100.0 * rate));
-            },
-        )
-    });
-    bar.finish_and_clear();
-    print_result(&args, &result, &sprt, t.elapsed().as_secs_f64());
-    Ok(())
-}
-
-fn print_result(args: &MatchArgs, r: &MatchResult, sprt: &Sprt, secs: f64) {
-    let (w, l) = (r.a_wins, r.games - r.a_wins);
-    let (rate, half) = win_rate_ci(w, r.games);
-    let elo = elo_from_wdl(w, 0, l);
-    let status = match sprt.status(w, 0, l) {
-        SprtStatus::Continue => "continue",
-        SprtStatus::AcceptH0 => "H0",
-        SprtStatus::AcceptH1 => "H1",
-    };
-    let (lo, hi) = sprt.bounds();
-    let budget = match (args.time_ms, args.iterations) {
-        (Some(t), _) => format!("{t} ms/move"),
-        (None, Some(k)) => format!("{k} iterations/move"),
-        (None, None) => "100 ms/move".into(),
-    };
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL).set_header(vec![
-        "A",
-        "B",
-        "budget",
-        "games",
-        "A wins",
-        "B wins",
-        "A win rate",
-        "Elo (A−B)",
-        "A wins seat 0/1",
-        "exhausted",
-        "SPRT",
-    ]);
-    table.add_row(vec![
-        args.a.clone(),
-        args.b.clone(),
-        budget,
-        r.games.to_string(),
-        w.to_string(),
-        l.to_string(),
-        format!("{:.1} % ± {:.1}", 100.0 * rate, 100.0 * half),
-        format!("{:+.0} ± {:.0}", elo.elo, elo.error95),
-        format!("{} / {}", r.a_wins_by_seat[0], r.a_wins_by_seat[1]),
-        r.exhausted.to_string(),
-        format!(
-            "{status} (LLR {:.2} in [{lo:.2}, {hi:.2}], {}..{} Elo)",
-            sprt.llr(w, 0, l),
-            sprt.elo0,
-            sprt.elo1
-        ),
-    ]);
-    println!("{table}");
-    println!(
-        "{:.1} s wall, penalties A {} / B {}",
-        secs, r.penalties[0], r.penalties[1]
-    );
+    }
 }

@@ -3,17 +3,12 @@
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, Subcommand};
-use comfy_table::Table;
-use indicatif::{ProgressBar, ProgressStyle};
-use kibitz_piranhas::arena::{play_game, play_pair, GameRecord};
+use kibitz_piranhas::arena::{play_game, GameRecord};
 use kibitz_piranhas::kraken::{parse_pair, random_pair};
 use kibitz_piranhas::players::PlayerSpec;
 use kibitz_piranhas::{perft, Choice, Engine, EngineConfig, EvalParams, State};
-use kibitz_search::stats::{elo_from_wdl, Sprt, SprtStatus};
 use kibitz_search::time::TimeControl;
 use rand::SeedableRng;
-use rayon::prelude::*;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// `kibitz piranhas` subcommands.
@@ -49,7 +44,8 @@ pub enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// A match between two player specs, both colours per Kraken pair, in parallel.
+    /// Old name of `kibitz match piranhas` (kept for scripts).
+    #[command(hide = true)]
     Match(MatchArgs),
 }
 
@@ -134,7 +130,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
         }
         Cmd::Search(args) => run_search(args),
         Cmd::Game { a, b, kraken, seed } => run_game(&a, &b, kraken.as_deref(), seed),
-        Cmd::Match(args) => run_match(args),
+        Cmd::Match(args) => crate::arena::cli::run(forward(args)),
     }
 }
 
@@ -254,141 +250,21 @@ fn describe(rec: &GameRecord) -> String {
     }
 }
 
-fn parse_sprt(s: &str) -> anyhow::Result<Sprt> {
-    let (a, b) = s
-        .split_once(',')
-        .ok_or_else(|| anyhow!("--sprt wants elo0,elo1"))?;
-    Ok(Sprt {
-        elo0: a.trim().parse()?,
-        elo1: b.trim().parse()?,
-        alpha: 0.05,
-        beta: 0.05,
-    })
-}
-
-#[derive(Default)]
-struct Tally {
-    w: u32,
-    d: u32,
-    l: u32,
-    plies: u64,
-    violations: u32,
-    by_reason: [u32; 3],
-}
-
-fn run_match(args: MatchArgs) -> anyhow::Result<()> {
-    let a: PlayerSpec = args.a.parse()?;
-    let b: PlayerSpec = args.b.parse()?;
-    let sprt = parse_sprt(&args.sprt)?;
-    let pairs = args.games.div_ceil(2).max(1) as u64;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.max(1))
-        .build()?;
-    let bar = ProgressBar::new(pairs * 2);
-    if args.json {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+/// The old flags as `kibitz match piranhas` flags.
+fn forward(a: MatchArgs) -> crate::arena::cli::MatchArgs {
+    crate::arena::cli::MatchArgs {
+        game: "piranhas".into(),
+        a: a.a,
+        b: a.b,
+        games: a.games as u64,
+        seed: Some(a.seed),
+        concurrency: Some(a.threads),
+        tc: None,
+        openings: None,
+        sprt: Some(a.sprt),
+        sprt_stop: a.sprt_stop,
+        records: None,
+        json: a.json,
+        exhaustion_winner: "second-seat".into(),
     }
-    bar.set_style(ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]",
-    )?);
-    let tally = Mutex::new(Tally::default());
-    let started = Instant::now();
-    pool.install(|| {
-        (0..pairs).into_par_iter().for_each(|i| {
-            let stop = {
-                let t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                args.sprt_stop && sprt.status(t.w, t.d, t.l) != SprtStatus::Continue
-            };
-            if stop {
-                return;
-            }
-            let ((w, d, l), recs) = play_pair(&a, &b, args.seed, i);
-            let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-            t.w += w;
-            t.d += d;
-            t.l += l;
-            for r in &recs {
-                t.plies += r.moves.len() as u64;
-                t.violations += r.violation.is_some() as u32;
-                if let Some(res) = r.result {
-                    t.by_reason[res.reason as usize] += 1;
-                }
-            }
-            let e = elo_from_wdl(t.w, t.d, t.l);
-            bar.set_message(format!(
-                "+{} ={} -{}  Elo {:+.0} ± {:.0}  LLR {:.2}",
-                t.w,
-                t.d,
-                t.l,
-                e.elo,
-                e.error95,
-                sprt.llr(t.w, t.d, t.l)
-            ));
-            bar.inc(2);
-        })
-    });
-    bar.finish_and_clear();
-    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
-    let n = t.w + t.d + t.l;
-    let e = elo_from_wdl(t.w, t.d, t.l);
-    let (lo, hi) = sprt.bounds();
-    let status = match sprt.status(t.w, t.d, t.l) {
-        SprtStatus::Continue => "continue",
-        SprtStatus::AcceptH0 => "H0 accepted",
-        SprtStatus::AcceptH1 => "H1 accepted",
-    };
-    if args.json {
-        println!(
-            "{}",
-            serde_json::json!({
-                "a": args.a, "b": args.b, "games": n, "w": t.w, "d": t.d, "l": t.l,
-                "elo": e.elo, "error95": e.error95, "llr": sprt.llr(t.w, t.d, t.l),
-                "violations": t.violations,
-            })
-        );
-        return Ok(());
-    }
-    let mut table = Table::new();
-    table.set_header(vec![
-        "A",
-        "B",
-        "games",
-        "W",
-        "D",
-        "L",
-        "score",
-        "Elo (A−B)",
-        "LOS",
-        "SPRT",
-    ]);
-    table.add_row(vec![
-        args.a.clone(),
-        args.b.clone(),
-        n.to_string(),
-        t.w.to_string(),
-        t.d.to_string(),
-        t.l.to_string(),
-        format!("{:.1} %", 100.0 * e.score),
-        format!("{:+.0} ± {:.0}", e.elo, e.error95),
-        format!("{:.1} %", 100.0 * e.los),
-        format!(
-            "[{},{}] LLR {:.2} ({:.2},{:.2}) {status}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.llr(t.w, t.d, t.l),
-            lo,
-            hi
-        ),
-    ]);
-    println!("{table}");
-    println!(
-        "{n} games in {:.1} s, {:.1} plies/game; ends: {} united swarm, {} round limit, {} no legal move, {} violations",
-        started.elapsed().as_secs_f64(),
-        t.plies as f64 / n.max(1) as f64,
-        t.by_reason[0],
-        t.by_reason[1],
-        t.by_reason[2],
-        t.violations
-    );
-    Ok(())
 }

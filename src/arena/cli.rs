@@ -1,0 +1,276 @@
+//! `kibitz match <game>`: flags, the human-readable report and the `--json` line
+//! (the contract with the tuning scripts: tuning/README.md).
+
+use super::{adapter, record, run_match, MatchOutcome, MatchSettings, SideTally};
+use anyhow::{anyhow, Context};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use kibitz_search::stats::{elo_from_wdl, Sprt, SprtStatus};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Flags of `kibitz match`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// The game: connect4, piranhas, maumau or koehandel.
+    pub game: String,
+    /// Player A's spec, e.g. `search:nodes=2000,param.fish=60` (piranhas),
+    /// `engine:depth=8` (connect4), `ismcts:iterations=2000,param.c=0.8` (maumau),
+    /// `strong:worlds=32` (koehandel).
+    #[arg(long)]
+    pub a: String,
+    /// Player B's spec.
+    #[arg(long)]
+    pub b: String,
+    /// Games (rounded up to whole pairing units: 2 for two-player games, 4 for Koehandel).
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Match seed: openings, deals, decks and every player's RNG derive from it
+    /// (default: random, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Games played at the same time (default: all cores).
+    #[arg(long, alias = "threads")]
+    pub concurrency: Option<usize>,
+    /// Per-move time in ms for specs that set no limit of their own.
+    #[arg(long, value_name = "MS")]
+    pub tc: Option<u64>,
+    /// Openings, one per line, cycled over the pairing units (connect4: 1-based column
+    /// digits; piranhas: Kraken squares `x,y,x,y`).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// SPRT `elo0,elo1[,alpha,beta]` (default alpha = beta = 0.05), LLR shown as it runs.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// Stop when the SPRT decides (at the first whole pairing unit, in game order).
+    #[arg(long)]
+    pub sprt_stop: bool,
+    /// Write every game as a JSON-lines record to DIR/<game>-<seed>.jsonl.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// Print exactly one JSON object on stdout at the end (nothing else on stdout).
+    #[arg(long)]
+    pub json: bool,
+    /// Mau-Mau: who wins on talon exhaustion (second-seat as the real server, or most-valid-moves).
+    #[arg(long, default_value = "second-seat", hide = true)]
+    pub exhaustion_winner: String,
+}
+
+/// Parses `elo0,elo1[,alpha,beta]`.
+pub fn parse_sprt(s: &str) -> anyhow::Result<Sprt> {
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| anyhow!("--sprt wants elo0,elo1[,alpha,beta], got {s:?}"))?;
+    let (alpha, beta) = match v.len() {
+        2 => (0.05, 0.05),
+        4 => (v[2], v[3]),
+        _ => anyhow::bail!("--sprt wants elo0,elo1[,alpha,beta], got {s:?}"),
+    };
+    if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) || v[0] >= v[1] {
+        anyhow::bail!("--sprt {s:?}: need elo0 < elo1 and 0 < alpha, beta < 0.5");
+    }
+    Ok(Sprt {
+        elo0: v[0],
+        elo1: v[1],
+        alpha,
+        beta,
+    })
+}
+
+/// Runs `kibitz match`.
+pub fn run(args: MatchArgs) -> anyhow::Result<()> {
+    let game = adapter(&args.game)?;
+    let arena: Box<dyn super::Arena> = if game.name() == "maumau" {
+        Box::new(super::maumau::Maumau {
+            exhaustion: match args.exhaustion_winner.as_str() {
+                "second-seat" => kibitz_maumau::game::ExhaustionWinner::SecondSeat,
+                "most-valid-moves" => kibitz_maumau::game::ExhaustionWinner::MostValidMoves,
+                o => anyhow::bail!("--exhaustion-winner {o:?}: second-seat or most-valid-moves"),
+            },
+        })
+    } else {
+        game
+    };
+    // Bad specs fail before anything is printed.
+    arena.check_spec(&args.a)?;
+    arena.check_spec(&args.b)?;
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let seed = match args.seed {
+        Some(s) => s,
+        None => {
+            let s = rand::random::<u64>() >> 16;
+            eprintln!("seed {s} (random; pass --seed {s} to repeat this match)");
+            s
+        }
+    };
+    let openings = match &args.openings {
+        Some(p) => std::fs::read_to_string(p)
+            .with_context(|| format!("reading {}", p.display()))?
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect(),
+        None => Vec::new(),
+    };
+    let concurrency = args
+        .concurrency
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let settings = MatchSettings {
+        games: args.games,
+        seed,
+        concurrency,
+        sprt,
+        sprt_stop: args.sprt_stop,
+        openings,
+        tc_ms: args.tc,
+        progress: true,
+        keep_records: args.records.is_some(),
+    };
+    if !args.json {
+        println!(
+            "{} match: A = {}  vs  B = {}\nseed {seed}, {} games requested, pairing unit {}, concurrency {concurrency}{}",
+            arena.name(),
+            args.a,
+            args.b,
+            args.games,
+            arena.unit(),
+            args.tc.map(|t| format!(", default time {t} ms/move")).unwrap_or_default(),
+        );
+    }
+    let started = Instant::now();
+    let out = run_match(arena.as_ref(), &args.a, &args.b, &settings)?;
+    let secs = started.elapsed().as_secs_f64();
+    if let Some(dir) = &args.records {
+        let lines: Vec<Value> = out
+            .records
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let side = arena.side_label(i as u64 % arena.unit());
+                record::line(arena.name(), seed, i as u64, &args.a, &args.b, &side, p)
+            })
+            .collect();
+        let path = record::write(dir, &format!("{}-{seed}", arena.name()), &lines)?;
+        eprintln!("{} records written to {}", lines.len(), path.display());
+    }
+    if args.json {
+        println!(
+            "{}",
+            json_line(arena.name(), &args.a, &args.b, seed, &out, sprt.as_ref())
+        );
+    } else {
+        print_report(&out, sprt.as_ref(), secs);
+    }
+    Ok(())
+}
+
+fn side_json(t: &SideTally) -> Value {
+    let e = elo_from_wdl(t.wins, t.draws, t.losses);
+    json!({"games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses, "score": e.score})
+}
+
+/// The `--json` object of the contract (tuning/README.md).
+pub fn json_line(
+    game: &str,
+    a: &str,
+    b: &str,
+    seed: u64,
+    out: &MatchOutcome,
+    sprt: Option<&Sprt>,
+) -> Value {
+    let t = &out.total;
+    let e = elo_from_wdl(t.wins, t.draws, t.losses);
+    let sides: serde_json::Map<String, Value> = out
+        .sides
+        .iter()
+        .map(|s| (s.label.clone(), side_json(s)))
+        .collect();
+    let mut v = json!({
+        "game": game, "a": a, "b": b, "seed": seed, "games": out.games,
+        "wins": t.wins, "draws": t.draws, "losses": t.losses,
+        "score": e.score, "elo": e.elo,
+        "elo_ci95": if e.error95.is_finite() { json!(e.error95) } else { Value::Null },
+        "los": e.los, "sides": sides,
+    });
+    if let Some(s) = sprt {
+        let (lo, hi) = s.bounds();
+        v["sprt"] = json!({
+            "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+            "llr": s.llr(t.wins, t.draws, t.losses), "lower": lo, "upper": hi,
+            "status": status_word(s.status(t.wins, t.draws, t.losses)),
+        });
+    }
+    v
+}
+
+fn status_word(s: SprtStatus) -> &'static str {
+    match s {
+        SprtStatus::Continue => "continue",
+        SprtStatus::AcceptH0 => "H0",
+        SprtStatus::AcceptH1 => "H1",
+    }
+}
+
+fn right(s: impl ToString) -> Cell {
+    Cell::new(s.to_string()).set_alignment(CellAlignment::Right)
+}
+
+/// Prints the table (per side and overall), the SPRT line and the summary.
+pub fn print_report(out: &MatchOutcome, sprt: Option<&Sprt>, secs: f64) {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED).set_header(vec![
+        "A as",
+        "games",
+        "W",
+        "D",
+        "L",
+        "score",
+        "Elo (A−B)",
+        "LOS",
+    ]);
+    for t in out.sides.iter().chain(std::iter::once(&out.total)) {
+        let e = elo_from_wdl(t.wins, t.draws, t.losses);
+        table.add_row(vec![
+            Cell::new(&t.label),
+            right(t.games()),
+            right(t.wins),
+            right(t.draws),
+            right(t.losses),
+            right(format!("{:.1} %", 100.0 * e.score)),
+            right(format!("{:+.1} ± {:.1}", e.elo, e.error95)),
+            right(format!("{:.1} %", 100.0 * e.los)),
+        ]);
+    }
+    println!("{table}");
+    let t = &out.total;
+    if let Some(s) = sprt {
+        let (lo, hi) = s.bounds();
+        println!(
+            "SPRT [{}, {}] α={} β={}: LLR {:.2} in [{lo:.2}, {hi:.2}] → {}{}",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            s.llr(t.wins, t.draws, t.losses),
+            match s.status(t.wins, t.draws, t.losses) {
+                SprtStatus::Continue => "continue",
+                SprtStatus::AcceptH0 => "H0 accepted",
+                SprtStatus::AcceptH1 => "H1 accepted",
+            },
+            if out.stopped_early {
+                " (stopped early)"
+            } else {
+                ""
+            }
+        );
+    }
+    println!(
+        "{} games in {:.1} s, {:.1} moves/game",
+        out.games,
+        secs,
+        out.plies as f64 / out.games.max(1) as f64
+    );
+}

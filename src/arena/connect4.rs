@@ -1,0 +1,369 @@
+//! Connect Four (7 × 6, connect 4) in the arena: both colours per opening. Openings are
+//! [`RANDOM_PLIES`] random moves drawn from the unit seed, or `--openings` lines of 1-based
+//! column digits.
+//!
+//! Specs (this adapter's own, until the engine grows a spec parser):
+//! - `engine[:time=MS,hash=MB,book=0|1]` (alias `kibitz`): the contest engine (book, solver,
+//!   heuristic search) with a time budget per move (default 100 ms or `--tc`).
+//! - `search[:depth=D,nodes=N,hash=MB,book=0|1,solve=E]`: untimed and reproducible: the book,
+//!   the exact solver once at most `E` cells are empty (default 12), otherwise the engine's
+//!   heuristic alpha-beta limited by depth (default 8) and/or nodes.
+//! - `random`: uniformly random legal columns.
+
+use super::{split_spec, Arena, Job, Outcome, Played};
+use anyhow::{bail, Context};
+use kibitz_connect4::book::Book;
+use kibitz_connect4::eval::SearchPos;
+use kibitz_connect4::{Board, Engine, Geometry, Player, Solver, SolverConfig, TimeControl};
+use kibitz_search::alphabeta::{SearchConfig, Searcher};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// Random plies of a default opening.
+pub const RANDOM_PLIES: usize = 4;
+const COLUMNS: usize = 7;
+const ROWS: usize = 6;
+const CONNECT: usize = 4;
+
+/// The Connect Four adapter.
+pub struct Connect4;
+
+/// A parsed Connect Four player spec.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Spec {
+    /// Uniformly random.
+    Random,
+    /// The contest engine with a time budget.
+    Engine {
+        /// Soft time per move in ms.
+        time_ms: u64,
+        /// Table size in MiB.
+        hash_mb: usize,
+        /// Use the opening book.
+        book: bool,
+    },
+    /// Untimed: book, solver near the end, depth/node-limited alpha-beta.
+    Search {
+        /// Deepest iteration.
+        depth: u32,
+        /// Node limit (0 = none).
+        nodes: u64,
+        /// Table size in MiB.
+        hash_mb: usize,
+        /// Use the opening book.
+        book: bool,
+        /// Solve exactly from this many empty cells on.
+        solve: u32,
+    },
+}
+
+/// Parses a spec; `tc_ms` is the default time when the spec sets no limit.
+pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
+    let (kind, opts) = split_spec(spec);
+    let bad = |o: &str| anyhow::anyhow!("connect4 spec {spec:?}: bad option {o:?}");
+    match kind {
+        "random" => {
+            if let Some((k, _)) = opts.first() {
+                return Err(bad(k));
+            }
+            Ok(Spec::Random)
+        }
+        "engine" | "kibitz" | "search" => {
+            let (mut time_ms, mut depth, mut nodes, mut hash_mb, mut book, mut solve) =
+                (None, None, None, 16, true, 12);
+            for (k, v) in opts {
+                let num = || v.parse::<u64>().map_err(|_| bad(k));
+                match k {
+                    "time" if kind != "search" => time_ms = Some(num()?),
+                    "depth" if kind == "search" => depth = Some(num()?.clamp(1, 42) as u32),
+                    "nodes" if kind == "search" => nodes = Some(num()?),
+                    "solve" if kind == "search" => solve = num()? as u32,
+                    "hash" => hash_mb = num()?.max(1) as usize,
+                    "book" => book = num()? != 0,
+                    _ => return Err(bad(k)),
+                }
+            }
+            Ok(if kind == "search" {
+                Spec::Search {
+                    depth: depth.unwrap_or(if nodes.is_some() { 42 } else { 8 }),
+                    nodes: nodes.unwrap_or(0),
+                    hash_mb,
+                    book,
+                    solve,
+                }
+            } else {
+                Spec::Engine {
+                    time_ms: time_ms.unwrap_or(tc_ms.unwrap_or(100)),
+                    hash_mb,
+                    book,
+                }
+            })
+        }
+        other => bail!(
+            "connect4 spec {spec:?}: unknown player {other:?} (expected engine, search or random)"
+        ),
+    }
+}
+
+/// A player ready to move.
+pub enum Mover {
+    /// Random with its generator.
+    Random(ChaCha8Rng),
+    /// The contest engine with its soft budget in ms.
+    Engine(Box<Engine>, u64),
+    /// The untimed searcher.
+    Search(Box<Fixed>),
+}
+
+/// The untimed player of `search` specs.
+pub struct Fixed {
+    book: Option<Book>,
+    solver: Solver<u64>,
+    searcher: Searcher<SearchPos<u64>>,
+    solve: u32,
+}
+
+impl Mover {
+    /// Builds the player of `spec` seeded with `seed`.
+    pub fn new(spec: &Spec, seed: u64) -> anyhow::Result<Self> {
+        Ok(match spec {
+            Spec::Random => Mover::Random(ChaCha8Rng::seed_from_u64(seed)),
+            Spec::Engine {
+                time_ms,
+                hash_mb,
+                book,
+            } => {
+                let mut e = Engine::new(COLUMNS, ROWS, CONNECT, *hash_mb)?;
+                if !book {
+                    e.set_book(Book::new());
+                }
+                Mover::Engine(Box::new(e), *time_ms)
+            }
+            Spec::Search {
+                depth,
+                nodes,
+                hash_mb,
+                book,
+                solve,
+            } => {
+                let geo = Geometry::<u64>::new(COLUMNS, ROWS, CONNECT)?;
+                Mover::Search(Box::new(Fixed {
+                    book: book.then(Book::embedded),
+                    solver: Solver::new(
+                        geo,
+                        SolverConfig {
+                            hash_mb: (*hash_mb * 3 / 4).max(1),
+                            ..Default::default()
+                        },
+                    ),
+                    searcher: Searcher::new(SearchConfig {
+                        hash_mb: (*hash_mb / 4).max(1),
+                        max_depth: *depth,
+                        max_nodes: *nodes,
+                        quiescence: false,
+                        null_move: false,
+                        check_every: 512,
+                        ..Default::default()
+                    }),
+                    solve: *solve,
+                }))
+            }
+        })
+    }
+
+    /// The column (0-based) to play after `history` on `board` (which has a legal move).
+    pub fn choose(&mut self, board: &Board<u64>, history: &[usize]) -> usize {
+        let legal = board.legal_moves();
+        match self {
+            Mover::Random(rng) => legal[rng.random_range(0..legal.len())],
+            Mover::Engine(e, ms) => {
+                let soft = Duration::from_millis(*ms);
+                let tc = TimeControl::new(soft, soft + soft / 4);
+                e.choose(history, &tc, None).column
+            }
+            Mover::Search(f) => f.choose(board, &legal),
+        }
+    }
+}
+
+impl Fixed {
+    fn choose(&mut self, board: &Board<u64>, legal: &[usize]) -> usize {
+        // 1. Immediate win.
+        if let Some(&c) = legal.iter().find(|&&c| board.is_winning_move(c)) {
+            return c;
+        }
+        // 2. Book.
+        if let Some(e) = self.book.as_ref().and_then(|b| b.lookup(board)) {
+            if legal.contains(&(e.column as usize)) {
+                return e.column as usize;
+            }
+        }
+        // 3. Exact solver near the end (untimed, so reproducible).
+        let empty = (COLUMNS * ROWS - board.moves_played()) as u32;
+        let tc = TimeControl::infinite();
+        if empty <= self.solve {
+            if let Some(m) = self.solver.best_move(board, &tc, &tc) {
+                return m.column;
+            }
+        }
+        // 4. Depth / node limited alpha-beta.
+        let (cur, mask) = board.bitboards();
+        let root = SearchPos::new(*board.geometry(), cur, mask, board.moves_played() as u32);
+        let r = self.searcher.search(&root, &tc, |_| {});
+        r.best
+            .map(SearchPos::<u64>::column)
+            .filter(|c| legal.contains(c))
+            .unwrap_or(legal[0])
+    }
+}
+
+/// Columns (0-based) of an opening: the given digits or random plies from `seed`.
+fn opening(text: Option<&str>, seed: u64) -> anyhow::Result<Vec<usize>> {
+    if let Some(t) = text {
+        let mut b = Board::<u64>::new(COLUMNS, ROWS, CONNECT)?;
+        let mut v = Vec::new();
+        for ch in t.trim().chars() {
+            let c = ch
+                .to_digit(10)
+                .filter(|d| (1..=COLUMNS as u32).contains(d))
+                .with_context(|| format!("opening {t:?}: {ch:?} is not a column 1-{COLUMNS}"))?
+                as usize
+                - 1;
+            b.play(c).with_context(|| format!("opening {t:?}"))?;
+            v.push(c);
+        }
+        if b.is_over() {
+            bail!("opening {t:?} already ends the game");
+        }
+        return Ok(v);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut b = Board::<u64>::new(COLUMNS, ROWS, CONNECT)?;
+    let mut v = Vec::new();
+    for _ in 0..RANDOM_PLIES {
+        let legal: Vec<usize> = b
+            .legal_moves()
+            .into_iter()
+            .filter(|&c| !b.is_winning_move(c))
+            .collect();
+        let c = legal[rng.random_range(0..legal.len())];
+        b.play(c)?;
+        v.push(c);
+    }
+    Ok(v)
+}
+
+fn digits(cols: &[usize]) -> String {
+    cols.iter().map(|c| char::from(b'1' + *c as u8)).collect()
+}
+
+impl Arena for Connect4 {
+    fn name(&self) -> &'static str {
+        "connect4"
+    }
+
+    fn unit(&self) -> u64 {
+        2
+    }
+
+    fn side_label(&self, slot: u64) -> String {
+        if slot == 0 { "first" } else { "second" }.into()
+    }
+
+    fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        parse(spec, None).map(|_| ())
+    }
+
+    fn play(&self, job: &Job) -> anyhow::Result<Played> {
+        let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
+        let open = opening(job.opening, job.unit_seed())?;
+        let a_first = job.slot == 0;
+        let mut first = Mover::new(if a_first { &sa } else { &sb }, job.seed_for(1))?;
+        let mut second = Mover::new(if a_first { &sb } else { &sa }, job.seed_for(2))?;
+        let mut board = Board::<u64>::new(COLUMNS, ROWS, CONNECT)?;
+        let mut history = Vec::new();
+        for &c in &open {
+            board.play(c)?;
+            history.push(c);
+        }
+        while !board.is_over() {
+            let c = if board.side_to_move() == Player::First {
+                first.choose(&board, &history)
+            } else {
+                second.choose(&board, &history)
+            };
+            board
+                .play(c)
+                .with_context(|| format!("illegal column {} after {}", c + 1, digits(&history)))?;
+            history.push(c);
+        }
+        let winner = board.winner();
+        let outcome = match winner {
+            None => Outcome::Draw,
+            Some(p) if (p == Player::First) == a_first => Outcome::Win,
+            Some(_) => Outcome::Loss,
+        };
+        let players = if a_first {
+            [job.a, job.b]
+        } else {
+            [job.b, job.a]
+        };
+        Ok(Played {
+            outcome,
+            plies: (history.len() - open.len()) as u32,
+            record: json!({
+                "players": players,
+                "setup": {"columns": COLUMNS, "rows": ROWS, "connect": CONNECT, "opening": digits(&open)},
+                "moves": history[open.len()..].iter().map(|c| c + 1).collect::<Vec<_>>(),
+                "result": {"winner": winner.map(|p| if p == Player::First { 0 } else { 1 })},
+                "native": digits(&history),
+            }),
+        })
+    }
+
+    fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
+        let open = record["setup"]["opening"].as_str().unwrap_or("");
+        let cols = opening(Some(open), 0).or_else(|_| {
+            if open.is_empty() {
+                Ok(Vec::new())
+            } else {
+                bail!("bad opening {open:?}")
+            }
+        })?;
+        let mut b = Board::<u64>::new(COLUMNS, ROWS, CONNECT)?;
+        for &c in &cols {
+            b.play(c)?;
+        }
+        let mut out = vec![(format!("start, opening {open:?}"), b.to_string())];
+        for (i, m) in record["moves"]
+            .as_array()
+            .context("record has no moves")?
+            .iter()
+            .enumerate()
+        {
+            let c = m
+                .as_u64()
+                .filter(|c| (1..=COLUMNS as u64).contains(c))
+                .with_context(|| format!("move {}: not a column", i + 1))?;
+            let who = if b.side_to_move() == Player::First {
+                "● first"
+            } else {
+                "○ second"
+            };
+            b.play(c as usize - 1)
+                .map_err(|e| anyhow::anyhow!("move {} (column {c}) is illegal: {e}", i + 1))?;
+            out.push((format!("{}. {who} plays column {c}", i + 1), b.to_string()));
+        }
+        if let Some(last) = out.last_mut() {
+            last.0 += match b.winner() {
+                Some(Player::First) => "  — first player wins",
+                Some(Player::Second) => "  — second player wins",
+                None if b.is_full() => "  — draw",
+                None => "",
+            };
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,130 @@
+//! Piranhas in the arena: both colours per Kraken pair (drawn with the official procedure
+//! from the unit seed, or taken from `--openings` lines `x,y,x,y`).
+//!
+//! Specs are [`kibitz_piranhas::players::PlayerSpec`]: `random`, `greedy[:...]`,
+//! `search[:time=MS,depth=D,nodes=N,param.NAME=V,...]`.
+
+use super::{Arena, Job, Outcome, Played};
+use anyhow::Context;
+use kibitz_piranhas::arena::play_game;
+use kibitz_piranhas::board::{Color, Move};
+use kibitz_piranhas::kraken::{parse_pair, random_pair};
+use kibitz_piranhas::players::PlayerSpec;
+use kibitz_piranhas::State;
+use rand::SeedableRng;
+use serde_json::{json, Value};
+
+/// The Piranhas adapter.
+pub struct Piranhas;
+
+fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<PlayerSpec> {
+    let mut s: PlayerSpec = spec
+        .parse()
+        .map_err(|e| anyhow::anyhow!("piranhas spec {spec:?}: {e}"))?;
+    if let (Some(ms), false) = (tc_ms, spec.contains("time=")) {
+        if s.kind == kibitz_piranhas::players::PlayerKind::Search {
+            s.time = Some(std::time::Duration::from_millis(ms));
+        }
+    }
+    Ok(s)
+}
+
+fn krakens_text(k: [(u8, u8); 2]) -> String {
+    format!("{},{},{},{}", k[0].0, k[0].1, k[1].0, k[1].1)
+}
+
+impl Arena for Piranhas {
+    fn name(&self) -> &'static str {
+        "piranhas"
+    }
+
+    fn unit(&self) -> u64 {
+        2
+    }
+
+    fn side_label(&self, slot: u64) -> String {
+        if slot == 0 { "red" } else { "blue" }.into()
+    }
+
+    fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        parse(spec, None).map(|_| ())
+    }
+
+    fn play(&self, job: &Job) -> anyhow::Result<Played> {
+        let (a, b) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
+        let krakens = match job.opening {
+            Some(o) => parse_pair(o).with_context(|| format!("opening {o:?}"))?,
+            None => random_pair(&mut rand_chacha::ChaCha8Rng::seed_from_u64(job.unit_seed())),
+        };
+        let mut pa = a.build(job.seed_for(1));
+        let mut pb = b.build(job.seed_for(2));
+        let a_color = if job.slot == 0 {
+            Color::Red
+        } else {
+            Color::Blue
+        };
+        let rec = match a_color {
+            Color::Red => play_game([pa.as_mut(), pb.as_mut()], krakens),
+            Color::Blue => play_game([pb.as_mut(), pa.as_mut()], krakens),
+        };
+        let outcome = match rec.winner {
+            Some(w) if w == a_color => Outcome::Win,
+            None => Outcome::Draw,
+            Some(_) => Outcome::Loss,
+        };
+        let players = if job.slot == 0 {
+            [job.a, job.b]
+        } else {
+            [job.b, job.a]
+        };
+        let result = json!({
+            "winner": rec.winner.map(|c| if c == Color::Red { 0 } else { 1 }),
+            "reason": match (&rec.result, &rec.violation) {
+                (Some(r), _) => r.to_string(),
+                (None, Some((c, Some(e)))) => format!("{c} broke the rules: {e}"),
+                (None, Some((c, None))) => format!("{c} returned no move"),
+                (None, None) => "unfinished".into(),
+            },
+        });
+        Ok(Played {
+            outcome,
+            plies: rec.moves.len() as u32,
+            record: json!({
+                "players": players,
+                "setup": {"krakens": krakens_text(krakens)},
+                "moves": rec.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                "result": result,
+            }),
+        })
+    }
+
+    fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
+        let k = record["setup"]["krakens"]
+            .as_str()
+            .context("record has no setup.krakens")?;
+        let mut state = State::start(parse_pair(k)?);
+        let mut out = vec![(format!("start, Kraken {k}"), state.to_string())];
+        for (i, m) in record["moves"]
+            .as_array()
+            .context("record has no moves")?
+            .iter()
+            .enumerate()
+        {
+            let text = m.as_str().context("a move is not a string")?;
+            let mv: Move = text
+                .parse()
+                .map_err(|e| anyhow::anyhow!("move {}: {text:?}: {e}", i + 1))?;
+            let who = state.current();
+            state = state
+                .apply(mv)
+                .map_err(|e| anyhow::anyhow!("move {} {text} is illegal: {e}", i + 1))?;
+            out.push((format!("{}. {who} {mv}", i + 1), state.to_string()));
+        }
+        if let Some(r) = record["result"]["reason"].as_str() {
+            if let Some(last) = out.last_mut() {
+                last.0 += &format!("  — {r}");
+            }
+        }
+        Ok(out)
+    }
+}

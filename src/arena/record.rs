@@ -1,0 +1,83 @@
+//! Game records: one JSON object per line (JSON lines), one file per match.
+//!
+//! Every line is one game:
+//!
+//! ```json
+//! {"format": "kibitz-record/1", "game": "connect4", "seed": 7, "index": 0,
+//!  "a": "engine:depth=6", "b": "random", "side": "first",
+//!  "players": ["engine:depth=6", "random"],
+//!  "setup": {...}, "moves": [...], "result": {...}, "native": "4435..."}
+//! ```
+//!
+//! - `seed` is the match seed, `index` the game's number in the match: together with the specs
+//!   they reproduce the game (`kibitz match <game> --seed S --games index+1`).
+//! - `side` is the colour / seat pattern player A had; `players` lists the spec in each
+//!   seat, seat 0 (the side that moves first) first.
+//! - `setup` is what the game starts from, per game:
+//!   connect4 `{"columns", "rows", "connect", "opening"}` (opening = 1-based column digits);
+//!   piranhas `{"krakens": "x,y,x,y"}`; maumau `{"deal_seed", "exhaustion_winner"}`;
+//!   koehandel `{"deck_seed", "deck": [animal names]}`.
+//! - `moves` in the game's own notation: connect4 1-based columns; piranhas `x,y,DIR` as the
+//!   engine prints them; maumau `{"seat", "action": "draw" | "K♥" (card), "wish"}`;
+//!   koehandel `{"seat", "question", "answer"}` (the market's questions and the answers given).
+//! - `result`: `{"winner": seat or null, ...}` plus game-specific details (scores, end reason).
+//! - `native`, where the contest has its own notation: connect4 the move string of 1-based
+//!   column digits (as the UDP server and the solver read it).
+
+use super::Played;
+use anyhow::Context;
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// Record format tag, first key of every line.
+pub const FORMAT: &str = "kibitz-record/1";
+
+/// The full record line of one game of a match.
+pub fn line(game: &str, seed: u64, index: u64, a: &str, b: &str, side: &str, p: &Played) -> Value {
+    let mut v = json!({
+        "format": FORMAT,
+        "game": game,
+        "seed": seed,
+        "index": index,
+        "a": a,
+        "b": b,
+        "side": side,
+    });
+    if let (Some(obj), Some(rec)) = (v.as_object_mut(), p.record.as_object()) {
+        for (k, x) in rec {
+            obj.insert(k.clone(), x.clone());
+        }
+    }
+    v
+}
+
+/// Writes `lines` to `DIR/<name>.jsonl` (creating DIR) and returns the path.
+pub fn write(dir: &Path, name: &str, lines: &[Value]) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(format!("{name}.jsonl"));
+    let mut f = std::io::BufWriter::new(
+        std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?,
+    );
+    for l in lines {
+        writeln!(f, "{l}")?;
+    }
+    f.flush()?;
+    Ok(path)
+}
+
+/// Reads every record of a JSON-lines file (blank lines skipped).
+pub fn read(path: &Path) -> anyhow::Result<Vec<Value>> {
+    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, l) in std::io::BufReader::new(f).lines().enumerate() {
+        let l = l.with_context(|| format!("reading {}", path.display()))?;
+        if l.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(&l)
+            .with_context(|| format!("{} line {}: not JSON", path.display(), i + 1))?;
+        out.push(v);
+    }
+    Ok(out)
+}

@@ -1,0 +1,234 @@
+//! Plays the games of a match in parallel and reduces them in game order.
+
+use super::{Arena, Job, Outcome, Played};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kibitz_search::stats::{elo_from_wdl, Sprt, SprtStatus};
+use rayon::prelude::*;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// How to run a match.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Games requested (rounded up to whole pairing units).
+    pub games: u64,
+    /// Match seed.
+    pub seed: u64,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// SPRT shown while running (and used by `sprt_stop`).
+    pub sprt: Option<Sprt>,
+    /// Stop at the first whole pairing unit (in game order) where the SPRT decides.
+    pub sprt_stop: bool,
+    /// Opening lines (cycled over the pairing units).
+    pub openings: Vec<String>,
+    /// Default per-move time (ms) for specs without a limit of their own.
+    pub tc_ms: Option<u64>,
+    /// Draw a progress bar on stderr (only when stderr is a terminal).
+    pub progress: bool,
+    /// Keep every game's record in the outcome.
+    pub keep_records: bool,
+}
+
+/// W/D/L of A with one side / seat pattern.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideTally {
+    /// Side label (e.g. `red`, `first`, `seat0`, `ABBA`).
+    pub label: String,
+    /// A's wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// A's losses.
+    pub losses: u32,
+}
+
+impl SideTally {
+    fn add(&mut self, o: Outcome) {
+        match o {
+            Outcome::Win => self.wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Loss => self.losses += 1,
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+/// The result of a match, reduced in game order.
+#[derive(Clone, Debug)]
+pub struct MatchOutcome {
+    /// Total W/D/L of A (label `all`).
+    pub total: SideTally,
+    /// One tally per slot of the pairing unit.
+    pub sides: Vec<SideTally>,
+    /// Plies / decisions over all games.
+    pub plies: u64,
+    /// Games that counted (a multiple of the pairing unit).
+    pub games: u64,
+    /// Records in game order (when `keep_records`).
+    pub records: Vec<Played>,
+    /// Whether the SPRT stopped the match early.
+    pub stopped_early: bool,
+}
+
+struct Shared {
+    results: Vec<Option<Played>>,
+    /// Games `0..prefix` are all done and folded into `tally`.
+    prefix: usize,
+    tally: SideTally,
+    done: u64,
+}
+
+/// Plays `settings.games` (rounded up to whole units) games of A against B.
+///
+/// Errors (a bad spec, a game that cannot be set up) stop the match with the first error in
+/// game order.
+pub fn run_match(
+    arena: &dyn Arena,
+    a: &str,
+    b: &str,
+    settings: &MatchSettings,
+) -> anyhow::Result<MatchOutcome> {
+    arena.check_spec(a)?;
+    arena.check_spec(b)?;
+    let unit = arena.unit();
+    let n = settings.games.max(1).div_ceil(unit) * unit;
+    let bar = progress_bar(settings.progress, n);
+    let stop_at = AtomicU64::new(n);
+    let shared = Mutex::new(Shared {
+        results: vec![None; n as usize],
+        prefix: 0,
+        tally: SideTally::default(),
+        done: 0,
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.concurrency.max(1))
+        .build()?;
+    let first_error: Mutex<Option<(u64, anyhow::Error)>> = Mutex::new(None);
+    pool.install(|| {
+        (0..n).into_par_iter().for_each(|i| {
+            if i >= stop_at.load(Ordering::Relaxed) {
+                return;
+            }
+            let unit_no = i / unit;
+            let opening = (!settings.openings.is_empty())
+                .then(|| settings.openings[unit_no as usize % settings.openings.len()].as_str());
+            let job = Job {
+                a,
+                b,
+                seed: settings.seed,
+                index: i,
+                unit: unit_no,
+                slot: i % unit,
+                opening,
+                tc_ms: settings.tc_ms,
+            };
+            let played = match arena.play(&job) {
+                Ok(p) => p,
+                Err(e) => {
+                    let mut fe = first_error.lock().unwrap_or_else(|e| e.into_inner());
+                    if fe.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *fe = Some((i, e));
+                    }
+                    stop_at.fetch_min(i, Ordering::Relaxed);
+                    return;
+                }
+            };
+            let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+            s.results[i as usize] = Some(played);
+            s.done += 1;
+            // Fold the finished prefix in game order; check the SPRT at unit boundaries.
+            while s.prefix < n as usize && (s.prefix as u64) < stop_at.load(Ordering::Relaxed) {
+                let Some(o) = s.results[s.prefix].as_ref().map(|p| p.outcome) else {
+                    break;
+                };
+                s.tally.add(o);
+                s.prefix += 1;
+                if settings.sprt_stop && s.prefix as u64 % unit == 0 {
+                    if let Some(sprt) = &settings.sprt {
+                        let t = &s.tally;
+                        if sprt.status(t.wins, t.draws, t.losses) != SprtStatus::Continue {
+                            stop_at.fetch_min(s.prefix as u64, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+            bar.set_position(s.done);
+            bar.set_message(live_line(&s.tally, settings.sprt.as_ref()));
+        })
+    });
+    bar.finish_and_clear();
+    if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let s = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    let counted = stop_at.load(Ordering::Relaxed).min(n);
+    let mut sides: Vec<SideTally> = (0..unit)
+        .map(|k| SideTally {
+            label: arena.side_label(k),
+            ..Default::default()
+        })
+        .collect();
+    let mut total = SideTally {
+        label: "all".into(),
+        ..Default::default()
+    };
+    let mut plies = 0;
+    let mut records = Vec::new();
+    for (i, p) in s.results.into_iter().take(counted as usize).enumerate() {
+        let Some(p) = p else {
+            anyhow::bail!("game {i} did not finish");
+        };
+        total.add(p.outcome);
+        sides[i % unit as usize].add(p.outcome);
+        plies += p.plies as u64;
+        if settings.keep_records {
+            records.push(p);
+        }
+    }
+    Ok(MatchOutcome {
+        total,
+        sides,
+        plies,
+        games: counted,
+        records,
+        stopped_early: counted < n,
+    })
+}
+
+/// `+W =D -L  Elo e ± c  LLR x [lo, hi]` for the progress line.
+pub fn live_line(t: &SideTally, sprt: Option<&Sprt>) -> String {
+    let e = elo_from_wdl(t.wins, t.draws, t.losses);
+    let mut s = format!(
+        "+{} ={} -{}  Elo {:+.0} ± {:.0}",
+        t.wins, t.draws, t.losses, e.elo, e.error95
+    );
+    if let Some(sprt) = sprt {
+        let (lo, hi) = sprt.bounds();
+        s += &format!(
+            "  LLR {:.2} [{lo:.2}, {hi:.2}]",
+            sprt.llr(t.wins, t.draws, t.losses)
+        );
+    }
+    s
+}
+
+fn progress_bar(wanted: bool, n: u64) -> ProgressBar {
+    let bar = ProgressBar::new(n);
+    if !wanted || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+        return bar;
+    }
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

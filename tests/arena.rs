@@ -1,0 +1,149 @@
+//! `kibitz match` for every game: reproducible JSON (independent of --concurrency), one-line
+//! errors for bad specs, records that `kibitz replay --all` can show.
+
+use std::process::Command;
+
+const KIBITZ: &str = env!("CARGO_BIN_EXE_kibitz");
+
+/// Cheap, untimed (reproducible) specs per game.
+const GAMES: [(&str, &str, &str); 4] = [
+    ("connect4", "search:depth=3", "random"),
+    ("piranhas", "search:depth=1", "greedy"),
+    ("maumau", "ismcts:iterations=50,param.c=0.8", "heuristic"),
+    ("koehandel", "heuristic", "random"),
+];
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(KIBITZ)
+        .args(args)
+        .output()
+        .expect("kibitz runs")
+}
+
+fn json_match(game: &str, a: &str, b: &str, conc: &str) -> serde_json::Value {
+    let out = run(&[
+        "match",
+        game,
+        "--a",
+        a,
+        "--b",
+        b,
+        "--games",
+        "4",
+        "--seed",
+        "11",
+        "--concurrency",
+        conc,
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{game}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(
+        text.lines().count(),
+        1,
+        "{game}: stdout must be one line: {text}"
+    );
+    serde_json::from_str(&text).expect("one JSON object")
+}
+
+#[test]
+fn same_seed_same_json_at_any_concurrency() {
+    for (game, a, b) in GAMES {
+        let one = json_match(game, a, b, "1");
+        let two = json_match(game, a, b, "2");
+        assert_eq!(one, two, "{game}");
+        for key in [
+            "game", "a", "b", "seed", "games", "wins", "draws", "losses", "score", "elo", "los",
+            "sides",
+        ] {
+            assert!(one.get(key).is_some(), "{game}: no {key:?} in {one}");
+        }
+        assert_eq!(one["game"], game);
+        assert_eq!(one["seed"], 11);
+        let n = one["games"].as_u64().unwrap();
+        let wdl: u64 = ["wins", "draws", "losses"]
+            .iter()
+            .map(|k| one[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(wdl, n, "{game}");
+        let sides: u64 = one["sides"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|s| s["games"].as_u64().unwrap())
+            .sum();
+        assert_eq!(sides, n, "{game}");
+    }
+}
+
+#[test]
+fn bad_spec_fails_with_one_line() {
+    for (game, _, b) in GAMES {
+        for bad in ["nonsense", "random:bogus=1"] {
+            let out = run(&[
+                "match", game, "--a", bad, "--b", b, "--games", "2", "--seed", "1", "--json",
+            ]);
+            assert!(!out.status.success(), "{game} {bad}");
+            assert!(out.stdout.is_empty(), "{game} {bad}: stdout not empty");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.trim_end().lines().count(), 1, "{game} {bad}: {err}");
+        }
+    }
+}
+
+#[test]
+fn records_replay_with_all() {
+    let dir = std::env::temp_dir().join(format!("kibitz-arena-test-{}", std::process::id()));
+    for (game, a, b) in GAMES {
+        let d = dir.to_string_lossy().to_string();
+        let out = run(&[
+            "match",
+            game,
+            "--a",
+            a,
+            "--b",
+            b,
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--records",
+            &d,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let file = dir.join(format!("{game}-3.jsonl"));
+        let text = std::fs::read_to_string(&file).expect("record file");
+        assert_eq!(
+            text.lines().count() as u64,
+            summary["games"].as_u64().unwrap(),
+            "{game}"
+        );
+        let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(first["format"], "kibitz-record/1");
+        let moves = first["moves"].as_array().expect("moves").len();
+        let out = run(&["replay", &file.to_string_lossy(), "--game", "0", "--all"]);
+        assert!(
+            out.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let shown = String::from_utf8_lossy(&out.stdout);
+        // One position per move plus the start (Mau-Mau also shows skipped turns).
+        let positions = shown.lines().filter(|l| l.starts_with('[')).count();
+        assert!(
+            positions > moves,
+            "{game}: {positions} positions for {moves} moves"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
