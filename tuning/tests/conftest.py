@@ -7,14 +7,15 @@ import pytest
 
 from kibitz_tuning.kibitz import detect_interface, find_binary, supported_games
 
-#: Per game: a tiny fixed-budget player, a clearly weaker player, and a parameter of the tiny
-#: player with an explicit range (name:min:max:step) for SPSA. Fixed node/iteration budgets
-#: make games a function of the seed alone.
+#: Per game: a tiny fixed-budget player, a clearly weaker player, and for SPSA a base spec with
+#: one parameter of it given an explicit range (name:min:max:step), used when the binary has no
+#: `kibitz <game> params --json`. Fixed node/iteration budgets make games a function of the
+#: seed alone.
 SPECS = {
-    "piranhas": ("search:nodes=300", "random", "fish:0:100:8"),
-    "connect4": ("engine:depth=4", "random", None),
-    "maumau": ("ismcts:iterations=50", "random", None),
-    "koehandel": ("strong:worlds=2", "random", None),
+    "piranhas": ("search:nodes=300", "random", "search:nodes=300", "fish:0:100:8"),
+    "connect4": ("search:depth=4", "random", None, None),
+    "maumau": ("ismcts:iterations=50", "random", "ismcts:iterations=50", "c:0.1:2:0.1"),
+    "koehandel": ("strong:worlds=1", "random", "strong", "worlds:1:3:1"),
 }
 
 

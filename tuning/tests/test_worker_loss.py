@@ -13,7 +13,7 @@ from kibitz_tuning.backend import DaskBackend, SerialBackend
 from kibitz_tuning.kibitz import derive_seed
 from kibitz_tuning.sprt import SprtConfig, run_sprt
 
-BATCHES = 8
+BATCHES = 6
 
 
 def kill_a_busy_worker(client):
@@ -42,8 +42,8 @@ def kill_a_busy_worker(client):
 
 def loss_cfg(exe, interface):
     """Bounds far out of reach: all BATCHES batches are played and counted."""
-    return SprtConfig(game="piranhas", base="search:nodes=600",
-                      new="search:nodes=600,param.fish=55", exe=exe, interface=interface,
+    return SprtConfig(game="piranhas", base="search:nodes=400",
+                      new="search:nodes=400,param.fish=55", exe=exe, interface=interface,
                       alpha=1e-9, beta=1e-9, batch_games=2, max_games=2 * BATCHES, seed=11)
 
 
