@@ -17,7 +17,7 @@ pub enum Cmd {
     /// Time the deterministic bench workload.
     Bench,
     /// List the strong player's tunables (name, default, range, step, doc; tab-separated).
-    Params,
+    Params(crate::params_cli::ParamsArgs),
 }
 
 /// Flags of `kibitz koehandel match`.
@@ -55,11 +55,8 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Cmd::Params => {
-            print!(
-                "{}",
-                kibitz_search::params::SpecTable(&kibitz_koehandel::param_specs())
-            );
+        Cmd::Params(args) => {
+            crate::params_cli::print(&kibitz_koehandel::param_specs(), &args);
             Ok(())
         }
     }

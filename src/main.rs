@@ -8,6 +8,7 @@ mod bench;
 mod connect4;
 mod koehandel;
 mod maumau;
+mod params_cli;
 mod piranhas;
 mod play;
 mod replay;

@@ -20,7 +20,7 @@ pub enum Cmd {
     /// Measure the determinizer's evidence weights from self-play of a field of players.
     Prior(PriorArgs),
     /// List the ISMCTS tunables (set them in a player spec: `ismcts:param.NAME=V`).
-    Params,
+    Params(crate::params_cli::ParamsArgs),
 }
 
 /// Flags of `kibitz maumau prior`.
@@ -89,9 +89,8 @@ pub struct MatchArgs {
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
         Cmd::Match(args) => run_match_cmd(args),
-        Cmd::Params => {
-            let specs = kibitz_maumau::param_specs();
-            print!("{}", kibitz_search::params::SpecTable(&specs));
+        Cmd::Params(args) => {
+            crate::params_cli::print(&kibitz_maumau::param_specs(), &args);
             Ok(())
         }
         Cmd::Prior(args) => {

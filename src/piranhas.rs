@@ -9,6 +9,7 @@ use kibitz_piranhas::players::PlayerSpec;
 use kibitz_piranhas::{perft, Choice, Engine, EngineConfig, EvalParams, State};
 use kibitz_search::time::TimeControl;
 use rand::SeedableRng;
+use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 /// `kibitz piranhas` subcommands.
@@ -48,7 +49,7 @@ pub enum Cmd {
     #[command(hide = true)]
     Match(MatchArgs),
     /// List the tunable parameters (name, default, min, max, step, doc), tab-separated.
-    Params,
+    Params(crate::params_cli::ParamsArgs),
     /// Texel-style fit of the evaluation weights from self-play (reproducible from --seed).
     Tune(TuneArgs),
 }
@@ -165,9 +166,8 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
         Cmd::Game { a, b, kraken, seed } => run_game(&a, &b, kraken.as_deref(), seed),
         Cmd::Match(args) => crate::arena::cli::run(forward(args)),
         Cmd::Tune(args) => run_tune(args),
-        Cmd::Params => {
-            let specs = kibitz_piranhas::param_specs();
-            print!("{}", kibitz_search::params::SpecTable(&specs));
+        Cmd::Params(args) => {
+            crate::params_cli::print(&kibitz_piranhas::param_specs(), &args);
             Ok(())
         }
     }

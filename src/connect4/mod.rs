@@ -114,7 +114,7 @@ pub enum Cmd {
         params: Vec<String>,
     },
     /// List the engine's tunables (name, default, min, max, step, doc; tab-separated).
-    Params,
+    Params(crate::params_cli::ParamsArgs),
     /// Audit the bot: games of its real move choice against random / weak / self opponents,
     /// both colours; every bot move checked by the exact solver (or the book); per ply range
     /// the moves, their source and the value-worsening ones. Non-zero exit if any.
@@ -246,11 +246,8 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             no_book,
             engine_params(&params)?,
         ),
-        Cmd::Params => {
-            print!(
-                "{}",
-                kibitz_search::params::SpecTable(&kibitz_connect4::param_specs())
-            );
+        Cmd::Params(args) => {
+            crate::params_cli::print(&kibitz_connect4::param_specs(), &args);
             Ok(())
         }
         Cmd::Audit {
