@@ -78,6 +78,9 @@ pub struct TuneArgs {
     /// Games are split over this many threads (each with its own seed: seed + thread).
     #[arg(long, default_value_t = 1)]
     threads: u32,
+    /// Weights the fit leaves at their preset values (comma-separated).
+    #[arg(long, default_value = "tempo,mobility")]
+    freeze: String,
     /// Keep only positions where the side to move has no capture (few in Piranhas).
     #[arg(long)]
     quiet_only: bool,
@@ -203,7 +206,16 @@ fn run_tune(a: TuneArgs) -> anyhow::Result<()> {
         samples.len(),
         t.elapsed().as_secs_f64()
     );
-    let f = fit(&samples, &start, a.epochs);
+    let n = samples.len().max(1) as f64;
+    let mean_abs: Vec<String> = (0..TUNED_NAMES.len())
+        .map(|i| {
+            let m = samples.iter().map(|s| s.x[i].abs()).sum::<f64>() / n;
+            format!("{}={m:.2}", TUNED_NAMES[i])
+        })
+        .collect();
+    println!("mean |feature|: {}", mean_abs.join(" "));
+    let frozen: Vec<&str> = a.freeze.split(',').map(str::trim).collect();
+    let f = fit(&samples, &start, a.epochs, &frozen);
     println!(
         "scale {:.1}  loss {:.5} -> {:.5}",
         f.scale, f.loss_before, f.loss_after

@@ -181,10 +181,10 @@ pub struct Fit {
     pub params: EvalParams,
 }
 
-/// Fits the scale for `start`, then the weights by `epochs` full-batch Adam steps.
-/// `tempo` stays at its starting value (it is not identifiable from side-to-move samples
-/// where every side moves in turn).
-pub fn fit(samples: &[Sample], start: &EvalParams, epochs: u32) -> Fit {
+/// Fits the scale for `start`, then the weights by `epochs` full-batch Adam steps. Weights
+/// named in `frozen` keep their starting values (e.g. `tempo`, a constant for side-to-move
+/// samples, and `mobility`, which costs two full move generations per evaluation).
+pub fn fit(samples: &[Sample], start: &EvalParams, epochs: u32, frozen: &[&str]) -> Fit {
     let w0 = weights_of(start);
     // Scale: golden-section-free scan, coarse then fine.
     let mut scale = 100.0;
@@ -212,8 +212,8 @@ pub fn fit(samples: &[Sample], start: &EvalParams, epochs: u32) -> Fit {
                 *gi += d * xi / n;
             }
         }
-        for i in 0..11 {
-            if TUNED_NAMES[i] == "tempo" {
+        for i in 0..TUNED_NAMES.len() {
+            if frozen.contains(&TUNED_NAMES[i]) {
                 continue;
             }
             m[i] = b1 * m[i] + (1.0 - b1) * g[i];
@@ -275,7 +275,7 @@ mod tests {
         let samples = self_play(4, 200, 4, &EvalParams::TUNED, 5, false);
         assert!(!samples.is_empty());
         assert_eq!(samples, self_play(4, 200, 4, &EvalParams::TUNED, 5, false));
-        let f = fit(&samples, &EvalParams::TUNED, 50);
+        let f = fit(&samples, &EvalParams::TUNED, 50, &["tempo"]);
         assert!(f.loss_after <= f.loss_before + 1e-3, "{f:?}");
     }
 }
