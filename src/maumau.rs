@@ -172,7 +172,7 @@ fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
             |s| make_player(&b, s, iters, 1).expect("checked name"),
             budget,
             &|r: &MatchResult| {
-                if bar.is_hidden() && r.games % 20 == 0 {
+                if bar.is_hidden() && r.games.is_multiple_of(20) {
                     eprintln!("progress: {} games, A wins {}", r.games, r.a_wins);
                 }
                 bar.set_position(r.games as u64);
@@ -208,7 +208,7 @@ fn run_table_cmd(args: &MatchArgs, cfg: Config, budget: Option<MoveBudget>) -> a
             |s| make_player(&b, s, iters, 1).expect("checked name"),
             budget,
             &|r| {
-                if r.games % 20 == 0 {
+                if r.games.is_multiple_of(20) {
                     eprintln!("progress: {} games, A wins {}", r.games, r.a_wins);
                 }
             },
