@@ -75,6 +75,7 @@ fn forward(a: MatchArgs) -> anyhow::Result<crate::arena::cli::MatchArgs> {
         sprt_stop: false,
         records: None,
         json: false,
+        legacy_keys: false,
         exhaustion_winner: "second-seat".into(),
     })
 }

@@ -97,6 +97,7 @@ fn forward(a: MatchArgs) -> crate::arena::cli::MatchArgs {
         sprt_stop: false,
         records: None,
         json: false,
+        legacy_keys: false,
         exhaustion_winner: match a.exhaustion_winner {
             Exhaustion::SecondSeat => "second-seat".into(),
             Exhaustion::MostValidMoves => "most-valid-moves".into(),
