@@ -22,6 +22,9 @@ use clap::{Parser, Subcommand};
 #[derive(Parser, Debug)]
 #[command(name = "kibitz", version, about)]
 struct Cli {
+    /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
+    #[arg(long, global = true, default_value = "warn")]
+    log_level: String,
     #[command(subcommand)]
     command: Command,
 }
@@ -66,14 +69,15 @@ fn main() -> std::process::ExitCode {
 }
 
 fn real_main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&cli.log_level)),
         )
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
     match cli.command {
         Command::Match(args) => arena::cli::run(args),
         Command::Replay(args) => replay::run(args),

@@ -364,6 +364,7 @@ fn forward(a: MatchArgs) -> crate::arena::cli::MatchArgs {
         sprt_stop: a.sprt_stop,
         records: None,
         json: a.json,
+        legacy_keys: true,
         exhaustion_winner: "second-seat".into(),
     }
 }

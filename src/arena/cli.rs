@@ -51,6 +51,10 @@ pub struct MatchArgs {
     /// Print exactly one JSON object on stdout at the end (nothing else on stdout).
     #[arg(long)]
     pub json: bool,
+    /// Also emit the old `kibitz piranhas match --json` keys (w, d, l, error95, llr) for
+    /// scripts written against it.
+    #[arg(long, hide = true)]
+    pub legacy_keys: bool,
     /// Mau-Mau: who wins on talon exhaustion (second-seat as the real server, or most-valid-moves).
     #[arg(long, default_value = "second-seat", hide = true)]
     pub exhaustion_winner: String,
@@ -157,10 +161,16 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         eprintln!("{} records written to {}", lines.len(), path.display());
     }
     if args.json {
-        println!(
-            "{}",
-            json_line(arena.name(), &args.a, &args.b, seed, &out, sprt.as_ref())
-        );
+        let mut v = json_line(arena.name(), &args.a, &args.b, seed, &out, sprt.as_ref());
+        if args.legacy_keys {
+            let t = &out.total;
+            v["w"] = t.wins.into();
+            v["d"] = t.draws.into();
+            v["l"] = t.losses.into();
+            v["error95"] = v["elo_ci95"].clone();
+            v["llr"] = v["sprt"]["llr"].clone();
+        }
+        println!("{v}");
     } else {
         print_report(&out, sprt.as_ref(), secs);
     }

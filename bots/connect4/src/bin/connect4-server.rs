@@ -1,20 +1,83 @@
 //! `connect4-server`: the reference Connect Four contest server.
 //!
-//! Configured by environment variables as the original (PORT, TIMEOUT, DELAY, MINPLAYERS) plus
-//! our extensions (COLUMNS, ROWS, CONNECT, PARALLEL, SEASONS, BIND); see spec §9-§10.
+//! Every setting is a flag; a flag not given falls back to the original's environment variable
+//! (PORT, TIMEOUT, DELAY, MINPLAYERS) or our extensions (COLUMNS, ROWS, CONNECT, PARALLEL,
+//! SEASONS, BIND); see spec §9-§10.
 
+use clap::Parser;
 use kibitz_bots_connect4::config::ServerConfig;
 use kibitz_bots_connect4::server::Server;
+use std::io::IsTerminal;
 use std::time::Duration;
+
+/// The reference Connect Four contest server (UDP).
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Address to listen on [env: BIND] (default 0.0.0.0).
+    #[arg(long, alias = "bind")]
+    host: Option<String>,
+    /// UDP port [env: PORT] (default 4446).
+    #[arg(long)]
+    port: Option<String>,
+    /// Time per move in ms [env: TIMEOUT].
+    #[arg(long = "time-ms", alias = "timeout")]
+    time_ms: Option<String>,
+    /// Pause between games in ms [env: DELAY].
+    #[arg(long)]
+    delay: Option<String>,
+    /// Players needed before a season starts [env: MINPLAYERS].
+    #[arg(long)]
+    min_players: Option<String>,
+    /// Board columns [env: COLUMNS].
+    #[arg(long)]
+    columns: Option<String>,
+    /// Board rows [env: ROWS].
+    #[arg(long)]
+    rows: Option<String>,
+    /// Line length [env: CONNECT].
+    #[arg(long)]
+    connect: Option<String>,
+    /// Play a season's games in parallel (0/1) [env: PARALLEL].
+    #[arg(long)]
+    parallel: Option<String>,
+    /// Stop after this many seasons [env: SEASONS].
+    #[arg(long)]
+    seasons: Option<String>,
+    /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
+    #[arg(long, default_value = "info")]
+    log_level: String,
+}
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| args.log_level.as_str().into()),
         )
+        .with_ansi(std::io::stdout().is_terminal())
         .init();
-    let config = ServerConfig::from_env()?;
+    let flags = [
+        ("BIND", &args.host),
+        ("PORT", &args.port),
+        ("TIMEOUT", &args.time_ms),
+        ("DELAY", &args.delay),
+        ("MINPLAYERS", &args.min_players),
+        ("COLUMNS", &args.columns),
+        ("ROWS", &args.rows),
+        ("CONNECT", &args.connect),
+        ("PARALLEL", &args.parallel),
+        ("SEASONS", &args.seasons),
+    ];
+    let config = ServerConfig::from_lookup(|k| {
+        flags
+            .iter()
+            .find(|(name, _)| *name == k)
+            .and_then(|(_, v)| (*v).clone())
+            .or_else(|| std::env::var(k).ok())
+    })?;
     println!("Starting server");
     let server = Server::start(config).await?;
     println!("Listening on {}", server.local_addr());

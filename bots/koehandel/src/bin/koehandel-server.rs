@@ -1,16 +1,27 @@
-//! `koehandel-server --listen ADDR`: the reference koehandel market (spec C6):
+//! `koehandel-server [--host H] [--port P]`: the reference koehandel market (spec C6):
 //! `GET /?connect&url1=..&url4=..` starts a game, `GET /?log=ID` shows a log, `GET /` a web page.
 
 use clap::Parser;
 use kibitz_bots_koehandel::{server::MarketConfig, web};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 /// The koehandel market.
 #[derive(Parser)]
+#[command(version, about)]
 struct Args {
-    /// Address to listen on, e.g. 127.0.0.1:56789 (port 0 = any free port).
-    #[arg(long, default_value = "127.0.0.1:56789")]
-    listen: String,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on (0 = any free port).
+    #[arg(long, default_value_t = 56789)]
+    port: u16,
+    /// Old form `ADDR:PORT` (overrides --host/--port).
+    #[arg(long, hide = true)]
+    listen: Option<String>,
+    /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
+    #[arg(long, default_value = "info")]
+    log_level: String,
     /// Per-request deadline in milliseconds, connection included (spec: 5000).
     #[arg(long, default_value_t = 5000)]
     deadline_ms: u64,
@@ -33,12 +44,18 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    let a = Args::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| a.log_level.as_str().into()),
         )
+        .with_ansi(std::io::stdout().is_terminal())
         .init();
-    let a = Args::parse();
+    let listen = a
+        .listen
+        .clone()
+        .unwrap_or_else(|| format!("{}:{}", a.host, a.port));
     anyhow::ensure!(
         (1..=5000).contains(&a.deadline_ms),
         "--deadline-ms must be 1..=5000"
@@ -52,7 +69,7 @@ async fn main() -> anyhow::Result<()> {
         max_connections_per_peer: a.max_connections_per_peer,
         ..MarketConfig::default()
     };
-    let server = web::spawn(&a.listen, cfg).await?;
+    let server = web::spawn(&listen, cfg).await?;
     tracing::info!("koehandel market on {}", server.url());
     tokio::signal::ctrl_c().await?;
     Ok(())
