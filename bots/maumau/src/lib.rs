@@ -24,6 +24,7 @@ pub mod client;
 pub mod conn;
 pub mod knockout;
 pub mod protocol;
+mod seating;
 pub mod server;
 pub mod tournament;
 pub mod transcript;

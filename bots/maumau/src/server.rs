@@ -8,7 +8,8 @@
 //! own thread and runtime, for tests and the tournament).
 
 use crate::conn::{Conn, Wait};
-use crate::protocol::{self, Answer, Broadcast, NameLine, Request, ServerMsg};
+use crate::protocol::{self, Answer, Broadcast, Request, ServerMsg};
+pub(crate) use crate::seating::handshake;
 use crate::translog::TransLog;
 use kibitz_maumau::{Card, Config, DrawTwo, ExhaustionWinner, Game, GameEnd, RawAnswer, Reaction};
 use rand::seq::SliceRandom;
@@ -345,79 +346,6 @@ async fn drop_vanished(seats: &mut Vec<Seat>, log: &mut TransLog, index: u32) ->
     }
     *seats = kept;
     seats.len() < before
-}
-
-/// Accepts connections until one finishes the handshake for seat `seat`.
-pub(crate) async fn handshake(
-    listener: &TcpListener,
-    seat: usize,
-    cfg: &ServerConfig,
-    log: &mut TransLog,
-) -> std::io::Result<(Conn, String)> {
-    loop {
-        let (stream, _) = listener.accept().await?;
-        let mut conn = Conn::new(stream);
-        log.note(seat, &format!("CONNECT {}", conn.peer));
-        let hello = ServerMsg::SendName.encode();
-        log.out(seat, hello.as_bytes());
-        if !conn.send(hello.as_bytes()).await {
-            continue;
-        }
-        conn.awaiting = true;
-        let line = match conn.next_line(cfg.turn_timeout.or(cfg.idle_timeout)).await {
-            Wait::Line(l) => l,
-            Wait::Eof | Wait::Timeout => {
-                log.note(seat, "no name line; connection closed, seat stays open");
-                conn.close().await;
-                continue;
-            }
-        };
-        conn.awaiting = false;
-        log.inp(seat, &line);
-        let (reply, name) = match protocol::read_name_line(&line) {
-            NameLine::Ok(name) => (
-                ServerMsg::SetName {
-                    ok: true,
-                    name: Some(name.clone()),
-                },
-                name,
-            ),
-            NameLine::NoStatus => {
-                // The real server sends nothing, closes and waits for another player (§3).
-                info!(
-                    "seat {seat}: name line without status {:?}: connection closed, seat stays free",
-                    protocol::truncate(&line)
-                );
-                log.note(
-                    seat,
-                    "name line without status: connection closed, seat stays open",
-                );
-                conn.close().await;
-                continue;
-            }
-            other => {
-                if matches!(other, NameLine::Bad | NameLine::Crash) {
-                    warn!(
-                        "seat {seat}: name line {:?} would crash the real server",
-                        protocol::truncate(&line)
-                    );
-                }
-                let name = format!("Bot {seat}");
-                (
-                    ServerMsg::SetName {
-                        ok: false,
-                        name: Some(name.clone()),
-                    },
-                    name,
-                )
-            }
-        };
-        let bytes = reply.encode();
-        log.out(seat, bytes.as_bytes());
-        if conn.send(bytes.as_bytes()).await {
-            return Ok((conn, name));
-        }
-    }
 }
 
 struct Referee<'a> {

@@ -108,7 +108,7 @@ async fn main() -> anyhow::Result<()> {
     let out = client::run(&config, player).await?;
     match &out.abnormal {
         None => tracing::info!("game over: {}", out.summary()),
-        Some(why) => anyhow::bail!("game ended abnormally: {why} ({})", out.summary()),
+        Some(_) => anyhow::bail!("game ended abnormally: {}", out.summary()),
     }
     Ok(())
 }

@@ -84,13 +84,15 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                     idle_at = tokio::time::Instant::now() + idle.unwrap_or(far);
                     continue;
                 }
-                gone = Some(format!(
-                    "idle: nothing received for {} s outside a running game",
-                    idle.unwrap_or(far).as_secs()
-                ));
-                tracing::info!("connection {id} closed: {}", gone.as_deref().unwrap_or(""));
-                send(&out_tx, &ServerMessage::Error { room: None, message: gone.clone().unwrap_or_default() });
-                let _ = out_tx.send(Out::Close);
+                let why = format!(
+                    "idle: nothing received for {:.1} s outside a running game",
+                    idle.unwrap_or(far).as_secs_f64()
+                );
+                // Not joined (admin): the common path below refuses with this reason.
+                if joined {
+                    refuse(&out_tx, &why);
+                }
+                gone = Some(why);
                 break 'conn;
             }
         };
