@@ -35,7 +35,7 @@ fn refused(name: &str, text: &str) -> String {
     ]);
     let _ = std::fs::remove_file(&p);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+    assert_eq!(out.status.code(), Some(2), "{name}: {err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{name}: one line: {err}");
     err
 }
@@ -90,7 +90,7 @@ fn wuerfel_refuses_svg_for_huge_matrices_before_playing() {
     ]);
     let _ = std::fs::remove_file(&p);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--svg draws at most 64 dice"), "{err}");
 }
 
@@ -118,7 +118,7 @@ fn piranhas_perft_refuses_depths_past_the_last_move() {
     for depth in ["61", "200"] {
         let out = kibitz(&["piranhas", "perft", depth]);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "depth {depth}: {err}");
+        assert_eq!(out.status.code(), Some(2), "depth {depth}: {err}");
         assert!(err.contains("past the game's last move"), "{err}");
         assert!(out.stdout.is_empty(), "nothing searched for depth {depth}");
     }
