@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use kibitz_koehandel::auction::server_payment;
 use kibitz_koehandel::runner::play_game;
-use kibitz_koehandel::sim::rollout;
+use kibitz_koehandel::sim::{rollout, rollout_seats};
 use kibitz_koehandel::strong::{StrongParams, StrongPlayer};
 use kibitz_koehandel::{make_player, Cards, Game, Player};
 
@@ -32,6 +32,20 @@ fn games(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+    g.bench_function(
+        "rollout_seats (same play, bid values cached per auction)",
+        |b| {
+            let mut seed = 0;
+            b.iter_batched(
+                || {
+                    seed += 1;
+                    Game::new(seed)
+                },
+                |game| rollout_seats(game, &[Default::default(); 4]),
+                BatchSize::SmallInput,
+            )
+        },
+    );
     g.bench_function("server payment", |b| {
         let hand = Cards::parse("nnttttttffffhhTTF").expect("cards");
         b.iter(|| server_payment(&hand, 370))
