@@ -148,10 +148,9 @@ fn piranhas_xml(bytes: &[u8]) -> Outcome {
     };
     let whole = frames(&[bytes.len().max(1)]);
     let split = frames(&[1, 7, 3, 64, 2]);
-    // Finding F3 (fuzz/README.md, ignored regression test): a byte-order mark split across
-    // reads is rejected; skip the comparison for inputs holding one.
-    let has_bom = bytes.windows(3).any(|w| w == [0xef, 0xbb, 0xbf]);
-    if whole != split && !has_bom {
+    // Finding F3 (fuzz/README.md, fixed): a byte-order mark split across reads used to be
+    // rejected; framing must now not depend on the split at all.
+    if whole != split {
         return Err(format!(
             "piranhas framer: frames depend on TCP splitting\n  whole = {whole:?}\n  split = {split:?}"
         ));

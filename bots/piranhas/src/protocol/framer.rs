@@ -56,6 +56,10 @@ pub struct Framer {
     resync: bool,
     /// Where reading may resume after a failure (in pretty mode).
     resume_at: usize,
+    /// Bytes of a leading UTF-8 byte-order mark consumed so far, counted over the stream (not
+    /// the buffer), so a mark split across reads frames like one read whole; `None` once any
+    /// other byte arrived.
+    bom_seen: Option<u8>,
 }
 
 impl Framer {
@@ -74,6 +78,7 @@ impl Framer {
             pretty: false,
             resync: false,
             resume_at: 0,
+            bom_seen: Some(0),
         }
     }
 
@@ -183,9 +188,10 @@ impl Framer {
             match self.state {
                 State::Text => {
                     if b == b'<' {
+                        self.bom_seen = None;
                         self.tag_start = i;
                         self.state = State::TagStart;
-                    } else if self.depth <= 1 && !b.is_ascii_whitespace() && !self.is_bom(i) {
+                    } else if self.depth <= 1 && !b.is_ascii_whitespace() && !self.is_bom(b) {
                         return Err(ProtocolError::Garbage(self.snippet(i)));
                     }
                 }
@@ -283,8 +289,16 @@ impl Framer {
         Ok(None)
     }
 
-    fn is_bom(&self, i: usize) -> bool {
-        self.depth == 0 && i < 3 && self.buf.starts_with(&[0xEF, 0xBB, 0xBF])
+    /// True when `b` continues a byte-order mark at the very start of the stream.
+    fn is_bom(&mut self, b: u8) -> bool {
+        const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+        match self.bom_seen {
+            Some(n) if self.depth == 0 && (n as usize) < BOM.len() && BOM[n as usize] == b => {
+                self.bom_seen = Some(n + 1);
+                true
+            }
+            _ => false,
+        }
     }
 
     fn check_size(&self) -> Result<(), ProtocolError> {
