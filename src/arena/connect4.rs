@@ -3,8 +3,10 @@
 //! column digits.
 //!
 //! Specs (this adapter's own, until the engine grows a spec parser):
-//! - `engine[:time=MS,hash=MB,book=0|1]` (alias `kibitz`): the contest engine (book, solver,
-//!   heuristic search) with a time budget per move (default 100 ms or `--tc`).
+//! - `engine[:time=MS,nodes=N,hash=MB,book=0|1,param.NAME=V...]` (alias `kibitz`): the contest
+//!   engine (book, solver, heuristic search) with a time budget per move (default 100 ms or
+//!   `--tc`), or with `nodes=N` a reproducible node budget per move (N solver plus N search
+//!   nodes); `param.NAME=V` sets an engine tunable (`kibitz connect4 params`).
 //! - `search[:depth=D,nodes=N,hash=MB,book=0|1,solve=E]`: untimed and reproducible: the book,
 //!   the exact solver once at most `E` cells are empty (default 12), otherwise the engine's
 //!   heuristic alpha-beta limited by depth (default 8) and/or nodes.
@@ -14,8 +16,10 @@ use super::{split_spec, Arena, Job, Outcome, Played};
 use anyhow::{bail, Context};
 use kibitz_connect4::book::Book;
 use kibitz_connect4::eval::SearchPos;
+use kibitz_connect4::params::EngineParams;
 use kibitz_connect4::{Board, Engine, Geometry, Player, Solver, SolverConfig, TimeControl};
 use kibitz_search::alphabeta::{SearchConfig, Searcher};
+use kibitz_search::params::Tunable;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -39,10 +43,14 @@ pub enum Spec {
     Engine {
         /// Soft time per move in ms.
         time_ms: u64,
+        /// Node budget per move instead of the clock (reproducible).
+        nodes: Option<u64>,
         /// Table size in MiB.
         hash_mb: usize,
         /// Use the opening book.
         book: bool,
+        /// The engine's tunables.
+        params: EngineParams,
     },
     /// Untimed: book, solver near the end, depth/node-limited alpha-beta.
     Search {
@@ -73,12 +81,19 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
         "engine" | "kibitz" | "search" => {
             let (mut time_ms, mut depth, mut nodes, mut hash_mb, mut book, mut solve) =
                 (None, None, None, 16, true, 12);
+            let mut params = EngineParams::default();
             for (k, v) in opts {
                 let num = || v.parse::<u64>().map_err(|_| bad(k));
+                if let Some(name) = k.strip_prefix("param.").filter(|_| kind != "search") {
+                    params
+                        .apply(&format!("{name}={v}"))
+                        .map_err(|e| anyhow::anyhow!("connect4 spec {spec:?}: {e}"))?;
+                    continue;
+                }
                 match k {
                     "time" if kind != "search" => time_ms = Some(num()?),
                     "depth" if kind == "search" => depth = Some(num()?.clamp(1, 42) as u32),
-                    "nodes" if kind == "search" => nodes = Some(num()?),
+                    "nodes" => nodes = Some(num()?.max(1)),
                     "solve" if kind == "search" => solve = num()? as u32,
                     "hash" => hash_mb = num()?.max(1) as usize,
                     "book" => book = num()? != 0,
@@ -96,8 +111,10 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
             } else {
                 Spec::Engine {
                     time_ms: time_ms.unwrap_or(tc_ms.unwrap_or(100)),
+                    nodes,
                     hash_mb,
                     book,
+                    params,
                 }
             })
         }
@@ -111,8 +128,8 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
 pub enum Mover {
     /// Random with its generator.
     Random(Box<ChaCha8Rng>),
-    /// The contest engine with its soft budget in ms.
-    Engine(Box<Engine>, u64),
+    /// The contest engine with its soft budget in ms (ignored under a node budget).
+    Engine(Box<Engine>, u64, bool),
     /// The untimed searcher.
     Search(Box<Fixed>),
 }
@@ -132,14 +149,18 @@ impl Mover {
             Spec::Random => Mover::Random(Box::new(ChaCha8Rng::seed_from_u64(seed))),
             Spec::Engine {
                 time_ms,
+                nodes,
                 hash_mb,
                 book,
+                params,
             } => {
                 let mut e = Engine::new(COLUMNS, ROWS, CONNECT, *hash_mb)?;
                 if !book {
                     e.set_book(Book::new());
                 }
-                Mover::Engine(Box::new(e), *time_ms)
+                e.set_params(*params);
+                e.set_node_limit(*nodes);
+                Mover::Engine(Box::new(e), *time_ms, nodes.is_some())
             }
             Spec::Search {
                 depth,
@@ -178,8 +199,9 @@ impl Mover {
         let legal = board.legal_moves();
         match self {
             Mover::Random(rng) => legal[rng.random_range(0..legal.len())],
-            Mover::Engine(e, ms) => {
-                let soft = Duration::from_millis(*ms);
+            Mover::Engine(e, ms, by_nodes) => {
+                // Under a node budget the clock is only a guard against a runaway move.
+                let soft = Duration::from_millis(if *by_nodes { 60_000 } else { *ms });
                 let tc = TimeControl::new(soft, soft + soft / 4);
                 e.choose(history, &tc, None).column
             }
@@ -365,5 +387,24 @@ impl Arena for Connect4 {
             };
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs_take_node_budgets_and_tunables() {
+        let Spec::Engine { nodes, params, .. } =
+            parse("engine:nodes=3000,param.threat=30", None).unwrap()
+        else {
+            panic!("not an engine spec");
+        };
+        assert_eq!(nodes, Some(3000));
+        assert_eq!(params.get_param("threat"), Some(30.0));
+        assert!(parse("engine:param.nope=1", None).is_err());
+        assert!(parse("engine:param.threat=x", None).is_err());
+        assert!(parse("search:param.threat=1", None).is_err());
     }
 }

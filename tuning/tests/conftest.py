@@ -13,7 +13,7 @@ from kibitz_tuning.kibitz import detect_interface, find_binary, supported_games
 #: seed alone.
 SPECS = {
     "piranhas": ("search:nodes=300", "random", "search:nodes=300", "fish:0:100:8"),
-    "connect4": ("search:depth=4", "random", None, None),
+    "connect4": ("search:depth=4", "random", "engine:nodes=2000", "threat:0:300:10"),
     "maumau": ("ismcts:iterations=50", "random", "ismcts:iterations=50", "c:0.1:2:0.1"),
     "koehandel": ("strong:worlds=1", "random", "strong", "worlds:1:3:1"),
 }
