@@ -18,7 +18,7 @@ use std::time::Instant;
 pub struct Args {
     /// Games per pairing (Connect Four: seasons of 2 games per pair = games/2; Mau-Mau: best of
     /// N, made odd; Koehandel: rounded up to a multiple of 4 seat rotations).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 8)]
     pub games: u32,
     /// Seed of Kraken pairs, deals, decks, random players and dice games.
     #[arg(long, default_value_t = 1)]
