@@ -40,7 +40,7 @@
 
 pub mod caller;
 pub mod client;
-pub mod limits;
+pub use kibitz_net::limits;
 pub mod protocol;
 pub mod server;
 pub mod tournament;

@@ -24,7 +24,7 @@
 
 mod conn;
 mod game;
-pub mod limits;
+pub use kibitz_net::limits;
 mod lobby;
 
 pub use lobby::PreparedGame;
