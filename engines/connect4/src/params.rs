@@ -7,7 +7,7 @@
 //! them; [`crate::param_specs`] lists them for tuning scripts.
 
 use crate::eval::{Weights, GOOD_THREAT, SEGMENT, STACKED, TEMPO, THREAT};
-use kibitz_search::params::{ParamError, ParamSpec, Tunable};
+use kibitz_search::params::{spec, ParamError, ParamSpec, Tunable};
 
 /// Tunable settings of [`crate::Engine`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,24 +28,6 @@ impl Default for EngineParams {
             lmr: true,
             solver_share_permille: (crate::engine::SOLVER_SHARE * 1000.0).round() as u32,
         }
-    }
-}
-
-fn spec(
-    name: &'static str,
-    default: f64,
-    min: f64,
-    max: f64,
-    step: f64,
-    doc: &'static str,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        default,
-        min,
-        max,
-        step,
-        doc,
     }
 }
 

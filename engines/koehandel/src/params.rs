@@ -3,27 +3,9 @@
 //! Names are the ones `make_player` accepts, both as `strong:NAME=V` and as
 //! `strong:param.NAME=V`; switches are numbers (0 = off, anything else = on).
 
-use kibitz_search::params::{ParamError, ParamSpec, Tunable};
+use kibitz_search::params::{spec, ParamError, ParamSpec, Tunable};
 
 use crate::strong::StrongParams;
-
-const fn spec(
-    name: &'static str,
-    default: f64,
-    min: f64,
-    max: f64,
-    step: f64,
-    doc: &'static str,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        default,
-        min,
-        max,
-        step,
-        doc,
-    }
-}
 
 /// Every tunable of the strong player, with its default.
 pub fn strong_specs() -> Vec<ParamSpec> {

@@ -2,25 +2,7 @@
 //! `--param NAME=V`, player specs (`ismcts:param.NAME=V`) and the tuning scripts can set them.
 
 use crate::mcts::IsmctsParams;
-use kibitz_search::params::{ParamError, ParamSpec, Tunable};
-
-const fn spec(
-    name: &'static str,
-    default: f64,
-    min: f64,
-    max: f64,
-    step: f64,
-    doc: &'static str,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        default,
-        min,
-        max,
-        step,
-        doc,
-    }
-}
+use kibitz_search::params::{spec, ParamError, ParamSpec, Tunable};
 
 impl Tunable for IsmctsParams {
     fn specs() -> Vec<ParamSpec> {

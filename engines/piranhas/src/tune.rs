@@ -23,23 +23,8 @@ use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// The weights the fit adjusts, in feature-vector order.
-pub const TUNED_NAMES: [&str; 14] = [
-    "swarm_share",
-    "groups",
-    "conc_open",
-    "conc_end",
-    "rim",
-    "mobility",
-    "capturable",
-    "fish",
-    "big_late",
-    "tempo",
-    "join",
-    "stragglers",
-    "gap",
-    "limit",
-];
+/// The weights the fit adjusts, in feature-vector order: every weight of [`EvalParams`].
+pub const TUNED_NAMES: [&str; 14] = EvalParams::NAMES;
 
 /// A labelled position: features from the side to move's view and its result (1 win,
 /// 0.5 draw, 0 loss).

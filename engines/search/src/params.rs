@@ -27,6 +27,26 @@ pub struct ParamSpec {
     pub doc: &'static str,
 }
 
+/// A [`ParamSpec`] from its fields in declaration order, so engines' spec tables stay one
+/// line of arguments per parameter.
+pub const fn spec(
+    name: &'static str,
+    default: f64,
+    min: f64,
+    max: f64,
+    step: f64,
+    doc: &'static str,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        default,
+        min,
+        max,
+        step,
+        doc,
+    }
+}
+
 impl ParamSpec {
     /// True when the parameter only takes whole numbers (its step is whole).
     pub fn is_integer(&self) -> bool {
