@@ -9,6 +9,7 @@
 
 use anyhow::Context;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use kibitz_net::tournament::{Options, Progress};
 use kibitz_search::stats::{elo_from_wdl, Standing};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -35,7 +36,7 @@ pub struct Args {
     pub budget_secs: Option<u64>,
 }
 
-type Runner = fn(u32, u64) -> anyhow::Result<Vec<Standing>>;
+type Runner = fn(&Options) -> anyhow::Result<Vec<Standing>>;
 
 /// One contest: flag name, title, runner, setup line, what points mean, baseline name.
 struct Contest {
@@ -52,7 +53,7 @@ fn contests(games: u32) -> Vec<Contest> {
         Contest {
             name: "connect4",
             title: "Connect Four (UDP)",
-            runner: |g, s| kibitz_bots_connect4::tournament::run(g.div_ceil(2), s),
+            runner: kibitz_bots_connect4::tournament::run,
             setup: format!(
                 "7×6 board, connect 4; {} ms per move; {} season(s), each pair plays both colours",
                 kibitz_bots_connect4::tournament::MOVE_TIME.as_millis(),
@@ -126,7 +127,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("\n━━ {} ━━", c.title);
         eprintln!("… playing {} ({})", c.title, c.setup);
         let start = Instant::now();
-        match (c.runner)(args.games, args.seed) {
+        let opts = Options {
+            games: args.games,
+            seed: args.seed,
+            records: None,
+            progress: Progress::default(),
+        };
+        match (c.runner)(&opts) {
             Ok(standings) => {
                 println!("{}", standings_table(&standings, Some(c.baseline)));
                 println!(

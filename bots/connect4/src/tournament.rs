@@ -7,6 +7,7 @@ use crate::client::{Bot, BotConfig, Brain};
 use crate::config::ServerConfig;
 use crate::server::Server;
 use anyhow::{bail, Context};
+use kibitz_net::tournament::Options;
 use kibitz_search::stats::Standing;
 use std::net::IpAddr;
 use std::time::Duration;
@@ -15,9 +16,11 @@ use tokio::sync::watch;
 /// Thinking time of every engine bot per move.
 pub const MOVE_TIME: Duration = Duration::from_millis(100);
 
-/// Runs this contest's local tournament: `seasons` seasons, random players seeded from `seed`;
-/// returns the standings.
-pub fn run(seasons: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
+/// Runs this contest's local tournament: `opts.games / 2` seasons (rounded up; each season
+/// every pair plays both colours), random players seeded from `opts.seed`; returns the
+/// standings.
+pub fn run(opts: &Options) -> anyhow::Result<Vec<Standing>> {
+    let (seasons, seed) = (opts.games.div_ceil(2), opts.seed);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -3,6 +3,7 @@
 
 use crate::client::{self, best_strategy, BotHandle};
 use crate::server::{Entrant, GameRecord, Market, MarketConfig};
+use kibitz_net::tournament::Options;
 use kibitz_search::stats::{mean_ci, Standing};
 use std::time::Duration;
 
@@ -64,7 +65,8 @@ fn record(tallies: &mut [Tally], order: &[usize], r: &GameRecord) {
 
 /// Runs this contest's local tournament: `games` games (rounded up to a multiple of 4 so every
 /// entrant sits in every seat), decks from `seed`; returns the standings.
-pub fn run(games: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
+pub fn run(opts: &Options) -> anyhow::Result<Vec<Standing>> {
+    let (games, seed) = (opts.games, opts.seed);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -2,7 +2,12 @@
 
 #[test]
 fn tournament_plays_games_and_every_entrant_gets_a_row() {
-    let rows = kibitz_bots_koehandel::tournament::run(4, 1).unwrap();
+    let rows = kibitz_bots_koehandel::tournament::run(&kibitz_net::tournament::Options {
+        games: 4,
+        seed: 1,
+        ..Default::default()
+    })
+    .unwrap();
     assert_eq!(rows.len(), 4);
     let games = rows[0].games;
     assert_eq!(games, 4, "a fixed number of games");

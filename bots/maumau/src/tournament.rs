@@ -8,6 +8,7 @@
 use crate::client::{play, BotConfig};
 use crate::knockout::{run_knockout, Entrant, KnockoutConfig, KnockoutReport, Launch};
 use crate::server::ServerConfig;
+use kibitz_net::tournament::Options;
 use kibitz_search::stats::Standing;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -40,9 +41,10 @@ fn entrant(name: &str, strategy: &str, time: Duration, seeds: Arc<AtomicU64>) ->
     }
 }
 
-/// Runs this contest's local tournament, matches of `games` games (made odd), deals and bot
+/// Runs this contest's local tournament, matches of `opts.games` games (made odd), deals and bot
 /// seeds from `seed`, and returns the standings.
-pub fn run(games: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
+pub fn run(opts: &Options) -> anyhow::Result<Vec<Standing>> {
+    let (games, seed) = (opts.games, opts.seed);
     let seeds = Arc::new(AtomicU64::new(
         seed.wrapping_mul(0x9e37_79b9).wrapping_add(0x6d61_756d),
     ));

@@ -3,7 +3,12 @@
 
 #[test]
 fn tournament_reports_every_bot() {
-    let rows = kibitz_bots_maumau::tournament::run(1, 7).expect("tournament");
+    let rows = kibitz_bots_maumau::tournament::run(&kibitz_net::tournament::Options {
+        games: 1,
+        seed: 7,
+        ..Default::default()
+    })
+    .expect("tournament");
     for r in &rows {
         println!(
             "{:<14} {:>2} games {:>2} wins  {}",

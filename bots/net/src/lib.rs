@@ -1,7 +1,11 @@
-//! kibitz-net: networking pieces that more than one contest's reference server needs, kept in
-//! one place so the servers cannot drift apart.
+//! kibitz-net: pieces that more than one contest's bots crate needs, kept in one place so the
+//! servers and tournaments cannot drift apart.
 //!
 //! - [`limits`]: caps on concurrent connections, in total and per peer address.
+//! - [`record`]: the `kibitz-record/1` game record writer (servers, tournament, arena).
+//! - [`tournament`]: what `kibitz tournament` gives each contest's runner.
 #![warn(missing_docs)]
 
 pub mod limits;
+pub mod record;
+pub mod tournament;

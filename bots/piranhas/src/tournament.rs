@@ -10,6 +10,7 @@ use crate::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
 use crate::protocol::{ScoreCause, Slot};
 use crate::server::{GameRecord, Server, ServerConfig};
 use comfy_table::Table;
+use kibitz_net::tournament::Options;
 use kibitz_piranhas::{Color, EngineConfig};
 use kibitz_search::stats::Standing;
 use rand::SeedableRng;
@@ -395,7 +396,8 @@ pub const SEARCH_MS: u64 = 100;
 /// Runs this contest's local tournament: our server on loopback, kibitz (search) / greedy /
 /// random over real TCP XML, round robin, `games_per_pair` games per pair (both colours per
 /// Kraken pair), Kraken pairs and random players from `seed`; returns the standings.
-pub fn run(games_per_pair: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
+pub fn run(opts: &Options) -> anyhow::Result<Vec<Standing>> {
+    let (games_per_pair, seed) = (opts.games, opts.seed);
     let started = Instant::now();
     let search_ms = SEARCH_MS;
     let cfg = TournamentConfig {

@@ -345,7 +345,12 @@ async fn misbehaving_clients_lose_while_a_parallel_game_finishes() {
 
 #[test]
 fn tournament_contract() {
-    let standings = kibitz_bots_piranhas::tournament::run(2, 2019).unwrap();
+    let standings = kibitz_bots_piranhas::tournament::run(&kibitz_net::tournament::Options {
+        games: 2,
+        seed: 2019,
+        ..Default::default()
+    })
+    .unwrap();
     assert_eq!(standings.len(), 3);
     let games: u32 = standings.iter().map(|s| s.games).sum();
     assert_eq!(games, 12, "6 games, two players each");

@@ -1,0 +1,91 @@
+//! Game records in the one kibitz format, `kibitz-record/1`: a JSON object per line, one line
+//! per game, written by `kibitz match`, `kibitz tournament --records` and every reference
+//! server's `--records DIR`, and read by `kibitz replay`.
+//!
+//! The keys every line carries are documented in the root crate's `arena::record` (the
+//! format's one description); this module owns the tag and a writer that several games
+//! (threads, tasks) can append to at once, a whole line at a time, flushed per game so a
+//! record survives a killed server.
+
+use serde_json::Value;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Record format tag, the `format` key of every line.
+pub const FORMAT: &str = "kibitz-record/1";
+
+/// Appends game records to `DIR/<name>.jsonl`, one line per game.
+#[derive(Debug)]
+pub struct RecordWriter {
+    path: PathBuf,
+    out: Mutex<BufWriter<File>>,
+}
+
+impl RecordWriter {
+    /// Creates `dir` if needed and opens `dir/<name>.jsonl` for appending (a restarted server
+    /// keeps the games it recorded before).
+    pub fn create(dir: &Path, name: &str) -> std::io::Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(format!("{name}.jsonl"));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)?;
+        Ok(Self {
+            path,
+            out: Mutex::new(BufWriter::new(file)),
+        })
+    }
+
+    /// The file this writer appends to.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes one game: `record` gets `"format": FORMAT` if it lacks it, then goes out as one
+    /// line and is flushed.
+    pub fn write(&self, record: &Value) -> std::io::Result<()> {
+        let mut record = record.clone();
+        if let Some(obj) = record.as_object_mut() {
+            obj.entry("format").or_insert_with(|| Value::from(FORMAT));
+        }
+        let line = serde_json::to_string(&record)?;
+        let mut out = self
+            .out
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        writeln!(out, "{line}")?;
+        out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lines_are_appended_tagged_and_survive_reopening() {
+        let dir = std::env::temp_dir().join(format!("kibitz-net-record-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let w = RecordWriter::create(&dir, "games").unwrap();
+        w.write(&json!({"game": "connect4", "moves": [4, 4]}))
+            .unwrap();
+        drop(w);
+        let w = RecordWriter::create(&dir, "games").unwrap();
+        w.write(&json!({"format": "other", "game": "piranhas"}))
+            .unwrap();
+        let text = std::fs::read_to_string(w.path()).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["format"], FORMAT);
+        assert_eq!(lines[0]["moves"], json!([4, 4]));
+        assert_eq!(lines[1]["format"], "other");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
