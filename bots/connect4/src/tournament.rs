@@ -94,6 +94,8 @@ async fn run_async(opts: &Options) -> anyhow::Result<Vec<Standing>> {
         min_players: players.len(),
         records: opts.records.clone(),
         seed: Some(opts.seed),
+        // Stop after the last season: a game of a further one must not reach the standings.
+        seasons: Some(seasons),
         ..ServerConfig::default()
     };
     let server = Server::start(config).await?;
