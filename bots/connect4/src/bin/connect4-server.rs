@@ -12,7 +12,7 @@ use std::time::Duration;
 
 /// The reference Connect Four contest server (UDP).
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "connect4-server", version, about)]
 struct Args {
     /// Address to listen on [env: BIND] (default 0.0.0.0).
     #[arg(long, alias = "bind")]
