@@ -16,11 +16,11 @@ use anyhow::Context;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use kibitz_net::tournament::{Options, Progress, ProgressSink};
+use kibitz_search::stats::{elo_from_wdl, Standing};
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use kibitz_search::stats::{elo_from_wdl, Standing};
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Flags of `kibitz tournament`.

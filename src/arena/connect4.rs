@@ -14,6 +14,7 @@
 
 use super::{split_spec, Arena, Job, Outcome, Played};
 use anyhow::{bail, Context};
+use kibitz_bots_connect4::record as c4record;
 use kibitz_connect4::book::Book;
 use kibitz_connect4::eval::SearchPos;
 use kibitz_connect4::params::EngineParams;
@@ -22,7 +23,6 @@ use kibitz_search::alphabeta::{SearchConfig, Searcher};
 use kibitz_search::params::Tunable;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use kibitz_bots_connect4::record as c4record;
 use serde_json::Value;
 use std::time::Duration;
 

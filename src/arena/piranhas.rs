@@ -6,13 +6,13 @@
 
 use super::{Arena, Job, Outcome, Played};
 use anyhow::Context;
+use kibitz_bots_piranhas::record as precord;
 use kibitz_piranhas::arena::play_game;
 use kibitz_piranhas::board::{Color, Move};
 use kibitz_piranhas::kraken::{parse_pair, random_pair};
 use kibitz_piranhas::players::PlayerSpec;
 use kibitz_piranhas::State;
 use rand::SeedableRng;
-use kibitz_bots_piranhas::record as precord;
 use serde_json::Value;
 
 /// The Piranhas adapter.

@@ -77,12 +77,7 @@ fn summary(g: &crate::server::GameRecord) -> String {
         _ if g.winner() == Some(&g.home) => "1-0",
         _ => "0-1",
     };
-    format!(
-        "{} – {}: {score} ({} moves)",
-        g.home,
-        g.away,
-        g.moves.len()
-    )
+    format!("{} – {}: {score} ({} moves)", g.home, g.away, g.moves.len())
 }
 
 async fn run_async(opts: &Options) -> anyhow::Result<Vec<Standing>> {
@@ -100,8 +95,7 @@ async fn run_async(opts: &Options) -> anyhow::Result<Vec<Standing>> {
     };
     let server = Server::start(config).await?;
     let port = server.local_addr().port();
-    opts.progress
-        .total(GAMES_PER_SEASON * u64::from(seasons));
+    opts.progress.total(GAMES_PER_SEASON * u64::from(seasons));
     let mut games = server.games();
     let progress = opts.progress.clone();
     let watcher = tokio::spawn(async move {

@@ -129,13 +129,15 @@ mod tests {
         let krakens = [(3, 4), (6, 5)];
         let mut st = State::start(krakens);
         let names = ["a".to_string(), "b".to_string()];
-        let mut states = vec![state_element("r", &Memento::from_state(&st, names.clone(), None)).unwrap()];
+        let mut states =
+            vec![state_element("r", &Memento::from_state(&st, names.clone(), None)).unwrap()];
         let mut moves = Vec::new();
         for _ in 0..4 {
             let m = st.legal_moves()[0];
             st = st.apply(m).unwrap();
             moves.push(m);
-            states.push(state_element("r", &Memento::from_state(&st, names.clone(), None)).unwrap());
+            states
+                .push(state_element("r", &Memento::from_state(&st, names.clone(), None)).unwrap());
         }
         let v = game(["a", "b"], krakens, &moves, Some(Color::Blue), "x");
         assert_eq!(v["setup"]["krakens"], "3,4,6,5");

@@ -290,7 +290,11 @@ pub async fn round_robin_with(
             let rec = play_one(&server, &es[r], &es[b], prepared, seed, timeout).await;
             match &rec {
                 Some(g) => progress.game_done(g.summary().split_once(": ").map_or("", |(_, s)| s)),
-                None => progress.game_done(&format!("{} vs {}: not finished", es[r].name(), es[b].name())),
+                None => progress.game_done(&format!(
+                    "{} vs {}: not finished",
+                    es[r].name(),
+                    es[b].name()
+                )),
             }
             rec.map(|g| (r, b, g))
         }));

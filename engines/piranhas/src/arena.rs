@@ -70,7 +70,7 @@ mod tests {
     use super::*;
     use crate::kraken::random_pair;
     use crate::players::PlayerSpec;
-        use rand::SeedableRng;
+    use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
     /// Both colours of Kraken pair `i`; A's score (win 1, draw ½).
@@ -84,7 +84,10 @@ mod tests {
             None => 0.5,
             Some(_) => 0.0,
         };
-        (score(&red, Color::Red) + score(&blue, Color::Blue), [red, blue])
+        (
+            score(&red, Color::Red) + score(&blue, Color::Blue),
+            [red, blue],
+        )
     }
 
     #[test]

@@ -279,7 +279,10 @@ fn write_record(shared: &Shared, rec: &GameRecord, states: Option<Vec<crate::pro
         }
     }
     if let Err(e) = w.write(&line) {
-        tracing::warn!("cannot write the game record to {}: {e}", w.path().display());
+        tracing::warn!(
+            "cannot write the game record to {}: {e}",
+            w.path().display()
+        );
     }
 }
 
