@@ -409,7 +409,7 @@ impl Bot {
         let met = self.met.iter().filter(|k| **k == key).count() as u64;
         self.met.retain(|(s, _)| *s == season);
         self.met.push(key);
-        let mut h = seed ^ 0x5eed_0f_9a3e;
+        let mut h = seed ^ 0x005e_ed0f_9a3e;
         for x in [season, met]
             .into_iter()
             .chain(opponent.bytes().map(u64::from))
