@@ -28,7 +28,7 @@
 //!   Piranhas' native form is the Software-Challenge replay file (`<protocol>`, every
 //!   `<state>` of the server's mementos, the `<data class="result">`, `</protocol>`), written
 //!   by the server next to the JSON lines as `DIR/piranhas-<index>.xml`; the record names it
-//!   in `native_file` (a file, not a key: one is about 70 KB).
+//!   in `native_file` (a file, not a key: one game is about 250 KB of XML).
 //!
 //! Who writes them: `kibitz match --records DIR` (this module's [`write`]), and the reference
 //! servers with `--records DIR` (`connect4-server`: every game of every season, in schedule
