@@ -22,9 +22,11 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 /// Node budget per move of `kibitz` (solver and heuristic search each; the book answers the
-/// first plies): its slowest move took 16–71 ms wall time (about 10 ms of CPU) on the shared
-/// 2-core machine at load 9, far inside the server's 250 ms.
-pub const NODES: u64 = 30_000;
+/// first plies): about 28 ms of CPU for a searched move (30k: 10 ms, 100k: 35 ms, measured
+/// against random on the shared 2-core machine), far inside the server's 250 ms. Against the
+/// old 100 ms clock: +89 ± 113 Elo (`kibitz match connect4 --a engine:nodes=80000,hash=32
+/// --b engine:time=100,hash=32 --games 40 --seed 3 --concurrency 1`); 30k scored −89 ± 109.
+pub const NODES: u64 = 80_000;
 /// Node budget per move of `kibitz-depth4` (it also stops at depth 4).
 pub const DEPTH4_NODES: u64 = 10_000;
 /// Reply deadline of every engine bot: only a guard under a node budget (the engine's hard
