@@ -22,11 +22,13 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 /// Node budget per move of `kibitz` (solver and heuristic search each; the book answers the
-/// first plies): about 28 ms of CPU for a searched move (30k: 10 ms, 100k: 35 ms, measured
-/// against random on the shared 2-core machine), far inside the server's 250 ms. Against the
-/// old 100 ms clock: +89 ± 113 Elo (`kibitz match connect4 --a engine:nodes=80000,hash=32
-/// --b engine:time=100,hash=32 --games 40 --seed 3 --concurrency 1`); 30k scored −89 ± 109.
-pub const NODES: u64 = 80_000;
+/// first plies): about 10 ms of CPU for a searched move (measured against random on the shared
+/// 2-core machine; 100k: 35 ms). At load 9–10 its slowest move took 43–71 ms wall, a safe
+/// margin to the server's 250 ms; 80k took up to 187 ms there, too close to the 200 ms
+/// guard. Strength against the old 100 ms clock: −89 ± 109 Elo (`kibitz match connect4
+/// --a engine:nodes=30000,hash=32 --b engine:time=100,hash=32 --games 40 --seed 3
+/// --concurrency 1`; 80k scored +89 ± 113).
+pub const NODES: u64 = 30_000;
 /// Node budget per move of `kibitz-depth4` (it also stops at depth 4).
 pub const DEPTH4_NODES: u64 = 10_000;
 /// Reply deadline of every engine bot: only a guard under a node budget (the engine's hard
