@@ -5,13 +5,22 @@
 //! and baselines as real network clients) for a fixed number of games and returns standings;
 //! Würfelglück, whose "protocol" is a file in and a ranking out, ranks the dice of the four
 //! official example files. Game counts, Kraken pairs, deals, decks and random players derive
-//! from `--seed`; our timed bots (100 ms / 50 ms per move) can still vary with machine load.
+//! from `--seed`; in Connect Four and Piranhas every engine player searches a fixed node
+//! budget (printed in the setup lines), so two runs with the same `--seed` and `--games` print
+//! the same standings. Everything that depends on the machine's load (seconds, move times)
+//! goes to stderr, as does the progress: a bar per contest when stderr is a terminal, else a
+//! line per tenth of the contest's games. `--records DIR` hands DIR to every contest
+//! (`DIR/<contest>.jsonl`, kibitz-record/1; replay with `kibitz replay`).
 
 use anyhow::Context;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use kibitz_net::tournament::{Options, Progress};
+use indicatif::{ProgressBar, ProgressStyle};
+use kibitz_net::tournament::{Options, Progress, ProgressSink};
 use kibitz_search::stats::{elo_from_wdl, Standing};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Flags of `kibitz tournament`.
@@ -31,6 +40,10 @@ pub struct Args {
     /// current folder or the executable).
     #[arg(long)]
     pub wuerfel_dir: Option<PathBuf>,
+    /// Write every game to DIR/<contest>.jsonl (kibitz-record/1; Piranhas also writes its
+    /// Software-Challenge replays DIR/piranhas-<n>.xml). `kibitz replay FILE` reads them.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
     /// Old flag: the tournament now plays a fixed number of games (`--games`); ignored.
     #[arg(long, hide = true)]
     pub budget_secs: Option<u64>,
@@ -55,8 +68,9 @@ fn contests(games: u32) -> Vec<Contest> {
             title: "Connect Four (UDP)",
             runner: kibitz_bots_connect4::tournament::run,
             setup: format!(
-                "7×6 board, connect 4; {} ms per move; {} season(s), each pair plays both colours",
-                kibitz_bots_connect4::tournament::MOVE_TIME.as_millis(),
+                "7×6 board, connect 4; kibitz {} nodes/move, kibitz-depth4 depth 4 and {} nodes/move, no pondering (server limit 250 ms); {} season(s), each pair plays both colours",
+                kibitz_bots_connect4::tournament::NODES,
+                kibitz_bots_connect4::tournament::DEPTH4_NODES,
                 games.div_ceil(2).max(1)
             ),
             points: "points = 1 per win, ½ per draw",
@@ -67,8 +81,8 @@ fn contests(games: u32) -> Vec<Contest> {
             title: "Piranhas (XML over TCP)",
             runner: kibitz_bots_piranhas::tournament::run,
             setup: format!(
-                "10×10 board, Software-Challenge 2019 rules; kibitz searches {} ms per move; {} games per pair (both colours per Kraken pair)",
-                kibitz_bots_piranhas::tournament::SEARCH_MS,
+                "10×10 board, Software-Challenge 2019 rules; kibitz searches {} nodes/move (server limit 2 s); {} games per pair (both colours per Kraken pair)",
+                kibitz_bots_piranhas::tournament::NODES,
                 games.max(1).div_ceil(2) * 2
             ),
             points: "points = contest match points: 2 per win, 1 per draw",
@@ -127,20 +141,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("\n━━ {} ━━", c.title);
         eprintln!("… playing {} ({})", c.title, c.setup);
         let start = Instant::now();
+        let sink = Arc::new(ContestProgress::new(c.name));
         let opts = Options {
             games: args.games,
             seed: args.seed,
-            records: None,
-            progress: Progress::default(),
+            records: args.records.clone(),
+            progress: Progress::new(sink.clone()),
         };
-        match (c.runner)(&opts) {
+        let outcome = (c.runner)(&opts);
+        sink.finish();
+        eprintln!("  {} took {:.1} s", c.name, start.elapsed().as_secs_f64());
+        match outcome {
             Ok(standings) => {
                 println!("{}", standings_table(&standings, Some(c.baseline)));
                 println!(
-                    "{}; Elo = performance against the field, relative to {} (± 95 %)  ({:.1} s)",
-                    c.points,
-                    c.baseline,
-                    start.elapsed().as_secs_f64()
+                    "{}; Elo = performance against the field, relative to {} (± 95 %)",
+                    c.points, c.baseline,
                 );
                 summary.push(format!("{} {}", c.name, place_of_kibitz(&standings)));
             }
@@ -162,19 +178,84 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     println!(
-        "\nsummary: kibitz {}; {} failed; {:.1} s",
+        "\nsummary: kibitz {}; {} failed",
         if summary.is_empty() {
             "-".to_string()
         } else {
             summary.join(", ")
         },
         failed.len(),
-        total.elapsed().as_secs_f64()
     );
+    eprintln!("tournament took {:.1} s", total.elapsed().as_secs_f64());
     if failed.is_empty() {
         Ok(())
     } else {
         anyhow::bail!("contests failed: {}", failed.join(", "))
+    }
+}
+
+/// A contest's progress on stderr: an indicatif bar when stderr is a terminal, else one line
+/// whenever another tenth of the games is done (logs and CI stay readable).
+struct ContestProgress {
+    name: &'static str,
+    bar: Option<ProgressBar>,
+    total: AtomicU64,
+    done: AtomicU64,
+    /// Tenths already reported (line mode).
+    tenths: AtomicU64,
+}
+
+impl ContestProgress {
+    fn new(name: &'static str) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = ProgressBar::new(0);
+            b.set_style(
+                ProgressStyle::with_template("  {prefix:<9} {bar:30} {pos}/{len} games  {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            b.set_prefix(name);
+            b
+        });
+        Self {
+            name,
+            bar,
+            total: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            tenths: AtomicU64::new(0),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl ProgressSink for ContestProgress {
+    fn total(&self, games: u64) {
+        self.total.store(games, Ordering::Relaxed);
+        if let Some(b) = &self.bar {
+            b.set_length(games);
+        }
+    }
+
+    fn game_done(&self, summary: &str) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(b) = &self.bar {
+            b.inc(1);
+            b.set_message(summary.to_string());
+            return;
+        }
+        let total = self.total.load(Ordering::Relaxed).max(done);
+        let tenths = done * 10 / total;
+        if self.tenths.fetch_max(tenths, Ordering::Relaxed) < tenths {
+            eprintln!(
+                "  {}: {done}/{total} games ({}%), last: {summary}",
+                self.name,
+                done * 100 / total
+            );
+        }
     }
 }
 
@@ -286,16 +367,16 @@ fn wuerfel(dir: &Path, seed: u64) -> anyhow::Result<()> {
                 note: format!("win % {:.2}–{:.2}", 100.0 * r.ci95.0, 100.0 * r.ci95.1),
             })
             .collect();
+        let file = path.file_name().unwrap_or_default().to_string_lossy();
+        eprintln!("  {file} took {:.1} s", start.elapsed().as_secs_f64());
         println!(
-            "{} — {} games per pairing, {} ({:.1} s); points = win %",
-            path.file_name().unwrap_or_default().to_string_lossy(),
+            "{file} — {} games per pairing, {}; points = win %",
             t.games_per_pair(),
             if settled {
                 "ranking settled at 99 %"
             } else {
                 "NOT settled (cap)"
             },
-            start.elapsed().as_secs_f64()
         );
         println!("{}", standings_table(&rows, None));
     }

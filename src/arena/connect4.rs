@@ -14,6 +14,7 @@
 
 use super::{split_spec, Arena, Job, Outcome, Played};
 use anyhow::{bail, Context};
+use kibitz_bots_connect4::record as c4record;
 use kibitz_connect4::book::Book;
 use kibitz_connect4::eval::SearchPos;
 use kibitz_connect4::params::EngineParams;
@@ -22,7 +23,7 @@ use kibitz_search::alphabeta::{SearchConfig, Searcher};
 use kibitz_search::params::Tunable;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 /// Random plies of a default opening.
@@ -332,16 +333,27 @@ impl Arena for Connect4 {
         } else {
             [job.b, job.a]
         };
+        // The record is built where the server builds its own (one notation, no drift).
+        let setup = c4record::Setup {
+            columns: COLUMNS,
+            rows: ROWS,
+            connect: CONNECT,
+            opening: open.clone(),
+        };
+        let end = c4record::Ending {
+            winner: winner.map(|p| usize::from(p != Player::First)),
+            reason: if winner.is_some() {
+                "CONNECTED_LINE"
+            } else {
+                "BOARD_FULL"
+            }
+            .into(),
+            illegal: None,
+        };
         Ok(Played {
             outcome,
             plies: (history.len() - open.len()) as u32,
-            record: json!({
-                "players": players,
-                "setup": {"columns": COLUMNS, "rows": ROWS, "connect": CONNECT, "opening": digits(&open)},
-                "moves": history[open.len()..].iter().map(|c| c + 1).collect::<Vec<_>>(),
-                "result": {"winner": winner.map(|p| if p == Player::First { 0 } else { 1 })},
-                "native": digits(&history),
-            }),
+            record: c4record::game(players, &setup, &history[open.len()..], &end),
         })
     }
 

@@ -6,13 +6,14 @@
 
 use super::{Arena, Job, Outcome, Played};
 use anyhow::Context;
+use kibitz_bots_piranhas::record as precord;
 use kibitz_piranhas::arena::play_game;
 use kibitz_piranhas::board::{Color, Move};
 use kibitz_piranhas::kraken::{parse_pair, random_pair};
 use kibitz_piranhas::players::PlayerSpec;
 use kibitz_piranhas::State;
 use rand::SeedableRng;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The Piranhas adapter.
 pub struct Piranhas;
@@ -27,10 +28,6 @@ fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<PlayerSpec> {
         }
     }
     Ok(s)
-}
-
-fn krakens_text(k: [(u8, u8); 2]) -> String {
-    format!("{},{},{},{}", k[0].0, k[0].1, k[1].0, k[1].1)
 }
 
 impl Arena for Piranhas {
@@ -77,24 +74,17 @@ impl Arena for Piranhas {
         } else {
             [job.b, job.a]
         };
-        let result = json!({
-            "winner": rec.winner.map(|c| if c == Color::Red { 0 } else { 1 }),
-            "reason": match (&rec.result, &rec.violation) {
-                (Some(r), _) => r.to_string(),
-                (None, Some((c, Some(e)))) => format!("{c} broke the rules: {e}"),
-                (None, Some((c, None))) => format!("{c} returned no move"),
-                (None, None) => "unfinished".into(),
-            },
-        });
+        let reason = match (&rec.result, &rec.violation) {
+            (Some(r), _) => r.to_string(),
+            (None, Some((c, Some(e)))) => format!("{c} broke the rules: {e}"),
+            (None, Some((c, None))) => format!("{c} returned no move"),
+            (None, None) => "unfinished".into(),
+        };
         Ok(Played {
             outcome,
             plies: rec.moves.len() as u32,
-            record: json!({
-                "players": players,
-                "setup": {"krakens": krakens_text(krakens)},
-                "moves": rec.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                "result": result,
-            }),
+            // Built where the server builds its records (one notation, no drift).
+            record: precord::game(players, krakens, &rec.moves, rec.winner, &reason),
         })
     }
 

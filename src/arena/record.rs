@@ -20,9 +20,27 @@
 //! - `moves` in the game's own notation: connect4 1-based columns; piranhas `x,y,DIR` as the
 //!   engine prints them; maumau `{"seat", "action": "draw" | "K♥" (card), "wish"}`;
 //!   koehandel `{"seat", "question", "answer"}` (the market's questions and the answers given).
-//! - `result`: `{"winner": seat or null, ...}` plus game-specific details (scores, end reason).
+//! - `result`: `{"winner": seat or null, "reason": text, ...}` plus game-specific details
+//!   (scores, end reason; connect4 `illegal`: a faulty last announcement, not in `moves`;
+//!   piranhas `points`, `swarm`, `cause` per colour when a server played the game).
 //! - `native`, where the contest has its own notation: connect4 the move string of 1-based
-//!   column digits (as the UDP server and the solver read it).
+//!   column digits, opening included (as the UDP server and the solver read it).
+//!   Piranhas' native form is the Software-Challenge replay file (`<protocol>`, every
+//!   `<state>` of the server's mementos, the `<data class="result">`, `</protocol>`), written
+//!   by the server next to the JSON lines as `DIR/piranhas-<index>.xml`; the record names it
+//!   in `native_file` (a file, not a key: one game is about 250 KB of XML).
+//!
+//! Who writes them: `kibitz match --records DIR` (this module's [`write`]), and the reference
+//! servers with `--records DIR` (`connect4-server`: every game of every season, in schedule
+//! order, to `DIR/connect4.jsonl`; `piranhas-server`: every game as it ends, to
+//! `DIR/piranhas.jsonl`), appended through `kibitz_net::record::RecordWriter`.
+//! `kibitz tournament --records DIR` hands DIR to each contest, so its Connect Four and
+//! Piranhas records are the servers' own. The game-specific part of a line is built in one
+//! place per game, `kibitz_bots_connect4::record` and `kibitz_bots_piranhas::record`, which
+//! the servers and the arena adapters both call. Server records add `room` (piranhas) or
+//! `season` and `server_result` (connect4, the `RESULT` datagram); their `players` are the
+//! names the bots registered with, their `index` the game's number on that server (schedule
+//! order) and their `seed` the tournament's seed (`null` for a server started by hand).
 
 use super::Played;
 use anyhow::Context;

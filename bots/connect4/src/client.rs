@@ -66,6 +66,10 @@ pub struct BotConfig {
     pub brain: Brain,
     /// Engine tunables (`--param NAME=V`).
     pub params: kibitz_connect4::params::EngineParams,
+    /// Node budget per move instead of the clock (`None`: think by time). With a budget the
+    /// moves are reproducible: they depend on the positions and the tables only, not on the
+    /// machine's load; [`Self::time`] then only bounds a runaway move.
+    pub nodes: Option<u64>,
 }
 
 /// Time between the engine's hard deadline and the reply deadline (thread hand-off, sending).
@@ -100,6 +104,7 @@ impl BotConfig {
                 ponder: true,
             },
             params: Default::default(),
+            nodes: None,
         }
     }
 }
@@ -179,6 +184,8 @@ pub struct Bot {
     backlog: VecDeque<ServerMsg>,
     registered: bool,
     stats: BotStats,
+    /// `(season, opponent)` of every game begun this season (see [`Bot::reseed`]).
+    met: Vec<(u64, String)>,
 }
 
 impl Bot {
@@ -209,12 +216,13 @@ impl Bot {
         let socket = UdpSocket::bind(local).await?;
         let (thinker, seed) = match &cfg.brain {
             Brain::Engine { hash_mb, .. } => (
-                Some(Thinker::start_with_params(
+                Some(Thinker::start_with_limit(
                     cfg.columns,
                     cfg.rows,
                     cfg.connect,
                     *hash_mb,
                     cfg.params,
+                    cfg.nodes,
                 )?),
                 0,
             ),
@@ -230,6 +238,7 @@ impl Bot {
             backlog: VecDeque::new(),
             registered: false,
             stats: BotStats::default(),
+            met: Vec::new(),
         })
     }
 
@@ -378,6 +387,7 @@ impl Bot {
                     };
                 }
                 info!(%opponent, "new game");
+                self.reseed(&opponent);
                 self.game.opponent = Some(opponent);
             }
             ServerMsg::TokenInserted { player, column } => self.on_stone(player, column),
@@ -385,6 +395,28 @@ impl Bot {
             ServerMsg::Result(result) => self.on_result(result),
         }
         Ok(())
+    }
+
+    /// Gives a random player a generator of its own for the game that starts against
+    /// `opponent`: a function of the seed, the season, the opponent and how often we met it in
+    /// this season, so a game's random moves never depend on the games played before it.
+    fn reseed(&mut self, opponent: &str) {
+        let Brain::Random { seed } = self.cfg.brain else {
+            return;
+        };
+        let season = u64::from(self.stats.seasons);
+        let key = (season, opponent.to_string());
+        let met = self.met.iter().filter(|k| **k == key).count() as u64;
+        self.met.retain(|(s, _)| *s == season);
+        self.met.push(key);
+        let mut h = seed ^ 0x005e_ed0f_9a3e;
+        for x in [season, met]
+            .into_iter()
+            .chain(opponent.bytes().map(u64::from))
+        {
+            h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
+        }
+        self.rng = StdRng::seed_from_u64(h);
     }
 
     fn on_stone(&mut self, player: String, column: i32) {

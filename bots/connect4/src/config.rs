@@ -43,6 +43,12 @@ pub struct ServerConfig {
     /// Print the ranking and standings table to stdout after every season (the binary does;
     /// in-process users usually read [`crate::server::Server::results`] instead).
     pub print_standings: bool,
+    /// `--records DIR`: append every game of every season to `DIR/connect4.jsonl`
+    /// (`kibitz-record/1`, see [`crate::record`]).
+    pub records: Option<std::path::PathBuf>,
+    /// Seed written into the records (the server itself draws nothing at random; a
+    /// tournament passes its seed so a record names the run it came from).
+    pub seed: Option<u64>,
 }
 
 impl Default for ServerConfig {
@@ -59,6 +65,8 @@ impl Default for ServerConfig {
             parallel: false,
             seasons: None,
             print_standings: false,
+            records: None,
+            seed: None,
         }
     }
 }

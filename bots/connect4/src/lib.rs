@@ -4,6 +4,7 @@
 //! - [`server`]: the reference server, faithful to the original (spec §§1-9) plus our
 //!   extensions (§10); runnable in-process ([`server::Server`]) or as `connect4-server`.
 //! - [`client`]: the bot (`connect4-bot`): registration, seasons, games, pondering.
+//! - [`record`]: a game as a `kibitz-record/1` line (server and arena share it).
 //! - [`tournament`]: the connect4 part of `kibitz tournament`.
 //!
 //! # Differences from the original server (decided here, spec §10 style)
@@ -39,6 +40,7 @@ pub mod client;
 pub mod config;
 pub mod movestats;
 pub mod protocol;
+pub mod record;
 pub mod schedule;
 mod season;
 pub mod server;

@@ -207,6 +207,7 @@ async fn play_season(inner: &Arc<Inner>, number: u32) -> SeasonResult {
             }
             done
         };
+        inner.record(&records);
         result.games.extend(records);
     }
     let won: Vec<String> = result
@@ -324,5 +325,26 @@ async fn play_game(inner: &Arc<Inner>, season: u32, home: Seat, away: Seat) -> G
         }
     }
     debug!(home = %record.home, away = %record.away, result = %ServerMsg::Result(record.result.clone()), moves = record.moves.len(), "game over");
+    let _ = inner.games.send(record.clone());
     record
+}
+
+impl Inner {
+    /// Appends a matchday's games to the records, in schedule order (so the file does not
+    /// depend on which parallel game finished first). A write error is logged, not fatal.
+    fn record(&self, games: &[GameRecord]) {
+        let Some(w) = &self.records else { return };
+        let c = &self.config;
+        for g in games {
+            let index = self
+                .recorded
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut line = crate::record::from_server(g, c.columns, c.rows, c.connect);
+            line["seed"] = serde_json::json!(c.seed);
+            line["index"] = serde_json::json!(index);
+            if let Err(e) = w.write(&line) {
+                warn!(error = %e, path = %w.path().display(), "cannot write the game record");
+            }
+        }
+    }
 }

@@ -94,6 +94,12 @@ pub(crate) struct Inner {
     /// Signalled when a season ends.
     pub(crate) season_done: Notify,
     pub(crate) shutdown: watch::Receiver<bool>,
+    /// Where the games go (`--records`).
+    pub(crate) records: Option<kibitz_net::record::RecordWriter>,
+    /// Every finished game, for in-process watchers ([`Server::games`]).
+    pub(crate) games: tokio::sync::broadcast::Sender<GameRecord>,
+    /// Games recorded so far (the `index` of the next record).
+    pub(crate) recorded: std::sync::atomic::AtomicU64,
 }
 
 impl Inner {
@@ -269,6 +275,13 @@ impl Server {
         let socket = UdpSocket::bind((config.bind, config.port)).await?;
         let addr = socket.local_addr()?;
         let (stop, shutdown) = watch::channel(false);
+        let records = match &config.records {
+            Some(dir) => Some(
+                kibitz_net::record::RecordWriter::create(dir, crate::record::GAME)
+                    .map_err(|e| anyhow::anyhow!("--records {}: {e}", dir.display()))?,
+            ),
+            None => None,
+        };
         let inner = Arc::new(Inner {
             config,
             socket,
@@ -276,6 +289,9 @@ impl Server {
             registered: Notify::new(),
             season_done: Notify::new(),
             shutdown,
+            records,
+            games: tokio::sync::broadcast::channel(256).0,
+            recorded: std::sync::atomic::AtomicU64::new(0),
         });
         info!(%addr, "Listening");
         let tasks = vec![
@@ -288,6 +304,12 @@ impl Server {
             stop,
             tasks,
         })
+    }
+
+    /// Every game finished from now on, as it ends (a slow receiver may miss games: it then
+    /// gets `Lagged` from the channel).
+    pub fn games(&self) -> tokio::sync::broadcast::Receiver<GameRecord> {
+        self.inner.games.subscribe()
     }
 
     /// The address the server listens on.

@@ -62,8 +62,25 @@ impl Thinker {
         hash_mb: usize,
         params: EngineParams,
     ) -> anyhow::Result<Self> {
+        Self::start_with_limit(columns, rows, connect, hash_mb, params, None)
+    }
+
+    /// Like [`Self::start_with_params`], with an optional node budget per move (solver and
+    /// heuristic search each get `nodes`). Under a budget a move is a function of the position
+    /// and the tables only, never of the clock: the soft budget is ignored and the hard
+    /// deadline only guards against a machine so loaded that the budget would not fit (the
+    /// move is then the client's fallback).
+    pub fn start_with_limit(
+        columns: usize,
+        rows: usize,
+        connect: usize,
+        hash_mb: usize,
+        params: EngineParams,
+        nodes: Option<u64>,
+    ) -> anyhow::Result<Self> {
         let mut engine = Engine::new(columns, rows, connect, hash_mb)?;
         engine.set_params(params);
+        engine.set_node_limit(nodes);
         let (tx, rx) = mpsc::channel::<Job>();
         let thread = std::thread::Builder::new()
             .name("connect4-engine".into())
@@ -80,11 +97,16 @@ impl Thinker {
                             reply,
                         } => {
                             let spent = started.elapsed();
-                            let tc = TimeControl::new(
-                                soft.saturating_sub(spent),
-                                hard.saturating_sub(spent),
-                            )
-                            .with_stop_flag(stop);
+                            let tc = if nodes.is_some() {
+                                // The client's timeout sets `stop` if the budget overruns.
+                                TimeControl::infinite().with_stop_flag(stop)
+                            } else {
+                                TimeControl::new(
+                                    soft.saturating_sub(spent),
+                                    hard.saturating_sub(spent),
+                                )
+                                .with_stop_flag(stop)
+                            };
                             let choice = engine.choose(&history, &tc, max_depth);
                             let _ = reply.send((choice, spent));
                         }

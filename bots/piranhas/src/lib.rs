@@ -5,6 +5,8 @@
 //! - [`client`]: the contest client (`piranhas-bot`): session logic and the TCP loop.
 //! - [`player`]: move choosers behind the client: search, greedy, random.
 //! - [`server`]: our reference server (`piranhas-server`) and its in-process API.
+//! - [`record`]: a game as a `kibitz-record/1` line and as the Software-Challenge replay XML
+//!   (server and arena share it).
 //! - [`tournament`]: round robins over real TCP for `kibitz tournament` and the server binary.
 //!
 //! Running it:
@@ -42,5 +44,6 @@
 pub mod client;
 pub mod player;
 pub mod protocol;
+pub mod record;
 pub mod server;
 pub mod tournament;

@@ -2,12 +2,8 @@
 
 use crate::board::{Color, Move};
 use crate::error::RuleError;
-use crate::kraken::random_pair;
-use crate::players::PlayerSpec;
 use crate::result::GameResult;
 use crate::state::State;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 /// How an in-process game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,50 +65,41 @@ pub fn play_game(
     }
 }
 
-/// Score of a game pair from A's view: (wins, draws, losses).
-pub type Wdl = (u32, u32, u32);
-
-/// Plays game pair `index` of a match: both colours on one random Kraken pair (drawn with
-/// the official procedure from `seed` and `index`). Returns A's (wins, draws, losses) and
-/// the two records (A as RED first).
-pub fn play_pair(a: &PlayerSpec, b: &PlayerSpec, seed: u64, index: u64) -> (Wdl, [GameRecord; 2]) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let krakens = random_pair(&mut rng);
-    let game_seed = seed.wrapping_add(index.wrapping_mul(2));
-    let mut wdl = (0, 0, 0);
-    let mut play = |a_color: Color, k: u64| {
-        let mut pa = a.build(game_seed + k);
-        let mut pb = b.build(game_seed + k + 1_000_003);
-        let rec = match a_color {
-            Color::Red => play_game([pa.as_mut(), pb.as_mut()], krakens),
-            Color::Blue => play_game([pb.as_mut(), pa.as_mut()], krakens),
-        };
-        match rec.winner {
-            Some(w) if w == a_color => wdl.0 += 1,
-            None => wdl.1 += 1,
-            Some(_) => wdl.2 += 1,
-        }
-        rec
-    };
-    let first = play(Color::Red, 0);
-    let second = play(Color::Blue, 1);
-    (wdl, [first, second])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kraken::random_pair;
+    use crate::players::PlayerSpec;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// Both colours of Kraken pair `i`; A's score (win 1, draw ½).
+    fn pair(a: &PlayerSpec, b: &PlayerSpec, i: u64) -> (f64, [GameRecord; 2]) {
+        let krakens = random_pair(&mut ChaCha8Rng::seed_from_u64(i));
+        let (mut pa, mut pb) = (a.build(2 * i), b.build(2 * i + 1));
+        let red = play_game([pa.as_mut(), pb.as_mut()], krakens);
+        let blue = play_game([pb.as_mut(), pa.as_mut()], krakens);
+        let score = |rec: &GameRecord, c: Color| match rec.winner {
+            Some(w) if w == c => 1.0,
+            None => 0.5,
+            Some(_) => 0.0,
+        };
+        (
+            score(&red, Color::Red) + score(&blue, Color::Blue),
+            [red, blue],
+        )
+    }
 
     #[test]
     fn random_games_end_by_the_rules() {
         let r: PlayerSpec = "random".parse().unwrap();
         for i in 0..20 {
-            let (wdl, recs) = play_pair(&r, &r, 1, i);
-            assert_eq!(wdl.0 + wdl.1 + wdl.2, 2);
+            let (_, recs) = pair(&r, &r, i);
             for rec in recs {
                 assert!(rec.violation.is_none());
                 assert!(rec.result.is_some());
                 assert!(rec.moves.len() <= 60);
+                assert_eq!(rec.winner, rec.result.and_then(|r| r.winner));
             }
         }
     }
@@ -121,11 +108,7 @@ mod tests {
     fn greedy_beats_random_most_of_the_time() {
         let g: PlayerSpec = "greedy".parse().unwrap();
         let r: PlayerSpec = "random".parse().unwrap();
-        let mut score = 0.0;
-        for i in 0..10 {
-            let ((w, d, _), _) = play_pair(&g, &r, 3, i);
-            score += w as f64 + 0.5 * d as f64;
-        }
+        let score: f64 = (0..10).map(|i| pair(&g, &r, i).0).sum();
         assert!(
             score >= 14.0,
             "greedy scored only {score}/20 against random"

@@ -2,11 +2,12 @@
 
 use clap::Parser;
 use kibitz_bots_connect4::client::{Bot, BotConfig, Brain};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 /// Connect Four contest bot.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "connect4-bot", version, about)]
 struct Args {
     /// Server host name or IP address.
     #[arg(long, default_value = "127.0.0.1")]
@@ -48,16 +49,25 @@ struct Args {
     /// On exit (Ctrl-C), print the time-per-move distribution.
     #[arg(long)]
     stats: bool,
+    /// Search this many nodes per move instead of watching the clock (reproducible moves;
+    /// `--time-ms` then only guards against a machine too slow for the budget).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
+    #[arg(long, default_value = "info")]
+    log_level: String,
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    let a = Args::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| a.log_level.as_str().into()),
         )
+        .with_ansi(std::io::stdout().is_terminal())
         .init();
-    let a = Args::parse();
     if a.time_ms < 20 {
         anyhow::bail!("--time-ms must be at least 20");
     }
@@ -81,6 +91,7 @@ async fn main() -> anyhow::Result<()> {
         rows: a.rows,
         connect: a.connect,
         brain,
+        nodes: a.nodes,
         ..BotConfig::new(a.host, a.port, a.name)
     };
     let bot = Bot::new(cfg).await?;

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 /// The reference Connect Four contest server (UDP).
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "connect4-server", version, about)]
 struct Args {
     /// Address to listen on [env: BIND] (default 0.0.0.0).
     #[arg(long, alias = "bind")]
@@ -44,6 +44,10 @@ struct Args {
     /// Stop after this many seasons [env: SEASONS].
     #[arg(long)]
     seasons: Option<String>,
+    /// Append every game of every season to DIR/connect4.jsonl (kibitz-record/1; replay with
+    /// `kibitz replay DIR/connect4.jsonl`).
+    #[arg(long, value_name = "DIR")]
+    records: Option<std::path::PathBuf>,
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
     #[arg(long, default_value = "info")]
     log_level: String,
@@ -78,6 +82,10 @@ async fn main() -> anyhow::Result<()> {
             .and_then(|(_, v)| (*v).clone())
             .or_else(|| std::env::var(k).ok())
     })?;
+    let config = kibitz_bots_connect4::config::ServerConfig {
+        records: args.records.clone(),
+        ..config
+    };
     println!("Starting server");
     let server = Server::start(config).await?;
     println!("Listening on {}", server.local_addr());

@@ -6,11 +6,12 @@ use clap::{ArgAction, Parser};
 use kibitz_bots_piranhas::client::{self, ClientConfig};
 use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
 use kibitz_piranhas::EngineConfig;
+use std::io::IsTerminal;
 use std::time::Duration;
 
 /// Piranhas (Software-Challenge 2019) client.
 #[derive(Parser, Debug)]
-#[command(version, disable_help_flag = true)]
+#[command(name = "piranhas-bot", version, disable_help_flag = true)]
 struct Args {
     /// Print help.
     #[arg(long, action = ArgAction::Help)]
@@ -52,9 +53,13 @@ struct Args {
     /// Seed for the random player.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Log filter (tracing env-filter syntax), e.g. `info` or `debug`.
-    #[arg(long, default_value = "info")]
-    log: String,
+    /// Search this many nodes per move (reproducible moves; the time limits then only guard).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
+    // `--log` is the old name: a hidden alias, so scripts keep working.
+    #[arg(long = "log-level", alias = "log", default_value = "info")]
+    log_level: String,
 }
 
 fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
@@ -70,6 +75,10 @@ fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
                 a.depth
             };
             cfg.threads = a.threads;
+            if let Some(n) = a.nodes {
+                cfg.search.max_nodes = n;
+                cfg.search.smart_time = false;
+            }
             for p in &a.params {
                 let (name, value) = p.split_once('=').context("--param wants name=value")?;
                 let value: i32 = value
@@ -91,8 +100,12 @@ fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::new(&a.log))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
+        )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let hard = Duration::from_millis(a.hard_ms.min(1600));
     let config = ClientConfig {

@@ -5,18 +5,20 @@ use anyhow::Context;
 use clap::Parser;
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
 use kibitz_bots_piranhas::tournament::{self, Entrant, TournamentConfig};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Piranhas (Software-Challenge 2019) reference server and tournament runner.
 #[derive(Parser, Debug)]
-#[command(version)]
+#[command(name = "piranhas-server", version)]
 struct Args {
-    /// Address to bind (loopback by default, like the official server).
-    #[arg(long, default_value = "127.0.0.1")]
-    bind: String,
+    /// Address to listen on (loopback by default, like the official server).
+    // `--bind` is the old name: a hidden alias.
+    #[arg(long, alias = "bind", default_value = "127.0.0.1")]
+    host: String,
     /// Port (0 = any free port).
-    #[arg(long, default_value_t = 13050)]
+    #[arg(short = 'p', long, default_value_t = 13050)]
     port: u16,
     /// Admin password.
     #[arg(long, default_value = "examplepassword")]
@@ -33,9 +35,14 @@ struct Args {
     /// Fixed Kraken pair for every game, `x,y,x,y`.
     #[arg(long)]
     krakens: Option<String>,
-    /// Record every connection's byte streams into this directory.
-    #[arg(long)]
-    record: Option<PathBuf>,
+    /// Save every connection's raw byte streams into this directory.
+    // `--record` is the old name: a hidden alias.
+    #[arg(long, alias = "record", value_name = "DIR")]
+    record_streams: Option<PathBuf>,
+    /// Append every game to DIR/piranhas.jsonl (kibitz-record/1; `kibitz replay` reads it) and
+    /// write its Software-Challenge replay as DIR/piranhas-<n>.xml.
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
     /// Tournament mode: a client command (repeat for each entrant, at least two).
     #[arg(long = "client", value_name = "CMD")]
     clients: Vec<String>,
@@ -45,9 +52,10 @@ struct Args {
     /// Tournament: games at the same time.
     #[arg(long, default_value_t = 1)]
     parallel: usize,
-    /// Log filter (tracing env-filter syntax).
-    #[arg(long, default_value = "info")]
-    log: String,
+    /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
+    // `--log` is the old name: a hidden alias, so scripts keep working.
+    #[arg(long = "log-level", alias = "log", default_value = "info")]
+    log_level: String,
     /// Close a joined or admin connection silent this long outside a running game, in seconds
     /// (0 = never).
     #[arg(long, default_value_t = 600)]
@@ -74,8 +82,12 @@ fn entrant_name(i: usize, cmd: &str) -> String {
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::new(&a.log))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
+        )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let krakens = a
         .krakens
@@ -89,7 +101,8 @@ async fn main() -> anyhow::Result<()> {
         password: a.password.clone(),
         seed: a.seed,
         krakens,
-        record_dir: a.record.clone(),
+        record_dir: a.record_streams.clone(),
+        records: a.records.clone(),
         idle_timeout: (a.idle_timeout_s > 0).then(|| Duration::from_secs(a.idle_timeout_s)),
         max_connections: a.max_connections,
         max_connections_per_peer: a.max_connections_per_peer,
@@ -120,7 +133,7 @@ async fn main() -> anyhow::Result<()> {
         println!("{}", tournament::table(&rows));
         return Ok(());
     }
-    let server = Server::bind((a.bind.as_str(), a.port), config).await?;
+    let server = Server::bind((a.host.as_str(), a.port), config).await?;
     tracing::info!("piranhas server listening on {}", server.local_addr());
     while let Some(g) = server.next_finished().await {
         tracing::info!("finished: {}", g.summary());

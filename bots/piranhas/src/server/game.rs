@@ -44,6 +44,8 @@ struct Game {
     observers: super::lobby::Observers,
     state: State,
     moves: Vec<Move>,
+    /// Every memento's `<state>`, kept only when the server writes records.
+    states: Option<Vec<crate::protocol::Element>>,
 }
 
 impl Game {
@@ -60,7 +62,7 @@ impl Game {
         }
     }
 
-    fn memento(&self, last_move: Option<MoveMsg>) {
+    fn memento(&mut self, last_move: Option<MoveMsg>) {
         let msg = ServerMessage::Memento {
             room: self.room.clone(),
             state: Box::new(Memento::from_state(
@@ -69,6 +71,9 @@ impl Game {
                 last_move,
             )),
         };
+        if let (Some(states), ServerMessage::Memento { room, state }) = (&mut self.states, &msg) {
+            states.extend(crate::record::state_element(room, state));
+        }
         self.to_players(&msg);
         self.to_observers(&msg);
     }
@@ -256,6 +261,31 @@ fn split(seats: &mut [Seat; 2], c: usize) -> (&mut Seat, &mut Seat) {
     }
 }
 
+/// Appends the game to the server's records (`--records`) and writes its replay XML next to
+/// them; an I/O error is logged, never fatal.
+fn write_record(shared: &Shared, rec: &GameRecord, states: Option<Vec<crate::protocol::Element>>) {
+    let Some(w) = &shared.records else { return };
+    let names = [rec.names[0].as_str(), rec.names[1].as_str()];
+    let mut line = crate::record::from_server(names, rec.krakens, &rec.moves, &rec.result);
+    line["seed"] = serde_json::json!(shared.config.seed);
+    line["index"] = serde_json::json!(rec.index);
+    line["room"] = serde_json::json!(rec.room);
+    if let (Some(states), Some(dir)) = (states, w.path().parent()) {
+        let name = format!("{}-{}.xml", crate::record::GAME, rec.index);
+        let xml = crate::record::replay_xml(&states, &rec.result);
+        match std::fs::write(dir.join(&name), xml) {
+            Ok(()) => line["native_file"] = serde_json::json!(name),
+            Err(e) => tracing::warn!("cannot write the replay {name}: {e}"),
+        }
+    }
+    if let Err(e) = w.write(&line) {
+        tracing::warn!(
+            "cannot write the game record to {}: {e}",
+            w.path().display()
+        );
+    }
+}
+
 /// Plays one game to its end, then reports it (server results channel, prepared handle).
 pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
     let StartGame {
@@ -265,6 +295,7 @@ pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
         krakens,
         observers,
         done,
+        index,
     } = start;
     let names = [slots[0].display_name.clone(), slots[1].display_name.clone()];
     let mut g = Game {
@@ -276,6 +307,7 @@ pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
         observers,
         state: State::start(krakens),
         moves: Vec::new(),
+        states: shared.records.is_some().then(Vec::new),
     };
     for c in Color::BOTH {
         send(
@@ -342,7 +374,9 @@ pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
         krakens,
         moves: g.moves.clone(),
         result,
+        index,
     };
+    write_record(&shared, &record, g.states.take());
     let _ = shared.finished.send(record.clone());
     if let Some(d) = done {
         let _ = d.send(record);

@@ -45,6 +45,8 @@ pub(crate) struct StartGame {
     pub krakens: [(u8, u8); 2],
     pub observers: Observers,
     pub done: Option<oneshot::Sender<GameRecord>>,
+    /// The game's number on this server (order of preparation / first join, from 0).
+    pub index: u64,
 }
 
 /// A game reserved with [`Server::prepare`](super::Server::prepare).
@@ -64,6 +66,7 @@ struct Pending {
     paused: bool,
     krakens: [(u8, u8); 2],
     done: Option<oneshot::Sender<GameRecord>>,
+    index: u64,
 }
 
 /// Why a `joinPrepared` failed.
@@ -78,6 +81,8 @@ pub(crate) struct Lobby {
     pending: HashMap<String, Pending>,
     codes: HashMap<String, (String, usize)>,
     observers: HashMap<String, Observers>,
+    /// Number of the next room created.
+    next_index: u64,
 }
 
 fn new_id() -> String {
@@ -99,6 +104,7 @@ impl Lobby {
         }
         let (tx, rx) = oneshot::channel();
         let paused = may_pause && slots.iter().any(|s| s.should_be_paused);
+        let index = self.take_index();
         self.pending.insert(
             room.clone(),
             Pending {
@@ -107,6 +113,7 @@ impl Lobby {
                 paused,
                 krakens,
                 done: Some(tx),
+                index,
             },
         );
         PreparedGame {
@@ -138,6 +145,7 @@ impl Lobby {
             should_be_paused: false,
         };
         let room = new_id();
+        let index = self.take_index();
         self.pending.insert(
             room.clone(),
             Pending {
@@ -146,6 +154,7 @@ impl Lobby {
                 paused: false,
                 krakens,
                 done: None,
+                index,
             },
         );
         self.waiting = Some(room.clone());
@@ -193,6 +202,11 @@ impl Lobby {
         self.observers.remove(room);
     }
 
+    fn take_index(&mut self) -> u64 {
+        self.next_index += 1;
+        self.next_index - 1
+    }
+
     fn observers_of(&mut self, room: &str) -> Observers {
         Arc::clone(self.observers.entry(room.to_string()).or_default())
     }
@@ -214,6 +228,7 @@ impl Lobby {
             krakens: p.krakens,
             observers,
             done: p.done,
+            index: p.index,
         })
     }
 }

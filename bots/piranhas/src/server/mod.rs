@@ -71,6 +71,10 @@ pub struct ServerConfig {
     pub krakens: Option<[(u8, u8); 2]>,
     /// Record every connection's two byte streams into this directory.
     pub record_dir: Option<PathBuf>,
+    /// `--records DIR`: append every game to `DIR/piranhas.jsonl` (`kibitz-record/1`) and
+    /// write its Software-Challenge replay as `DIR/piranhas-<index>.xml` (see
+    /// [`crate::record`]).
+    pub records: Option<PathBuf>,
 }
 
 impl Default for ServerConfig {
@@ -88,6 +92,7 @@ impl Default for ServerConfig {
             seed: None,
             krakens: None,
             record_dir: None,
+            records: None,
         }
     }
 }
@@ -105,6 +110,9 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// The result message sent.
     pub result: ResultMsg,
+    /// The game's number on this server: rooms are numbered from 0 in the order they were
+    /// prepared (or opened by a first `join`).
+    pub index: u64,
 }
 
 impl GameRecord {
@@ -130,6 +138,7 @@ pub(crate) struct Shared {
     pub rng: Mutex<ChaCha8Rng>,
     pub finished: mpsc::UnboundedSender<GameRecord>,
     pub next_conn: AtomicU64,
+    pub records: Option<kibitz_net::record::RecordWriter>,
 }
 
 impl Shared {
@@ -168,6 +177,13 @@ impl Server {
         if let Some(dir) = &config.record_dir {
             std::fs::create_dir_all(dir)?;
         }
+        let records = match &config.records {
+            Some(dir) => Some(kibitz_net::record::RecordWriter::create(
+                dir,
+                crate::record::GAME,
+            )?),
+            None => None,
+        };
         let (tx, rx) = mpsc::unbounded_channel();
         let shared = Arc::new(Shared {
             config,
@@ -175,6 +191,7 @@ impl Server {
             rng: Mutex::new(rng),
             finished: tx,
             next_conn: AtomicU64::new(1),
+            records,
         });
         let sh = Arc::clone(&shared);
         let limits = limits::Limits::new(

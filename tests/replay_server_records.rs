@@ -1,0 +1,86 @@
+//! Records written by the reference servers (through `kibitz tournament`'s Connect Four and
+//! Piranhas contests with `--records`) are read by `kibitz replay --all`, and the last
+//! position it prints is the server's final position: for Connect Four the board of the
+//! record's native move string, for Piranhas the last `<state>` of the server's own replay
+//! XML.
+
+use kibitz_bots_piranhas::protocol::ServerMessage;
+use kibitz_net::tournament::Options;
+use std::path::Path;
+use std::process::Command;
+
+/// The board printed last by `kibitz replay FILE --game G --all`, and the number of
+/// positions printed.
+fn replayed_final(file: &Path, game: usize) -> (String, usize) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args(["replay", "--all", "--game", &game.to_string()])
+        .arg(file)
+        .output()
+        .expect("run kibitz replay");
+    assert!(
+        out.status.success(),
+        "replay failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let positions = text.lines().filter(|l| l.starts_with('[')).count();
+    let last_header = text.rfind("\n[").expect("a position header") + 1;
+    let after = &text[last_header..];
+    let board = after.split_once('\n').map_or("", |(_, b)| b);
+    (board.trim_end().to_string(), positions)
+}
+
+fn records(dir: &Path, name: &str) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join(format!("{name}.jsonl")))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn server_records_replay_to_the_servers_final_positions() {
+    let dir = std::env::temp_dir().join(format!("kibitz-replay-srv-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = Options {
+        games: 2,
+        seed: 5,
+        records: Some(dir.clone()),
+        ..Options::default()
+    };
+    kibitz_bots_connect4::tournament::run(&opts).expect("connect4 contest");
+    kibitz_bots_piranhas::tournament::run(&opts).expect("piranhas contest");
+
+    let c4 = records(&dir, "connect4");
+    assert_eq!(c4.len(), 12);
+    for (g, rec) in c4.iter().enumerate() {
+        let native = rec["native"].as_str().unwrap();
+        let mut b = kibitz_connect4::Board::<u64>::new(7, 6, 4).unwrap();
+        for ch in native.chars() {
+            b.play(ch.to_digit(10).unwrap() as usize - 1).unwrap();
+        }
+        let (board, n) = replayed_final(&dir.join("connect4.jsonl"), g);
+        assert_eq!(board, b.to_string().trim_end(), "connect4 game {g}");
+        assert_eq!(n, native.len() + 1);
+    }
+
+    let pir = records(&dir, "piranhas");
+    assert_eq!(pir.len(), 6);
+    for (g, rec) in pir.iter().enumerate() {
+        let xml = std::fs::read_to_string(dir.join(rec["native_file"].as_str().unwrap())).unwrap();
+        let start = xml.rfind("<state ").unwrap();
+        let end = xml.rfind("</state>").unwrap() + "</state>".len();
+        let wrapped = format!(
+            "<room roomId=\"r\"><data class=\"memento\">{}</data></room>",
+            &xml[start..end]
+        );
+        let ServerMessage::Memento { state, .. } = ServerMessage::parse(&wrapped).unwrap() else {
+            panic!("not a memento");
+        };
+        let last = state.to_state().unwrap();
+        let (board, n) = replayed_final(&dir.join("piranhas.jsonl"), g);
+        assert_eq!(board, last.to_string().trim_end(), "piranhas game {g}");
+        assert_eq!(n, rec["moves"].as_array().unwrap().len() + 1);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
