@@ -365,9 +365,10 @@ impl Bot {
                         .map(|c| format!("{} {}v {:.2}", show(c.action), c.visits, c.mean_reward))
                         .collect();
                     info!(
-                        "{}: ismcts {} iterations: {}",
+                        "{}: ismcts {} iterations in {} ms: {}",
                         self.report.name,
                         st.iterations,
+                        start.elapsed().as_millis(),
                         top.join(" | ")
                     );
                 }

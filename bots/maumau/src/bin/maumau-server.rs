@@ -106,6 +106,7 @@ fn main() -> anyhow::Result<()> {
         games: a.games.max(1),
         log: a.log.clone(),
         replay: None,
+        records: None,
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -123,6 +124,7 @@ fn main() -> anyhow::Result<()> {
                     ..cfg
                 },
                 deadline: None,
+                play_out: false,
             };
             let report = run_knockout(&listener, &entrants, &kcfg).await?;
             println!("{report}");
