@@ -115,6 +115,18 @@ pub enum EndReason {
     TurnCap,
 }
 
+impl std::fmt::Display for EndReason {
+    /// As a person reads it: `emptied hand`, `talon exhausted`, `last bot online`, `turn cap`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EndReason::Emptied => "emptied hand",
+            EndReason::Exhausted => "talon exhausted",
+            EndReason::LastOnline => "last bot online",
+            EndReason::TurnCap => "turn cap",
+        })
+    }
+}
+
 /// The result of one game.
 #[derive(Debug, Clone)]
 pub struct GameReport {
@@ -334,7 +346,7 @@ pub async fn play_game(
         info!("game {index}: turn cap reached");
     }
     info!(
-        "game {index}: {} wins ({reason:?}) after {} turns",
+        "game {index}: {} wins ({reason}) after {} turns",
         names[winner],
         r.game.turns()
     );

@@ -53,6 +53,7 @@ fn entrant(name: &str, strategy: &str, number: u64, seed: u64) -> Entrant {
             seed: mix(mix(seed, number), u64::from(game)),
             players: 2,
             read_timeout: Duration::from_secs(30),
+            params: Vec::new(),
         };
         std::thread::spawn(move || {
             if let Err(e) = play(addr, &cfg) {
