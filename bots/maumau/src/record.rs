@@ -17,7 +17,9 @@
 //! same generator) reaches the recorded end.
 
 use anyhow::Context;
-use kibitz_maumau::{Action, Card, Config, ExhaustionWinner, Game, GameEnd, Phase, RawAnswer};
+use kibitz_maumau::{
+    Action, Card, Config, ExhaustionWinner, Game, GameEnd, Phase, RawAnswer, Reaction,
+};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -161,6 +163,19 @@ fn describe(seat: usize, raw: &RawAnswer) -> String {
     }
 }
 
+/// What the server answered, as a person reads it (empty for a legal play).
+fn reaction_text(r: Reaction) -> String {
+    let card = |c: Option<Card>| c.map_or("nothing (talon empty)".to_string(), |c| c.to_string());
+    match r {
+        Reaction::Played { .. } => String::new(),
+        Reaction::Drew(c) => format!(" {}", card(c)),
+        Reaction::Penalty(c) => format!(": illegal, penalty card {}", card(c)),
+        Reaction::PlayedWithPenalty { penalty, .. } => {
+            format!(": no wish sent, penalty card {}", card(penalty))
+        }
+    }
+}
+
 /// Positions of a record for `kibitz replay`: the deal, then one per turn (what happened, the
 /// table after it); the last names the winner. Fails when a move does not fit the game or the
 /// replay ends elsewhere than the record says.
@@ -250,7 +265,7 @@ pub fn replay(record: &Value) -> anyhow::Result<Vec<(String, String)>> {
             .answer(raw, &mut rng)
             .map_err(|e| anyhow::anyhow!("replay: {e}"))?;
         out.push((
-            format!("{} ({reaction:?})", describe(seat, &raw)),
+            format!("{}{}", describe(seat, &raw), reaction_text(reaction)),
             game.to_string(),
         ));
     };
