@@ -22,6 +22,31 @@ pub const ANSWER_DEADLINE: std::time::Duration = std::time::Duration::from_milli
 /// Games remembered at once; beyond this the least recently used session is dropped.
 pub const MAX_SESSIONS: usize = 512;
 
+/// The endpoint's HTTP front end limits, the same kinds the market has
+/// ([`crate::server::MarketConfig`]): a silent or trickling client is cut off by the header
+/// timeout, and floods by the connection caps, so they cannot block the market's requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndpointLimits {
+    /// Time a client has to send a complete request head, counted from the connection's start
+    /// and from the end of each response (keep-alive idle time).
+    pub header_timeout: std::time::Duration,
+    /// Connections open at once; further ones are closed at once.
+    pub max_connections: usize,
+    /// Connections open at once from one IP address (the market's pool needs at most one per
+    /// running game).
+    pub max_connections_per_peer: usize,
+}
+
+impl Default for EndpointLimits {
+    fn default() -> Self {
+        EndpointLimits {
+            header_timeout: std::time::Duration::from_secs(10),
+            max_connections: 512,
+            max_connections_per_peer: 128,
+        }
+    }
+}
+
 /// Errors creating a bot.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
@@ -244,14 +269,26 @@ pub async fn spawn(addr: &str, strategy: &str) -> Result<BotHandle, BotError> {
 
 /// [`spawn`] with the bot's base seed (see [`Bot::with_seed`]).
 pub async fn spawn_seeded(addr: &str, strategy: &str, seed: u64) -> Result<BotHandle, BotError> {
+    spawn_with(addr, strategy, seed, EndpointLimits::default()).await
+}
+
+/// [`spawn_seeded`] with the HTTP front end's limits.
+pub async fn spawn_with(
+    addr: &str,
+    strategy: &str,
+    seed: u64,
+    limits: EndpointLimits,
+) -> Result<BotHandle, BotError> {
     let bot = Arc::new(Bot::with_seed(strategy, seed)?);
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let app = router(bot.clone());
-    let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            tracing::error!("bot endpoint stopped: {e}");
-        }
-    });
+    let caps = crate::limits::Limits::new(limits.max_connections, limits.max_connections_per_peer);
+    let task = tokio::spawn(crate::web::serve(
+        listener,
+        app,
+        caps,
+        limits.header_timeout,
+    ));
     Ok(BotHandle { addr, bot, task })
 }
