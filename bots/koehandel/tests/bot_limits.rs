@@ -23,7 +23,8 @@ async fn closed_by_server(s: &mut TcpStream, within: Duration) -> bool {
 /// A GET from loopback address `from` (127.0.0.x is one peer per x); returns the response.
 async fn get_from(from: [u8; 4], addr: std::net::SocketAddr) -> String {
     let sock = TcpSocket::new_v4().unwrap();
-    sock.bind((std::net::Ipv4Addr::from(from), 0).into()).unwrap();
+    sock.bind((std::net::Ipv4Addr::from(from), 0).into())
+        .unwrap();
     let mut s = sock.connect(addr).await.unwrap();
     let q = "GET /?market=1&id=1&type=start HTTP/1.0\r\nHost: x\r\n\r\n";
     if s.write_all(q.as_bytes()).await.is_err() {

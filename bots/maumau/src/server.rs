@@ -10,6 +10,7 @@
 use crate::conn::{Conn, Wait};
 use crate::protocol::{self, Answer, Broadcast, Request, ServerMsg};
 use crate::record;
+use crate::seating::drop_vanished;
 pub(crate) use crate::seating::handshake;
 use crate::translog::TransLog;
 use kibitz_maumau::{Card, Config, DrawTwo, ExhaustionWinner, Game, GameEnd, RawAnswer, Reaction};
@@ -202,9 +203,10 @@ pub fn spawn(
     Ok((addr, handle))
 }
 
-struct Seat {
-    conn: Conn,
-    name: String,
+/// A seated bot: its connection, name, hand as the server sent it, and faults.
+pub(crate) struct Seat {
+    pub(crate) conn: Conn,
+    pub(crate) name: String,
     hand: Vec<u8>,
     first_request: bool,
     faults: Faults,
@@ -359,27 +361,6 @@ pub async fn play_game(
         turns: r.game.turns(),
         faults: r.seats.iter().map(|s| s.faults.clone()).collect(),
     })
-}
-
-/// Drops the seated bots whose connection is already closed; returns whether any was.
-async fn drop_vanished(seats: &mut Vec<Seat>, log: &mut TransLog, index: u32) -> bool {
-    let before = seats.len();
-    let mut kept = Vec::with_capacity(before);
-    for (i, mut s) in std::mem::take(seats).into_iter().enumerate() {
-        s.conn.poll();
-        if s.conn.saw_eof() {
-            info!(
-                "game {index}: {} ({}) left before the game started; seat {i} is filled again",
-                s.name, s.conn.peer
-            );
-            log.note(i, "DISCONNECTED while waiting for the game: not seated");
-            s.conn.close().await;
-        } else {
-            kept.push(s);
-        }
-    }
-    *seats = kept;
-    seats.len() < before
 }
 
 struct Referee<'a> {
