@@ -15,11 +15,17 @@
 //!   seat, seat 0 (the side that moves first) first.
 //! - `setup` is what the game starts from, per game:
 //!   connect4 `{"columns", "rows", "connect", "opening"}` (opening = 1-based column digits);
-//!   piranhas `{"krakens": "x,y,x,y"}`; maumau `{"deal_seed", "exhaustion_winner"}`;
-//!   koehandel `{"deck_seed", "deck": [animal names]}`.
+//!   piranhas `{"krakens": "x,y,x,y"}`; maumau `{"deal_seed", "exhaustion_winner", "players",
+//!   "max_turns", "deck": [cards in deal order]}` (+ `"effect_groups"` when seats share 7/8
+//!   effects); koehandel `{"deck_seed", "deck": [animal letters]}`.
 //! - `moves` in the game's own notation: connect4 1-based columns; piranhas `x,y,DIR` as the
-//!   engine prints them; maumau `{"seat", "action": "draw" | "K♥" (card), "wish"}`;
-//!   koehandel `{"seat", "question", "answer"}` (the market's questions and the answers given).
+//!   engine prints them; maumau `{"seat", "action": "draw" | "K♥" (card) | "invalid" |
+//!   "dropped", "card": wire number, "wish": wire number or null}` (answers as the server
+//!   read them, penalties and dropped seats included; `kibitz_bots_maumau::record`);
+//!   koehandel `{"seat", "question": text, "answer"}` (the market's question as a person reads
+//!   it and the answer applied; `kibitz_bots_koehandel::record`).
+//! - Server records (`maumau-server --records`, `koehandel-server --records`) carry the same
+//!   keys; there `seed` is the server's seed and `index` the game (market) number.
 //! - `result`: `{"winner": seat or null, ...}` plus game-specific details (scores, end reason).
 //! - `native`, where the contest has its own notation: connect4 the move string of 1-based
 //!   column digits (as the UDP server and the solver read it).
