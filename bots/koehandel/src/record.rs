@@ -67,7 +67,10 @@ pub fn question_text(q: &Question) -> String {
             if !history.is_empty() {
                 let h: Vec<String> = history
                     .iter()
-                    .map(|(b, v)| format!("{} {v}", seat(*b)))
+                    .map(|(b, v)| match v {
+                        0 => format!("{} passed", seat(*b)),
+                        v => format!("{} {v}", seat(*b)),
+                    })
                     .collect();
                 s += &format!("; bids since your last answer: {}", h.join(", "));
             }
