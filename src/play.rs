@@ -4,6 +4,7 @@
 
 use crate::arena::{connect4 as c4, koehandel as kh, maumau as mm};
 use anyhow::Context;
+use kibitz_bots_koehandel::record as kh_record;
 use std::io::Write;
 
 /// Flags of `kibitz play`.
@@ -378,7 +379,11 @@ impl HumanKh<'_> {
             return Answer::None;
         }
         let k = &self.know;
-        println!("\ndeck left {}; your money {}", k.deck_left(), k.hand);
+        println!(
+            "\ndeck left {}; your money {} — letters n=0 t=10 f=50 h=100 T=200 F=500",
+            k.deck_left(),
+            kh_record::money_text(&k.hand)
+        );
         for (s, h) in k.herds.iter().enumerate() {
             println!(
                 "  seat {s}{}: herd {h}",
@@ -395,7 +400,7 @@ impl HumanKh<'_> {
                 "letters n t f h T F only",
             ),
         };
-        println!("question: {q:?}");
+        println!("{}", kh_record::question_text(q));
         loop {
             let l = match self.input.ask(&format!("{prompt}:")) {
                 Ok(l) => l,

@@ -93,9 +93,9 @@ fn contests(games: u32) -> Vec<Contest> {
             title: "Mau-Mau (JSON lines over TCP)",
             runner: kibitz_bots_maumau::tournament::run,
             setup: format!(
-                "2 players per table, knock-out, matches best of {}; kibitz (ISMCTS) {} ms per move",
+                "2 players per table, knock-out, matches of {} games (all played); kibitz (ISMCTS) {} iterations per move",
                 games.max(1) | 1,
-                kibitz_bots_maumau::tournament::ISMCTS_MOVE_TIME.as_millis()
+                kibitz_bots_maumau::tournament::ISMCTS_ITERATIONS
             ),
             points: "points = games won",
             baseline: "random",
@@ -105,8 +105,9 @@ fn contests(games: u32) -> Vec<Contest> {
             title: "Koehandel (HTTP GET)",
             runner: kibitz_bots_koehandel::tournament::run,
             setup: format!(
-                "4 seats, all four entrants in every game, {} games (seats rotated)",
-                games.max(1).div_ceil(4) * 4
+                "4 seats, all four entrants in every game, {} games (seats rotated); kibitz (strong) {} worlds per decision",
+                games.max(1).div_ceil(4) * 4,
+                kibitz_bots_koehandel::tournament::STRONG_WORLDS
             ),
             points: "points = 1 per game won outright, 1/k shared by a k-way tie for first",
             baseline: "random",

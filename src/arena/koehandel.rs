@@ -14,8 +14,9 @@
 
 use super::{split_spec, Arena, Job, Outcome, Played};
 use anyhow::Context;
-use kibitz_koehandel::{make_player, Animal, Answer, Cards, Event, Game, Player, Question, Seat};
-use serde_json::{json, Value};
+use kibitz_bots_koehandel::record as kh_record;
+use kibitz_koehandel::{make_player, Answer, Event, Game, Player, Question, Seat};
+use serde_json::Value;
 use std::sync::{Arc, Mutex};
 
 /// Seats per game.
@@ -53,7 +54,7 @@ fn is_a(slot: u64, s: usize) -> bool {
     (s + SEATS - slot as usize % SEATS) % SEATS < 2
 }
 
-type Log = Arc<Mutex<Vec<(usize, String, Value)>>>;
+type Log = Arc<Mutex<Vec<Value>>>;
 
 /// A player that logs every question and answer.
 struct Logged {
@@ -74,67 +75,12 @@ impl Player for Logged {
     }
     fn decide(&mut self, question: &Question) -> Answer {
         let a = self.inner.decide(question);
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).push((
-            self.seat,
-            format!("{question:?}"),
-            answer_json(&a),
-        ));
+        self.log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(kh_record::move_json(Seat(self.seat as u8), question, &a));
         a
     }
-}
-
-fn answer_json(a: &Answer) -> Value {
-    match a {
-        Answer::None => json!("none"),
-        Answer::Auction => json!("auction"),
-        Answer::InvalidMoney => json!("invalid"),
-        Answer::Money(c) => json!({"money": c.to_string()}),
-        Answer::Trade(t) => json!({"trade": {
-            "opponent": t.opponent.map(|s| s.0),
-            "animal": t.animal.map(|a| a.letter().to_string()),
-            "offer": t.offer.map(|c| c.to_string()),
-        }}),
-    }
-}
-
-fn answer_from_json(v: &Value) -> anyhow::Result<Answer> {
-    Ok(match v {
-        Value::String(s) if s == "none" => Answer::None,
-        Value::String(s) if s == "auction" => Answer::Auction,
-        Value::String(s) if s == "invalid" => Answer::InvalidMoney,
-        Value::Object(o) if o.contains_key("money") => {
-            Answer::Money(Cards::parse(o["money"].as_str().unwrap_or(""))?)
-        }
-        Value::Object(o) if o.contains_key("trade") => {
-            let t = &o["trade"];
-            Answer::Trade(kibitz_koehandel::TradeStart {
-                opponent: t["opponent"].as_u64().map(|s| Seat(s as u8 % 4)),
-                animal: t["animal"]
-                    .as_str()
-                    .and_then(|s| s.chars().next())
-                    .and_then(Animal::from_letter),
-                offer: match t["offer"].as_str() {
-                    Some(s) => Some(Cards::parse(s)?),
-                    None => None,
-                },
-            })
-        }
-        other => anyhow::bail!("unreadable answer {other}"),
-    })
-}
-
-/// The table drawn as text: every seat's herd and money, the deck left.
-fn draw(g: &Game) -> String {
-    let mut s = format!("deck left {}, {} to act\n", g.deck_left(), g.active());
-    for i in 0..SEATS as u8 {
-        let seat = Seat(i);
-        s += &format!(
-            "  seat {i}: herd {:<16} money {}\n",
-            g.herd(seat).to_string(),
-            g.money(seat)
-        );
-    }
-    s
 }
 
 impl Arena for Koehandel {
@@ -194,67 +140,20 @@ impl Arena for Koehandel {
             std::cmp::Ordering::Equal => Outcome::Draw,
             std::cmp::Ordering::Less => Outcome::Loss,
         };
-        let best = r.scores.iter().copied().max().unwrap_or(0);
-        let winners: Vec<usize> = (0..SEATS).filter(|&s| r.scores[s] == best).collect();
-        let moves: Vec<Value> = log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .map(|(s, q, a)| json!({"seat": s, "question": q, "answer": a}))
-            .collect();
-        let deck: Vec<String> = Game::shuffled_deck(deck_seed)
-            .iter()
-            .map(|a| a.to_string())
-            .collect();
+        let moves = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
+        let plies = moves.len() as u32;
+        let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+        let mut record = kh_record::game_json(deck_seed, &specs, moves, r.scores, r.turns);
+        record["result"]["a_sum"] = sum_a.into();
+        record["result"]["b_sum"] = sum_b.into();
         Ok(Played {
             outcome,
-            plies: moves.len() as u32,
-            record: json!({
-                "players": specs,
-                "setup": {"deck_seed": deck_seed, "deck": deck},
-                "moves": moves,
-                "result": {
-                    "winner": if winners.len() == 1 { json!(winners[0]) } else { Value::Null },
-                    "scores": r.scores, "a_sum": sum_a, "b_sum": sum_b, "turns": r.turns,
-                },
-            }),
+            plies,
+            record,
         })
     }
 
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
-        let seed = record["setup"]["deck_seed"]
-            .as_u64()
-            .context("record has no setup.deck_seed")?;
-        let mut g = Game::new(seed);
-        g.set_quiet(true);
-        let mut out = vec![("start".to_string(), draw(&g))];
-        for (i, m) in record["moves"]
-            .as_array()
-            .context("record has no moves")?
-            .iter()
-            .enumerate()
-        {
-            let Some(ask) = g.ask() else {
-                anyhow::bail!("move {}: the game is already over", i + 1);
-            };
-            let answer =
-                answer_from_json(&m["answer"]).with_context(|| format!("move {}", i + 1))?;
-            let q = m["question"].as_str().unwrap_or("?");
-            let short: String = q.chars().take(60).collect();
-            g.answer(answer);
-            out.push((
-                format!(
-                    "{}. {} asked {short}… answers {}",
-                    i + 1,
-                    ask.seat,
-                    m["answer"]
-                ),
-                draw(&g),
-            ));
-        }
-        if let Some(last) = out.last_mut() {
-            last.0 += &format!("  — scores {:?}", g.scores());
-        }
-        Ok(out)
+        kh_record::replay(record)
     }
 }

@@ -7,17 +7,14 @@
 //! `param.NAME=V`.
 
 use super::{split_spec, Arena, Job, Outcome, Played};
-use anyhow::Context;
+use kibitz_bots_maumau::record as mm_record;
 use kibitz_maumau::arena::MAX_TURNS;
-use kibitz_maumau::game::{Config, ExhaustionWinner, Game};
+use kibitz_maumau::game::{Config, ExhaustionWinner};
 use kibitz_maumau::knowledge::Knowledge;
 use kibitz_maumau::player::{make_player, Player};
-use kibitz_maumau::turn::{Action, GameEnd, Phase};
-use kibitz_maumau::{Card, Suit};
+use kibitz_maumau::turn::Action;
 use kibitz_search::time::TimeControl;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -98,41 +95,6 @@ impl Player for Logged {
     }
 }
 
-fn action_json(seat: usize, a: Action) -> Value {
-    match a {
-        Action::Draw => json!({"seat": seat, "action": "draw"}),
-        Action::Play { card, wish } => json!({
-            "seat": seat, "action": card.to_string(), "card": card.index(), "wish": wish.index(),
-        }),
-    }
-}
-
-fn action_from_json(v: &Value) -> anyhow::Result<(usize, Action)> {
-    let seat = v["seat"].as_u64().context("move without seat")? as usize;
-    if v["action"] == "draw" {
-        return Ok((seat, Action::Draw));
-    }
-    let card = v["card"]
-        .as_i64()
-        .and_then(Card::from_wire)
-        .context("move without a valid card")?;
-    let wish = v["wish"]
-        .as_u64()
-        .and_then(|w| Suit::from_index(w as u8))
-        .unwrap_or(Suit::Pik);
-    Ok((seat, Action::Play { card, wish }))
-}
-
-fn end_json(end: GameEnd) -> Value {
-    let (reason, seat) = match end {
-        GameEnd::Emptied(s) => ("emptied hand", s),
-        GameEnd::Exhausted(s) => ("talon exhausted", s),
-        GameEnd::LastOnline(s) => ("last online", s),
-        GameEnd::TurnCap(s) => ("turn cap", s),
-    };
-    json!({"winner": seat, "reason": reason})
-}
-
 impl Maumau {
     fn config(&self) -> Config {
         Config {
@@ -191,91 +153,24 @@ impl Arena for Maumau {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .iter()
-            .map(|&(s, a)| action_json(s, a))
+            .map(|&(s, a)| mm_record::action_json(s, a))
             .collect();
-        let players = if a_seat == 0 {
-            [job.a, job.b]
+        let players: Vec<String> = if a_seat == 0 {
+            vec![job.a.to_string(), job.b.to_string()]
         } else {
-            [job.b, job.a]
+            vec![job.b.to_string(), job.a.to_string()]
         };
-        let mut result = end_json(rec.end);
-        result["penalties"] = json!(&rec.penalties[..2]);
+        let deck = mm_record::shuffled_deck(deal_seed);
+        let setup = mm_record::setup_json(self.config(), deal_seed, &deck, MAX_TURNS, None);
+        let result = mm_record::result_json(rec.end, rec.turns, &rec.penalties[..2]);
         Ok(Played {
             outcome,
             plies: moves.len() as u32,
-            record: json!({
-                "players": players,
-                "setup": {"deal_seed": deal_seed, "exhaustion_winner": format!("{:?}", self.exhaustion)},
-                "moves": moves,
-                "result": result,
-            }),
+            record: mm_record::game_json(&players, setup, moves, result),
         })
     }
 
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
-        let deal_seed = record["setup"]["deal_seed"]
-            .as_u64()
-            .context("record has no setup.deal_seed")?;
-        let cfg = Config {
-            players: 2,
-            exhaustion_winner: match record["setup"]["exhaustion_winner"].as_str() {
-                Some("MostValidMoves") => ExhaustionWinner::MostValidMoves,
-                _ => ExhaustionWinner::SecondSeat,
-            },
-        };
-        let moves: Vec<(usize, Action)> = record["moves"]
-            .as_array()
-            .context("record has no moves")?
-            .iter()
-            .map(action_from_json)
-            .collect::<anyhow::Result<_>>()?;
-        let mut rng = ChaCha8Rng::seed_from_u64(deal_seed);
-        let mut game = Game::deal(cfg, &mut rng);
-        let mut out = vec![("deal".to_string(), game.to_string())];
-        let mut next = moves.into_iter();
-        loop {
-            if let Phase::Over(end) = game.phase() {
-                if let Some(last) = out.last_mut() {
-                    last.0 += &format!(
-                        "  — seat {} wins ({})",
-                        end.winner(),
-                        end_json(end)["reason"].as_str().unwrap_or("")
-                    );
-                }
-                break;
-            }
-            if game.turns() >= MAX_TURNS {
-                game.end_by_turn_cap();
-                continue;
-            }
-            let start = game
-                .begin_turn(&mut rng)
-                .map_err(|e| anyhow::anyhow!("replay: {e}"))?;
-            if start.skipped {
-                out.push((format!("seat {} is skipped", start.seat), game.to_string()));
-                continue;
-            }
-            let Some((seat, action)) = next.next() else {
-                break;
-            };
-            if seat != start.seat {
-                anyhow::bail!(
-                    "record says seat {seat} moved, the game says seat {}",
-                    start.seat
-                );
-            }
-            let reaction = game
-                .act(action, &mut rng)
-                .map_err(|e| anyhow::anyhow!("replay: {e}"))?;
-            let what = match action {
-                Action::Draw => format!("seat {seat} draws"),
-                Action::Play { card, wish } if card.is_jack() => {
-                    format!("seat {seat} plays {card}, wishes {}", wish.symbol())
-                }
-                Action::Play { card, .. } => format!("seat {seat} plays {card}"),
-            };
-            out.push((format!("{what} ({reaction:?})"), game.to_string()));
-        }
-        Ok(out)
+        mm_record::replay(record)
     }
 }

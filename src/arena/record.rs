@@ -15,11 +15,15 @@
 //!   seat, seat 0 (the side that moves first) first.
 //! - `setup` is what the game starts from, per game:
 //!   connect4 `{"columns", "rows", "connect", "opening"}` (opening = 1-based column digits);
-//!   piranhas `{"krakens": "x,y,x,y"}`; maumau `{"deal_seed", "exhaustion_winner"}`;
-//!   koehandel `{"deck_seed", "deck": [animal names]}`.
+//!   piranhas `{"krakens": "x,y,x,y"}`; maumau `{"deal_seed", "exhaustion_winner", "players",
+//!   "max_turns", "deck": [cards in deal order]}` (+ `"effect_groups"` when seats share 7/8
+//!   effects); koehandel `{"deck_seed", "deck": [animal letters]}`.
 //! - `moves` in the game's own notation: connect4 1-based columns; piranhas `x,y,DIR` as the
-//!   engine prints them; maumau `{"seat", "action": "draw" | "K♥" (card), "wish"}`;
-//!   koehandel `{"seat", "question", "answer"}` (the market's questions and the answers given).
+//!   engine prints them; maumau `{"seat", "action": "draw" | "K♥" (card) | "invalid" |
+//!   "dropped", "card": wire number, "wish": wire number or null}` (answers as the server
+//!   read them, penalties and dropped seats included; `kibitz_bots_maumau::record`);
+//!   koehandel `{"seat", "question": text, "answer"}` (the market's question as a person reads
+//!   it and the answer applied; `kibitz_bots_koehandel::record`).
 //! - `result`: `{"winner": seat or null, "reason": text, ...}` plus game-specific details
 //!   (scores, end reason; connect4 `illegal`: a faulty last announcement, not in `moves`;
 //!   piranhas `points`, `swarm`, `cause` per colour when a server played the game).
@@ -41,6 +45,9 @@
 //! `season` and `server_result` (connect4, the `RESULT` datagram); their `players` are the
 //! names the bots registered with, their `index` the game's number on that server (schedule
 //! order) and their `seed` the tournament's seed (`null` for a server started by hand).
+//! `maumau-server --records` and `koehandel-server --records` write the same keys through
+//! `kibitz_bots_maumau::record` and `kibitz_bots_koehandel::record` (`seed` the server's seed,
+//! `index` the game or market number).
 
 use super::Played;
 use anyhow::Context;

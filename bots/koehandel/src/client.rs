@@ -11,7 +11,6 @@ use axum::Router;
 use kibitz_koehandel::{make_player, Event, Player, Seat};
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::net::TcpListener;
@@ -22,6 +21,31 @@ pub const ANSWER_DEADLINE: std::time::Duration = std::time::Duration::from_milli
 
 /// Games remembered at once; beyond this the least recently used session is dropped.
 pub const MAX_SESSIONS: usize = 512;
+
+/// The endpoint's HTTP front end limits, the same kinds the market has
+/// ([`crate::server::MarketConfig`]): a silent or trickling client is cut off by the header
+/// timeout, and floods by the connection caps, so they cannot block the market's requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndpointLimits {
+    /// Time a client has to send a complete request head, counted from the connection's start
+    /// and from the end of each response (keep-alive idle time).
+    pub header_timeout: std::time::Duration,
+    /// Connections open at once; further ones are closed at once.
+    pub max_connections: usize,
+    /// Connections open at once from one IP address (the market's pool needs at most one per
+    /// running game).
+    pub max_connections_per_peer: usize,
+}
+
+impl Default for EndpointLimits {
+    fn default() -> Self {
+        EndpointLimits {
+            header_timeout: std::time::Duration::from_secs(10),
+            max_connections: 512,
+            max_connections_per_peer: 128,
+        }
+    }
+}
 
 /// Errors creating a bot.
 #[derive(Debug, thiserror::Error)]
@@ -92,17 +116,24 @@ type SessionMap = HashMap<(u64, u64), Arc<Mutex<Session>>>;
 /// A bot endpoint's state: its strategy and the open sessions.
 pub struct Bot {
     strategy: String,
-    seeds: AtomicU64,
+    seed: u64,
     sessions: Mutex<SessionMap>,
 }
 
 impl Bot {
-    /// A bot playing `strategy` (a name of the engine's registry).
+    /// A bot playing `strategy` (a name of the engine's registry), base seed 1.
     pub fn new(strategy: &str) -> Result<Bot, BotError> {
+        Bot::with_seed(strategy, 1)
+    }
+
+    /// A bot playing `strategy` whose player in game (market `M`, id `I`) is seeded from
+    /// `seed`, `M` and `I` only, so a game's randomness does not depend on which requests
+    /// arrived first.
+    pub fn with_seed(strategy: &str, seed: u64) -> Result<Bot, BotError> {
         make_player(strategy, 0).ok_or_else(|| BotError::UnknownStrategy(strategy.into()))?;
         Ok(Bot {
             strategy: strategy.to_string(),
-            seeds: AtomicU64::new(1),
+            seed,
             sessions: Mutex::new(HashMap::new()),
         })
     }
@@ -134,7 +165,7 @@ impl Bot {
         }
         map.entry(key)
             .or_insert_with(|| {
-                let seed = self.seeds.fetch_add(1, Ordering::Relaxed);
+                let seed = mix(mix(self.seed, key.0), key.1);
                 let p = make_player(&self.strategy, seed).expect("checked in Bot::new");
                 Arc::new(Mutex::new(Session::new(p)))
             })
@@ -176,6 +207,16 @@ impl Bot {
         }
         reply.to_string()
     }
+}
+
+/// SplitMix64 step of `a` and `b`: a well-mixed seed from two numbers.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a
+        .wrapping_add(b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// The axum app serving `bot` on every path.
@@ -223,14 +264,31 @@ impl Drop for BotHandle {
 
 /// Binds `addr` (port 0 = any free port) and serves a bot of `strategy` in the background.
 pub async fn spawn(addr: &str, strategy: &str) -> Result<BotHandle, BotError> {
-    let bot = Arc::new(Bot::new(strategy)?);
+    spawn_seeded(addr, strategy, 1).await
+}
+
+/// [`spawn`] with the bot's base seed (see [`Bot::with_seed`]).
+pub async fn spawn_seeded(addr: &str, strategy: &str, seed: u64) -> Result<BotHandle, BotError> {
+    spawn_with(addr, strategy, seed, EndpointLimits::default()).await
+}
+
+/// [`spawn_seeded`] with the HTTP front end's limits.
+pub async fn spawn_with(
+    addr: &str,
+    strategy: &str,
+    seed: u64,
+    limits: EndpointLimits,
+) -> Result<BotHandle, BotError> {
+    let bot = Arc::new(Bot::with_seed(strategy, seed)?);
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let app = router(bot.clone());
-    let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            tracing::error!("bot endpoint stopped: {e}");
-        }
-    });
+    let caps = crate::limits::Limits::new(limits.max_connections, limits.max_connections_per_peer);
+    let task = tokio::spawn(crate::web::serve(
+        listener,
+        app,
+        caps,
+        limits.header_timeout,
+    ));
     Ok(BotHandle { addr, bot, task })
 }

@@ -42,6 +42,7 @@ pub mod caller;
 pub mod client;
 pub use kibitz_net::limits;
 pub mod protocol;
+pub mod record;
 pub mod server;
 pub mod tournament;
 pub mod web;

@@ -15,6 +15,7 @@ use crate::client::Bot;
 use crate::protocol::{event_msg, question_msg, reply_answer, Envelope, Letters, Reply, SEATS};
 use kibitz_koehandel::game::SeatStats;
 use kibitz_koehandel::{Game, Question, Seat};
+use kibitz_net::record::RecordWriter;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -42,6 +43,9 @@ pub struct MarketConfig {
     pub max_connections: usize,
     /// HTTP front end: connections open at once from one peer IP address.
     pub max_connections_per_peer: usize,
+    /// Where every finished game goes as a `kibitz-record/1` line ([`crate::record`]); none
+    /// when `None` (`koehandel-server --records DIR` writes `DIR/koehandel.jsonl`).
+    pub records: Option<Arc<RecordWriter>>,
 }
 
 impl Default for MarketConfig {
@@ -55,6 +59,7 @@ impl Default for MarketConfig {
             header_timeout: Duration::from_secs(10),
             max_connections: 512,
             max_connections_per_peer: 32,
+            records: None,
         }
     }
 }
@@ -267,6 +272,26 @@ impl Market {
         Ok(r)
     }
 
+    /// [`Market::play`] with the seats named `names` in the logs and the game record instead of
+    /// their URLs (the tournament names its entrants).
+    pub async fn play_as(
+        &self,
+        entrants: Vec<Entrant>,
+        names: &[String],
+    ) -> Result<GameRecord, MarketError> {
+        let (_, rec) = self.register(&entrants)?;
+        {
+            let mut r = lock(&rec);
+            for (slot, n) in r.names.iter_mut().zip(names) {
+                slot.clone_from(n);
+            }
+        }
+        let game = Game::new(started_seed(&rec));
+        self.run(entrants, game, rec.clone()).await;
+        let r = lock(&rec).clone();
+        Ok(r)
+    }
+
     /// Plays a given engine position to the end (tests, worked examples): the game's pending
     /// notices and questions are sent as they are. The record's `seed` is 0.
     pub async fn play_from(
@@ -329,6 +354,7 @@ impl Market {
             })
             .collect();
         let mut verbatim: Option<Letters> = None;
+        let mut moves = Vec::new();
         loop {
             let notices: Vec<_> = game.drain_notices().collect();
             for n in notices {
@@ -354,7 +380,11 @@ impl Market {
                     verbatim = Some(b);
                 }
             }
-            game.answer(reply_answer(ask.seat, &ask.question, reply.as_ref()));
+            let answer = reply_answer(ask.seat, &ask.question, reply.as_ref());
+            if self.inner.cfg.records.is_some() {
+                moves.push(crate::record::move_json(ask.seat, &ask.question, &answer));
+            }
+            game.answer(answer);
             lock(&rec).turns = game.turns();
         }
         {
@@ -365,6 +395,15 @@ impl Market {
             for seat in Seat::ALL {
                 r.herds[seat.idx()] = game.herd(seat).to_string();
                 r.money[seat.idx()] = game.money(seat).to_string();
+            }
+            if let Some(w) = &self.inner.cfg.records {
+                let mut line =
+                    crate::record::game_json(r.seed, &r.names, moves, game.scores(), r.turns);
+                line["seed"] = self.inner.cfg.seed.into();
+                line["index"] = market.into();
+                if let Err(e) = w.write(&line) {
+                    tracing::warn!("cannot write the record of game {market}: {e}");
+                }
             }
         }
         lock(&self.inner.games).running -= 1;

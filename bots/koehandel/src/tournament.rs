@@ -1,17 +1,28 @@
 //! The koehandel part of `kibitz tournament`: the market on loopback, our best bot and the
 //! baselines as HTTP endpoints, seats rotated, standings by wins and mean score.
+//!
+//! Reproducible: decks come from `seed` and the game number (market seed `seed`, game `M`
+//! uses deck `seed + M`), every bot's randomness from `seed`, its entrant number and the game
+//! ids, and our strong player decides with a fixed number of worlds ([`STRONG_WORLDS`]), never
+//! a clock, so the standings depend only on the seed and the game count. Its decisions stay
+//! far inside the market's 5 s per request (mean and max are logged at `info`).
 
-use crate::client::{self, best_strategy, BotHandle};
+use crate::client::{self, BotHandle};
 use crate::server::{Entrant, GameRecord, Market, MarketConfig};
 use kibitz_net::tournament::Options;
 use kibitz_search::stats::{mean_ci, Standing};
 use std::time::Duration;
 
+/// Worlds our strong player samples per decision (a fixed budget, not a time: reproducible).
+pub const STRONG_WORLDS: usize = 64;
+
 /// The entrants: (display name, strategy).
 fn entrants() -> Vec<(String, String)> {
-    let best = best_strategy();
     vec![
-        ("kibitz".to_string(), best.to_string()),
+        (
+            "kibitz".to_string(),
+            format!("strong:worlds={STRONG_WORLDS}"),
+        ),
         ("heuristic #1".into(), "heuristic".into()),
         ("heuristic #2".into(), "heuristic".into()),
         ("random".into(), "random".into()),
@@ -66,23 +77,28 @@ fn record(tallies: &mut [Tally], order: &[usize], r: &GameRecord) {
 /// Runs this contest's local tournament: `games` games (rounded up to a multiple of 4 so every
 /// entrant sits in every seat), decks from `seed`; returns the standings.
 pub fn run(opts: &Options) -> anyhow::Result<Vec<Standing>> {
-    let (games, seed) = (opts.games, opts.seed);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    rt.block_on(run_async(games.max(1).div_ceil(4) * 4, seed))
+    rt.block_on(run_async(opts))
 }
 
-async fn run_async(total: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
+async fn run_async(opts: &Options) -> anyhow::Result<Vec<Standing>> {
+    let (total, seed) = (opts.games.max(1).div_ceil(4) * 4, opts.seed);
+    opts.progress.total(u64::from(total));
     let names = entrants();
     let mut bots: Vec<BotHandle> = Vec::new();
-    for (_, strategy) in &names {
-        bots.push(client::spawn("127.0.0.1:0", strategy).await?);
+    for (i, (_, strategy)) in names.iter().enumerate() {
+        let bot_seed = seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(i as u64 + 1);
+        bots.push(client::spawn_seeded("127.0.0.1:0", strategy, bot_seed).await?);
     }
     let market = Market::new(MarketConfig {
         give_up_after: Some(5),
         seed,
+        records: opts.record_writer("koehandel")?,
         ..MarketConfig::default()
     });
     let mut tallies = vec![Tally::default(); names.len()];
@@ -91,8 +107,20 @@ async fn run_async(total: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
             .map(|s| (s + games as usize) % names.len())
             .collect();
         let seats = order.iter().map(|&e| Entrant::Url(bots[e].url())).collect();
-        match tokio::time::timeout(Duration::from_secs(600), market.play(seats)).await {
-            Ok(Ok(r)) => record(&mut tallies, &order, &r),
+        let seat_names: Vec<String> = order.iter().map(|&e| names[e].0.clone()).collect();
+        let play = market.play_as(seats, &seat_names);
+        match tokio::time::timeout(Duration::from_secs(600), play).await {
+            Ok(Ok(r)) => {
+                record(&mut tallies, &order, &r);
+                let scores = r.scores.unwrap_or_default();
+                let line: Vec<String> = seat_names
+                    .iter()
+                    .zip(scores)
+                    .map(|(n, s)| format!("{n} {s}"))
+                    .collect();
+                opts.progress
+                    .game_done(&format!("game {}: {}", games + 1, line.join(", ")));
+            }
             Ok(Err(e)) => anyhow::bail!("market refused a game: {e}"),
             Err(_) => anyhow::bail!("koehandel game {} took more than 10 minutes", games + 1),
         }
@@ -107,6 +135,12 @@ async fn run_async(total: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
             } else {
                 0.0
             };
+            // Times vary with the machine: logged, not in the (reproducible) table.
+            tracing::info!(
+                "koehandel {name}: {} requests, {ms:.2} ms/request, max {} ms",
+                t.requests,
+                t.max_time.as_millis()
+            );
             Standing {
                 player: name.clone(),
                 games: t.games,
@@ -115,8 +149,8 @@ async fn run_async(total: u32, seed: u64) -> anyhow::Result<Vec<Standing>> {
                 losses: t.losses,
                 points: t.points,
                 note: format!(
-                    "avg score {mean:.0} ± {ci:.0}; defaults {}, bluffs caught {}, barred {}, {:.2} ms/request (max {} ms), {} no answer",
-                    t.defaults, t.bluffs, t.barred, ms, t.max_time.as_millis(), t.failures
+                    "avg score {mean:.0} ± {ci:.0}; defaults {}, bluffs caught {}, barred {}, {} no answer",
+                    t.defaults, t.bluffs, t.barred, t.failures
                 ),
             }
         })

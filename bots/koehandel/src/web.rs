@@ -254,7 +254,7 @@ pub async fn spawn(addr: &str, cfg: MarketConfig) -> std::io::Result<ServerHandl
 
 /// The accept loop: HTTP/1.1 with a header-read timeout, at most the configured connections in
 /// total and per peer address (beyond that a connection is closed without a reply).
-async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     app: Router,
     limits: crate::limits::Limits,

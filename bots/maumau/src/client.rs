@@ -39,6 +39,9 @@ pub struct BotConfig {
     pub players: usize,
     /// Give up if the server says nothing for this long.
     pub read_timeout: Duration,
+    /// ISMCTS tunables as `NAME=VALUE` (`kibitz maumau params` lists them); only for the
+    /// `ismcts` strategy.
+    pub params: Vec<String>,
 }
 
 impl Default for BotConfig {
@@ -51,6 +54,7 @@ impl Default for BotConfig {
             seed: 1,
             players: 2,
             read_timeout: Duration::from_secs(300),
+            params: Vec::new(),
         }
     }
 }
@@ -174,7 +178,12 @@ impl Bot {
     /// The bot `cfg` describes (strategy, iterations, seed).
     pub fn for_config(cfg: &BotConfig) -> anyhow::Result<Bot> {
         if cfg.strategy == "ismcts" {
+            use kibitz_search::params::Tunable;
             let mut p = IsmctsParams::default();
+            for a in &cfg.params {
+                p.apply(a)
+                    .map_err(|e| anyhow::anyhow!("--param {a}: {e}"))?;
+            }
             if let Some(k) = cfg.iterations {
                 p.search.max_iterations = k;
             }
@@ -182,6 +191,11 @@ impl Bot {
             bot.ismcts = Some(IsmctsPlayer::new(p, cfg.seed));
             return Ok(bot);
         }
+        anyhow::ensure!(
+            cfg.params.is_empty(),
+            "--param applies to the ismcts strategy only, not {:?}",
+            cfg.strategy
+        );
         Ok(Bot::new(
             cfg,
             make_player(&cfg.strategy, cfg.seed, cfg.iterations, 1)?,
@@ -365,9 +379,10 @@ impl Bot {
                         .map(|c| format!("{} {}v {:.2}", show(c.action), c.visits, c.mean_reward))
                         .collect();
                     info!(
-                        "{}: ismcts {} iterations: {}",
+                        "{}: ismcts {} iterations in {} ms: {}",
                         self.report.name,
                         st.iterations,
+                        start.elapsed().as_millis(),
                         top.join(" | ")
                     );
                 }

@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 
-/// Starts one copy of a bot that will connect to `addr` under `name`.
-pub type StartFn = Arc<dyn Fn(SocketAddr, &str) + Send + Sync>;
+/// Starts one copy of a bot that will connect to `addr` under `name` for game `game` (0-based
+/// number of the game in the knock-out: a seed for the bot's randomness that does not depend
+/// on timing).
+pub type StartFn = Arc<dyn Fn(SocketAddr, &str, u32) + Send + Sync>;
 
 /// How an entrant is started.
 #[derive(Clone)]
@@ -45,6 +47,17 @@ pub struct KnockoutConfig {
     pub server: ServerConfig,
     /// No new game starts after this; open matches are decided by the score so far.
     pub deadline: Option<Instant>,
+    /// Play all `match_games` games of every match even when one side already has the
+    /// majority (the winner is the same; the tournament gets a fixed game count).
+    pub play_out: bool,
+}
+
+impl KnockoutConfig {
+    /// Games the knock-out plays in all when `play_out` is set: `match_games` for each of the
+    /// `entrants - 1` matches (byes play none).
+    pub fn total_games(&self, entrants: usize) -> u64 {
+        entrants.saturating_sub(1) as u64 * u64::from(self.match_games)
+    }
 }
 
 /// One match of the bracket.
@@ -120,10 +133,10 @@ enum Running {
     Thread,
 }
 
-fn start(e: &Entrant, addr: SocketAddr) -> Option<Running> {
+fn start(e: &Entrant, addr: SocketAddr, game: u32) -> Option<Running> {
     match &e.launch {
         Launch::InProcess(f) => {
-            f(addr, &e.name);
+            f(addr, &e.name, game);
             Some(Running::Thread)
         }
         Launch::Command(cmd) => {
@@ -163,6 +176,16 @@ pub async fn run_knockout(
     listener: &TcpListener,
     entrants: &[Entrant],
     cfg: &KnockoutConfig,
+) -> anyhow::Result<KnockoutReport> {
+    run_knockout_with(listener, entrants, cfg, &|_| {}).await
+}
+
+/// [`run_knockout`] calling `on_game` with a one-line summary after every game.
+pub async fn run_knockout_with(
+    listener: &TcpListener,
+    entrants: &[Entrant],
+    cfg: &KnockoutConfig,
+    on_game: &(dyn Fn(&str) + Sync),
 ) -> anyhow::Result<KnockoutReport> {
     let addr = listener.local_addr()?;
     let n = entrants.len();
@@ -209,8 +232,8 @@ pub async fn run_knockout(
             };
             let mut score = (0u32, 0u32);
             let mut g = 0;
-            while score.0 * 2 <= cfg.match_games
-                && score.1 * 2 <= cfg.match_games
+            while (cfg.play_out
+                || (score.0 * 2 <= cfg.match_games && score.1 * 2 <= cfg.match_games))
                 && g < cfg.match_games
             {
                 if cfg.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -222,8 +245,9 @@ pub async fn run_knockout(
                 }
                 let seats = if g % 2 == 0 { [a, b] } else { [b, a] };
                 g += 1;
-                let first = start(&entrants[seats[0]], addr);
+                let first = start(&entrants[seats[0]], addr, game_index);
                 let mut second = None;
+                let this_game = game_index;
                 let result = play_game(
                     listener,
                     &cfg.server,
@@ -231,7 +255,7 @@ pub async fn run_knockout(
                     Some(handshake_limit),
                     |s| {
                         if s == 0 {
-                            second = start(&entrants[seats[1]], addr);
+                            second = start(&entrants[seats[1]], addr, this_game);
                         }
                     },
                 )
@@ -260,7 +284,7 @@ pub async fn run_knockout(
                     Err(e) => {
                         // Seat 0 failed: start seat 1 anyway; if it shakes hands it gets the game.
                         totals[seats[0]].drops += 1;
-                        second = start(&entrants[seats[1]], addr);
+                        second = start(&entrants[seats[1]], addr, this_game);
                         let mut log = TransLog::open(None, 0, false);
                         let probe = handshake(listener, 1, &cfg.server, &mut log);
                         match tokio::time::timeout(handshake_limit, probe).await {
@@ -298,6 +322,14 @@ pub async fn run_knockout(
                     "round {round}: {} {}-{} {}",
                     entrants[a].name, score.0, score.1, entrants[b].name
                 );
+                on_game(&format!(
+                    "round {round}, game {g}: {} wins ({} {}-{} {})",
+                    entrants[seats[winner_seat]].name,
+                    entrants[a].name,
+                    score.0,
+                    score.1,
+                    entrants[b].name
+                ));
             }
             let winner = if score.1 > score.0 { b } else { a };
             matches.push(MatchResult {

@@ -24,6 +24,7 @@ pub mod client;
 pub mod conn;
 pub mod knockout;
 pub mod protocol;
+pub mod record;
 mod seating;
 pub mod server;
 pub mod tournament;

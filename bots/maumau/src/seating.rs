@@ -4,7 +4,7 @@
 
 use crate::conn::{Conn, Wait};
 use crate::protocol::{self, NameLine, ServerMsg};
-use crate::server::ServerConfig;
+use crate::server::{Seat, ServerConfig};
 use crate::translog::TransLog;
 use tokio::net::TcpListener;
 use tracing::{info, warn};
@@ -80,4 +80,25 @@ pub(crate) async fn handshake(
             return Ok((conn, name));
         }
     }
+}
+
+/// Drops the seated bots whose connection is already closed; returns whether any was.
+pub(crate) async fn drop_vanished(seats: &mut Vec<Seat>, log: &mut TransLog, index: u32) -> bool {
+    let before = seats.len();
+    let mut kept = Vec::with_capacity(before);
+    for (i, mut s) in std::mem::take(seats).into_iter().enumerate() {
+        s.conn.poll();
+        if s.conn.saw_eof() {
+            info!(
+                "game {index}: {} ({}) left before the game started; seat {i} is filled again",
+                s.name, s.conn.peer
+            );
+            log.note(i, "DISCONNECTED while waiting for the game: not seated");
+            s.conn.close().await;
+        } else {
+            kept.push(s);
+        }
+    }
+    *seats = kept;
+    seats.len() < before
 }

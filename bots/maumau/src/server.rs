@@ -9,14 +9,18 @@
 
 use crate::conn::{Conn, Wait};
 use crate::protocol::{self, Answer, Broadcast, Request, ServerMsg};
+use crate::record;
+use crate::seating::drop_vanished;
 pub(crate) use crate::seating::handshake;
 use crate::translog::TransLog;
 use kibitz_maumau::{Card, Config, DrawTwo, ExhaustionWinner, Game, GameEnd, RawAnswer, Reaction};
+use kibitz_net::record::RecordWriter;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tracing::{debug, info, warn};
@@ -45,6 +49,9 @@ pub struct ServerConfig {
     pub log: Option<PathBuf>,
     /// Fixed deck and draws instead of shuffles (replaying recorded games).
     pub replay: Option<Replay>,
+    /// Where every game goes as a `kibitz-record/1` line ([`crate::record`]); none when
+    /// `None` (`--records DIR` writes `DIR/maumau.jsonl`).
+    pub records: Option<Arc<RecordWriter>>,
 }
 
 impl Default for ServerConfig {
@@ -59,6 +66,7 @@ impl Default for ServerConfig {
             games: 1,
             log: None,
             replay: None,
+            records: None,
         }
     }
 }
@@ -106,6 +114,18 @@ pub enum EndReason {
     LastOnline,
     /// The turn cap was reached.
     TurnCap,
+}
+
+impl std::fmt::Display for EndReason {
+    /// As a person reads it: `emptied hand`, `talon exhausted`, `last bot online`, `turn cap`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EndReason::Emptied => "emptied hand",
+            EndReason::Exhausted => "talon exhausted",
+            EndReason::LastOnline => "last bot online",
+            EndReason::TurnCap => "turn cap",
+        })
+    }
 }
 
 /// The result of one game.
@@ -183,9 +203,10 @@ pub fn spawn(
     Ok((addr, handle))
 }
 
-struct Seat {
-    conn: Conn,
-    name: String,
+/// A seated bot: its connection, name, hand as the server sent it, and faults.
+pub(crate) struct Seat {
+    pub(crate) conn: Conn,
+    pub(crate) name: String,
     hand: Vec<u8>,
     first_request: bool,
     faults: Faults,
@@ -279,12 +300,17 @@ pub async fn play_game(
             .collect();
     }
 
+    let setup = cfg.records.is_some().then(|| {
+        let shared = (0..players).any(|s| groups[s] != s as u8);
+        record::setup_json(gcfg, seed, &deck, cfg.max_turns, shared.then_some(groups))
+    });
     let mut r = Referee {
         game,
         seats,
         log,
         cfg,
         rng,
+        moves: Vec::new(),
     };
     for s in 0..players {
         r.send(s, &ServerMsg::GameStart).await;
@@ -308,11 +334,21 @@ pub async fn play_game(
     for s in &mut r.seats {
         s.conn.close().await;
     }
+    if let (Some(w), Some(setup)) = (&cfg.records, setup) {
+        let penalties: Vec<u32> = r.seats.iter().map(|s| s.faults.penalties).collect();
+        let result = record::result_json(end, r.game.turns(), &penalties);
+        let mut line = record::game_json(&names, setup, std::mem::take(&mut r.moves), result);
+        line["seed"] = cfg.seed.into();
+        line["index"] = index.into();
+        if let Err(e) = w.write(&line) {
+            warn!("game {index}: cannot write its record: {e}");
+        }
+    }
     if reason == EndReason::TurnCap {
         info!("game {index}: turn cap reached");
     }
     info!(
-        "game {index}: {} wins ({reason:?}) after {} turns",
+        "game {index}: {} wins ({reason}) after {} turns",
         names[winner],
         r.game.turns()
     );
@@ -327,33 +363,14 @@ pub async fn play_game(
     })
 }
 
-/// Drops the seated bots whose connection is already closed; returns whether any was.
-async fn drop_vanished(seats: &mut Vec<Seat>, log: &mut TransLog, index: u32) -> bool {
-    let before = seats.len();
-    let mut kept = Vec::with_capacity(before);
-    for (i, mut s) in std::mem::take(seats).into_iter().enumerate() {
-        s.conn.poll();
-        if s.conn.saw_eof() {
-            info!(
-                "game {index}: {} ({}) left before the game started; seat {i} is filled again",
-                s.name, s.conn.peer
-            );
-            log.note(i, "DISCONNECTED while waiting for the game: not seated");
-            s.conn.close().await;
-        } else {
-            kept.push(s);
-        }
-    }
-    *seats = kept;
-    seats.len() < before
-}
-
 struct Referee<'a> {
     game: Game,
     seats: Vec<Seat>,
     log: TransLog,
     cfg: &'a ServerConfig,
     rng: ChaCha8Rng,
+    /// The record's moves (only with `cfg.records`).
+    moves: Vec<serde_json::Value>,
 }
 
 impl Referee<'_> {
@@ -393,6 +410,9 @@ impl Referee<'_> {
             self.seats[seat].name
         );
         self.seats[seat].faults.dropped = true;
+        if self.cfg.records.is_some() {
+            self.moves.push(record::dropped_json(seat));
+        }
         self.seats[seat].conn.close().await;
         self.game.drop_seat(seat);
     }
@@ -483,6 +503,9 @@ impl Referee<'_> {
             };
             // 4. The reaction.
             self.force_draws(mover);
+            if self.cfg.records.is_some() {
+                self.moves.push(record::answer_json(mover, &raw));
+            }
             let Ok(reaction) = self.game.answer(raw, &mut self.rng) else {
                 continue;
             };

@@ -2,32 +2,58 @@
 //! server (loopback, port 0), with our ISMCTS bot and the baseline bots as real TCP clients
 //! (in-process threads running [`crate::client`]).
 //!
-//! Field, in seeding order: `kibitz` (ISMCTS, 50 ms per move), `heuristic`, `greedy`, `random`.
-//! Matches are a fixed number of games (best of N).
+//! Field, in seeding order: `kibitz` (ISMCTS, [`ISMCTS_ITERATIONS`] iterations per move),
+//! `heuristic`, `greedy`, `random`. Every match plays all its games (the majority goes
+//! through), so the contest has a fixed game count.
+//!
+//! Reproducible: deals come from the seed and the game number (game `i` of the run deals with
+//! `seed + i`), every bot's randomness from the seed, its entrant number and the game number,
+//! and our bot searches a fixed number of iterations, not a time: the standings depend only on
+//! the seed and the game count. [`ISMCTS_MOVE_CAP`] only guards against a stalled machine (far
+//! above a move's normal time and far below the server's [`TURN_TIMEOUT`]).
 
 use crate::client::{play, BotConfig};
-use crate::knockout::{run_knockout, Entrant, KnockoutConfig, KnockoutReport, Launch};
+use crate::knockout::{run_knockout_with, Entrant, KnockoutConfig, KnockoutReport, Launch};
 use crate::server::ServerConfig;
 use kibitz_net::tournament::Options;
 use kibitz_search::stats::Standing;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Thinking time of our ISMCTS bot per move.
-pub const ISMCTS_MOVE_TIME: Duration = Duration::from_millis(50);
+/// ISMCTS iterations per move of our bot (about the 50 ms per move the tournament used to
+/// give it on a loaded 2-core machine).
+pub const ISMCTS_ITERATIONS: u64 = 20_000;
 
-fn entrant(name: &str, strategy: &str, time: Duration, seeds: Arc<AtomicU64>) -> Entrant {
+/// Safety cap per move of our bot: reached only on a stalled machine (then the move, and
+/// only it, depends on timing). A move normally takes a few tens of ms.
+pub const ISMCTS_MOVE_CAP: Duration = Duration::from_millis(2_000);
+
+/// The server's per-answer timeout in the tournament (the contest's 5 s).
+pub const TURN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// SplitMix64 step of `a` and `b`.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a
+        .wrapping_add(b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn entrant(name: &str, strategy: &str, number: u64, seed: u64) -> Entrant {
     let strategy = strategy.to_string();
-    let start = move |addr, name: &str| {
+    let iterations = (strategy == "ismcts").then_some(ISMCTS_ITERATIONS);
+    let start = move |addr, name: &str, game: u32| {
         let cfg = BotConfig {
             name: name.to_string(),
             strategy: strategy.clone(),
-            time,
-            iterations: None,
-            seed: seeds.fetch_add(1, Ordering::Relaxed),
+            time: ISMCTS_MOVE_CAP,
+            iterations,
+            seed: mix(mix(seed, number), u64::from(game)),
             players: 2,
-            read_timeout: Duration::from_secs(15),
+            read_timeout: Duration::from_secs(30),
+            params: Vec::new(),
         };
         std::thread::spawn(move || {
             if let Err(e) = play(addr, &cfg) {
@@ -41,42 +67,38 @@ fn entrant(name: &str, strategy: &str, time: Duration, seeds: Arc<AtomicU64>) ->
     }
 }
 
-/// Runs this contest's local tournament, matches of `opts.games` games (made odd), deals and bot
-/// seeds from `seed`, and returns the standings.
+/// Runs this contest's local tournament, matches of `opts.games` games (made odd, all
+/// played), deals and bot seeds from `opts.seed`, records to `opts.records`, and returns the
+/// standings.
 pub fn run(opts: &Options) -> anyhow::Result<Vec<Standing>> {
-    let (games, seed) = (opts.games, opts.seed);
-    let seeds = Arc::new(AtomicU64::new(
-        seed.wrapping_mul(0x9e37_79b9).wrapping_add(0x6d61_756d),
-    ));
+    let seed = opts.seed;
     let entrants = vec![
-        entrant("kibitz", "ismcts", ISMCTS_MOVE_TIME, seeds.clone()),
-        entrant(
-            "heuristic",
-            "heuristic",
-            Duration::from_millis(10),
-            seeds.clone(),
-        ),
-        entrant("greedy", "greedy", Duration::from_millis(10), seeds.clone()),
-        entrant("random", "random", Duration::from_millis(10), seeds),
+        entrant("kibitz", "ismcts", 0, seed),
+        entrant("heuristic", "heuristic", 1, seed),
+        entrant("greedy", "greedy", 2, seed),
+        entrant("random", "random", 3, seed),
     ];
     let cfg = KnockoutConfig {
-        match_games: games.max(1) | 1,
+        match_games: opts.games.max(1) | 1,
         shuffle: false,
         server: ServerConfig {
-            turn_timeout: Some(Duration::from_secs(2)),
+            turn_timeout: Some(TURN_TIMEOUT),
             max_turns: 2000,
             seed,
             games: u32::MAX,
+            records: opts.record_writer("maumau")?,
             ..ServerConfig::default()
         },
         deadline: None,
+        play_out: true,
     };
+    opts.progress.total(cfg.total_games(entrants.len()));
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let report = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        run_knockout(&listener, &entrants, &cfg).await
+        run_knockout_with(&listener, &entrants, &cfg, &|s| opts.progress.game_done(s)).await
     })?;
     tracing::info!("maumau knock-out:\n{report}");
     Ok(standings(&report))

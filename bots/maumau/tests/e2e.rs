@@ -326,7 +326,7 @@ fn network_games_with_three_and_four_players() {
 #[test]
 fn knockout_with_a_bye() {
     let make = |strategy: &'static str| -> Launch {
-        Launch::InProcess(Arc::new(move |addr, name: &str| {
+        Launch::InProcess(Arc::new(move |addr, name: &str, _game| {
             let cfg = baseline(name, strategy, 1);
             std::thread::spawn(move || play(addr, &cfg));
         }))
@@ -347,6 +347,7 @@ fn knockout_with_a_bye() {
         shuffle: false,
         server: ServerConfig::default(),
         deadline: None,
+        play_out: false,
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

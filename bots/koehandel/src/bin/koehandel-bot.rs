@@ -24,6 +24,19 @@ struct Args {
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
     #[arg(long, default_value = "info")]
     log_level: String,
+    /// Base seed of the player's randomness (each game's player is seeded from it and the
+    /// game's ids).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Milliseconds a client has to send a complete request head (also the keep-alive idle time).
+    #[arg(long, default_value_t = 10_000)]
+    header_timeout_ms: u64,
+    /// HTTP connections open at once.
+    #[arg(long, default_value_t = 512)]
+    max_connections: usize,
+    /// HTTP connections open at once from one IP address.
+    #[arg(long, default_value_t = 128)]
+    max_connections_per_peer: usize,
 }
 
 #[tokio::main]
@@ -43,7 +56,12 @@ async fn main() -> anyhow::Result<()> {
     let strategy = args
         .strategy
         .unwrap_or_else(|| client::best_strategy().to_string());
-    let bot = client::spawn(&listen, &strategy).await?;
+    let limits = client::EndpointLimits {
+        header_timeout: std::time::Duration::from_millis(args.header_timeout_ms.max(1)),
+        max_connections: args.max_connections,
+        max_connections_per_peer: args.max_connections_per_peer,
+    };
+    let bot = client::spawn_with(&listen, &strategy, args.seed, limits).await?;
     tracing::info!("koehandel bot ({strategy}) listening on {}", bot.url());
     tokio::signal::ctrl_c().await?;
     Ok(())

@@ -40,6 +40,10 @@ struct Args {
     /// HTTP connections open at once from one IP address.
     #[arg(long, default_value_t = 32)]
     max_connections_per_peer: usize,
+    /// Folder for game records: every finished game is appended to DIR/koehandel.jsonl
+    /// (kibitz-record/1 JSON lines; `kibitz replay DIR/koehandel.jsonl`).
+    #[arg(long, value_name = "DIR")]
+    records: Option<std::path::PathBuf>,
 }
 
 #[tokio::main]
@@ -67,6 +71,12 @@ async fn main() -> anyhow::Result<()> {
         header_timeout: Duration::from_millis(a.header_timeout_ms.max(1)),
         max_connections: a.max_connections,
         max_connections_per_peer: a.max_connections_per_peer,
+        records: match &a.records {
+            Some(dir) => Some(std::sync::Arc::new(
+                kibitz_net::record::RecordWriter::create(dir, "koehandel")?,
+            )),
+            None => None,
+        },
         ..MarketConfig::default()
     };
     let server = web::spawn(&listen, cfg).await?;

@@ -1,13 +1,15 @@
 //! `maumau-bot`: our Mau-Mau contest bot. Connects to a (real or reference) server and plays one
-//! whole game; logs what it thinks to stderr (`RUST_LOG=debug` for every line).
+//! whole game; logs what it thinks to stderr (`--log-level debug` or `RUST_LOG=debug` for every
+//! line; colours only on a terminal).
 
 use clap::Parser;
-use kibitz_bots_maumau::client::{play, unique_name, BotConfig};
+use kibitz_bots_maumau::client::{play, unique_name, Bot, BotConfig};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 /// Plays one game of Mau-Mau over the contest's JSON-lines protocol.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "maumau-bot", version)]
 struct Args {
     /// Server host.
     #[arg(long, default_value = "127.0.0.1")]
@@ -36,17 +38,24 @@ struct Args {
     /// Seats at the table (2 in the contest; 3-4 for our server's network game).
     #[arg(long, default_value_t = 2)]
     players: usize,
+    /// An ISMCTS tunable, NAME=VALUE (repeatable; `kibitz maumau params` lists them).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
+    #[arg(long, default_value = "info")]
+    log_level: String,
 }
 
 fn main() -> anyhow::Result<()> {
+    let a = Args::parse();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
         )
         .init();
-    let a = Args::parse();
     let cfg = BotConfig {
         name: if a.exact_name {
             a.name.clone()
@@ -62,8 +71,14 @@ fn main() -> anyhow::Result<()> {
         iterations: a.iterations,
         seed: a.seed.unwrap_or_else(rand::random),
         players: a.players.clamp(2, 4),
+        params: a.params,
         ..BotConfig::default()
     };
+    // Bad strategies and parameters fail here, before connecting.
+    if let Err(e) = Bot::for_config(&cfg) {
+        eprintln!("maumau-bot: error: {e:#}");
+        std::process::exit(2);
+    }
     let report = match play((a.host.as_str(), a.port), &cfg) {
         Ok(r) => r,
         Err(e) => {

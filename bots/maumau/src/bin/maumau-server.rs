@@ -1,12 +1,17 @@
 //! `maumau-server`: the reference Mau-Mau server, wire-identical to the Free-Hack 2017 contest
 //! server by default (`specs/maumau.md` §10), plus timeouts, several games, network games and a
-//! knock-out mode. Accepts the real server's `-FreeHackContest -port=1234` style arguments too.
+//! knock-out mode. Accepts the real server's `-FreeHackContest -port=1234` style arguments too
+//! (`-port=1234` and `-port 1234`, as Go's and the original's flag parsers read them).
+//!
+//! Renamed flags (the old names stay as hidden aliases): `--bind` → `--host`, `--log FILE`
+//! → `--transcript FILE` (so `--log` no longer means a file here and a log filter elsewhere).
 
 use clap::{Parser, ValueEnum};
 use kibitz_bots_maumau::knockout::{parse_entrants, run_knockout, KnockoutConfig};
 use kibitz_bots_maumau::server::{serve, EndReason, GameReport, ServerConfig};
 use kibitz_maumau::ExhaustionWinner;
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -20,14 +25,14 @@ enum Winner {
 
 /// Reference Mau-Mau server (JSON lines over TCP).
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "maumau-server", version)]
 struct Args {
-    /// TCP port (the real server's default).
+    /// TCP port (the real server's default; 0 = any free port, printed).
     #[arg(long, default_value_t = 1338)]
     port: u16,
     /// Listen address.
-    #[arg(long, default_value = "127.0.0.1")]
-    bind: String,
+    #[arg(long, alias = "bind", default_value = "127.0.0.1")]
+    host: String,
     /// Shuffle seed; game i uses seed + i (default: random, printed).
     #[arg(long)]
     seed: Option<u64>,
@@ -55,42 +60,59 @@ struct Args {
     /// Shuffle the knock-out seeding with the seed.
     #[arg(long)]
     shuffle: bool,
-    /// Transcript of every line (one file per game with several games).
-    #[arg(long)]
-    log: Option<PathBuf>,
+    /// Transcript of every line in both directions (one file per game with several games).
+    #[arg(long, alias = "log", value_name = "FILE")]
+    transcript: Option<PathBuf>,
+    /// Folder for game records: every game is appended to DIR/maumau.jsonl (kibitz-record/1
+    /// JSON lines; `kibitz replay DIR/maumau.jsonl`).
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
+    /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
+    #[arg(long, default_value = "info")]
+    log_level: String,
     /// Only with --turn-timeout-ms 0: close a connection silent this long while it owes a line
     /// (0 = wait forever, exactly like the real server).
     #[arg(long, default_value_t = 600_000)]
     idle_timeout_ms: u64,
 }
 
-/// Rewrites the real server's single-dash arguments (`-port=1234`, `-players=2`,
-/// `-FreeHackContest`, `-isNetworkGame`) into ours.
+/// Rewrites the real server's single-dash arguments (`-port=1234`, `-port 1234`,
+/// `-players=2`, `-FreeHackContest`, `-isNetworkGame`) into ours: a single dash before a
+/// word of two or more letters is read as two (`-h` and `-V` stay short flags).
 fn translate(args: impl Iterator<Item = String>) -> Vec<String> {
     let mut out = Vec::new();
-    for a in args {
-        match a.as_str() {
-            "-FreeHackContest" | "-isNetworkGame" => {}
-            _ if a.starts_with('-') && !a.starts_with("--") && a.contains('=') => {
-                let (k, v) = a[1..].split_once('=').unwrap_or_default();
-                out.push(format!("--{k}"));
-                out.push(v.to_string());
-            }
-            _ => out.push(a),
+    for (i, a) in args.enumerate() {
+        let word = a
+            .strip_prefix('-')
+            .filter(|w| !w.starts_with('-'))
+            .filter(|w| w.split('=').next().is_some_and(|k| k.len() >= 2))
+            .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()));
+        match word {
+            _ if i == 0 => out.push(a),
+            Some("FreeHackContest" | "isNetworkGame") => {}
+            Some(w) => match w.split_once('=') {
+                Some((k, v)) => {
+                    out.push(format!("--{k}"));
+                    out.push(v.to_string());
+                }
+                None => out.push(format!("--{w}")),
+            },
+            None => out.push(a),
         }
     }
     out
 }
 
 fn main() -> anyhow::Result<()> {
+    let a = Args::parse_from(translate(std::env::args()));
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
         )
         .init();
-    let a = Args::parse_from(translate(std::env::args()));
     let seed = a.seed.unwrap_or_else(rand::random);
     println!("[#] seed {seed}");
     let cfg = ServerConfig {
@@ -104,14 +126,20 @@ fn main() -> anyhow::Result<()> {
         max_turns: a.max_turns,
         seed,
         games: a.games.max(1),
-        log: a.log.clone(),
+        log: a.transcript.clone(),
         replay: None,
+        records: match &a.records {
+            Some(dir) => Some(std::sync::Arc::new(
+                kibitz_net::record::RecordWriter::create(dir, "maumau")?,
+            )),
+            None => None,
+        },
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind((a.bind.as_str(), a.port)).await?;
+        let listener = tokio::net::TcpListener::bind((a.host.as_str(), a.port)).await?;
         println!("[#] listening on {}", listener.local_addr()?);
         if let Some(file) = &a.knockout {
             let entrants = parse_entrants(&std::fs::read_to_string(file)?)?;
@@ -123,6 +151,7 @@ fn main() -> anyhow::Result<()> {
                     ..cfg
                 },
                 deadline: None,
+                play_out: false,
             };
             let report = run_knockout(&listener, &entrants, &kcfg).await?;
             println!("{report}");
@@ -152,7 +181,7 @@ fn print_summary(reports: &[GameReport]) {
             e[4] += r.faults[s].dropped as u32;
         }
         println!(
-            "[#] game {}: seed {}, winner {} ({:?}, {} turns)",
+            "[#] game {}: seed {}, winner {} ({}, {} turns)",
             r.index + 1,
             r.seed,
             r.winner_name(),
@@ -182,6 +211,38 @@ fn print_summary(reports: &[GameReport]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_style_and_renamed_flags() {
+        let parse = |v: &[&str]| Args::parse_from(translate(v.iter().map(|s| s.to_string())));
+        assert_eq!(parse(&["srv", "-port", "7777"]).port, 7777);
+        assert_eq!(parse(&["srv", "-port=7777"]).port, 7777);
+        assert_eq!(parse(&["srv", "--port", "7777"]).port, 7777);
+        assert_eq!(parse(&["srv", "--port=7777"]).port, 7777);
+        let a = parse(&["srv", "-players", "3", "-bind=0.0.0.0", "--log", "t.log"]);
+        assert_eq!((a.players, a.host.as_str()), (3, "0.0.0.0"));
+        assert_eq!(a.transcript, Some(PathBuf::from("t.log")));
+        let a = parse(&[
+            "srv",
+            "--host",
+            "::1",
+            "--transcript",
+            "x",
+            "--log-level",
+            "debug",
+        ]);
+        assert_eq!((a.host.as_str(), a.log_level.as_str()), ("::1", "debug"));
+        assert_eq!(a.transcript, Some(PathBuf::from("x")));
+        // Short flags and values stay as they are.
+        assert_eq!(
+            translate(
+                ["srv", "-h", "-V", "--seed", "5"]
+                    .iter()
+                    .map(|s| s.to_string())
+            ),
+            ["srv", "-h", "-V", "--seed", "5"]
+        );
+    }
 
     #[test]
     fn real_server_arguments() {
