@@ -432,7 +432,7 @@ pub const NODES: u64 = 40_000;
 /// The tournament's guard on our bot's move: the search stops here even if the node budget
 /// is not used up (then the game is no longer reproducible; only on a badly overloaded
 /// machine). The server's limit is 2 s.
-pub const SEARCH_MS: u64 = 1_000;
+pub const SEARCH_MS: u64 = 1_500;
 
 /// Runs this contest's local tournament: our server on loopback, kibitz (search) / greedy /
 /// random over real TCP XML, round robin, `games_per_pair` games per pair (both colours per
