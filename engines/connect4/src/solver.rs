@@ -43,6 +43,16 @@ pub struct SolverConfig {
     pub tt_min_empty: u32,
     /// Prefetch the table buckets of all children before searching them.
     pub prefetch: bool,
+    /// Positions with fewer empty cells than this live in a small separate table (the "near"
+    /// table, [`Self::near_kb`]) that stays in the CPU caches: they are most of the nodes
+    /// and their subtrees are cheap, so a cache miss costs more than the work it saves.
+    /// 0: one table for all.
+    pub near_empty: u32,
+    /// Size of the near table in KiB.
+    pub near_kb: usize,
+    /// Decide wins with the mover's next stone without search (exact score at once) and,
+    /// when there is none, lower the upper bound by one stone.
+    pub next_win_bound: bool,
 }
 
 impl Default for SolverConfig {
@@ -56,6 +66,9 @@ impl Default for SolverConfig {
             history: false,
             tt_min_empty: 0,
             prefetch: true,
+            next_win_bound: true,
+            near_empty: 0,
+            near_kb: 256,
         }
     }
 }
@@ -65,6 +78,8 @@ pub struct Solver<B: Bits> {
     geo: Geometry<B>,
     config: SolverConfig,
     tt: Tt,
+    /// Table of the positions near the leaves ([`SolverConfig::near_empty`]).
+    near: Tt,
     nodes: u64,
     /// Abort once `nodes` reaches this (deterministic budgets).
     node_limit: u64,
@@ -119,6 +134,7 @@ impl<B: Bits> Solver<B> {
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
             tt: Tt::new(config.hash_mb),
+            near: Tt::with_bytes(config.near_kb << 10),
             geo,
             config,
             nodes: 0,
@@ -164,6 +180,7 @@ impl<B: Bits> Solver<B> {
     /// Forgets every stored position.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.near.clear();
     }
 
     /// Range of possible scores `(min, max)` of a position with `moves` stones down.
@@ -334,7 +351,7 @@ impl<B: Bits> Solver<B> {
     pub fn probe_bounds(&self, board: &Board<B>) -> Option<(i32, i32)> {
         let (cur, mask) = board.bitboards();
         let moves = board.moves_played() as u32;
-        let e = self.tt.probe(self.tt_key(cur, mask, moves).0)?;
+        let e = self.table(moves).probe(self.tt_key(cur, mask, moves).0)?;
         let (lo, hi) = self.score_range(moves);
         Some(((e.lower as i32).max(lo), (e.upper as i32).min(hi)))
     }
@@ -358,7 +375,7 @@ impl<B: Bits> Solver<B> {
         let mut order: Vec<usize> = v.into_iter().map(|(_, c)| c).collect();
         // The move that refuted a null window here last time goes first.
         let moves = board.moves_played() as u32;
-        if let Some(e) = self.tt.probe(self.tt_key(cur, mask, moves).0) {
+        if let Some(e) = self.table(moves).probe(self.tt_key(cur, mask, moves).0) {
             if e.best != NO_MOVE {
                 let mut best = e.best as usize;
                 if self.tt_key(cur, mask, moves).1 {
@@ -370,6 +387,16 @@ impl<B: Bits> Solver<B> {
             }
         }
         order
+    }
+
+    /// The table holding positions with `moves` stones down.
+    #[inline(always)]
+    fn table(&self, moves: u32) -> &Tt {
+        if self.geo.cells() - moves < self.config.near_empty {
+            &self.near
+        } else {
+            &self.tt
+        }
     }
 
     /// The table key of a position and whether it was mirrored.
@@ -433,12 +460,53 @@ impl<B: Bits> Solver<B> {
                 return beta;
             }
         }
+        // 2b. Wins with the next own stone, decided exactly without search: after our move
+        //     `m` (the opponent has no immediate win then), let `w` be the cells completing
+        //     a line of ours and `p` the playable cells. Two playable line cells cannot both
+        //     be blocked; one is blocked, but wins if the cell above it completes a line too;
+        //     none wins only if every opponent move fills the cell below a line cell. If no
+        //     move wins that way, the earliest win is one own stone later.
+        let mut cand = arrayvec::ArrayVec::<(B, B, usize, usize), 64>::new();
+        for (i, &c) in self.order.iter().enumerate() {
+            let m = next & self.column_masks[c];
+            if m == B::ZERO {
+                continue;
+            }
+            let w = geo.winning_cells(cur | m, mask | m);
+            if self.config.next_win_bound {
+                let p = geo.possible(mask | m);
+                let a = w & p;
+                let wins = if a == B::ZERO {
+                    p != B::ZERO && (p << 1) & !w == B::ZERO
+                } else {
+                    a & a.wrapping_dec() != B::ZERO || (a << 1) & w != B::ZERO
+                };
+                if wins {
+                    return max;
+                }
+            }
+            // SAFETY: one entry per column, at most 64 columns (see step 4).
+            unsafe { cand.push_unchecked((m, w, c, i)) };
+        }
+        if self.config.next_win_bound {
+            let later = (cells as i32 - 3 - moves as i32) / 2;
+            if beta > later {
+                beta = later;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+        }
         // 3. Probe the table (not right above the leaves, where a probe costs more than the
         //    few nodes it saves).
         let use_tt = cells - moves >= self.config.tt_min_empty;
         let (key, mirrored) = self.tt_key(cur, mask, moves);
         let mut tt_best = usize::MAX;
-        if let Some(e) = if use_tt { self.tt.probe(key) } else { None } {
+        if let Some(e) = if use_tt {
+            self.table(moves).probe(key)
+        } else {
+            None
+        } {
             let (l, u) = (e.lower as i32, e.upper as i32);
             if l > alpha {
                 alpha = l;
@@ -464,15 +532,10 @@ impl<B: Bits> Solver<B> {
         let side = (moves & 1) as usize * B::BITS as usize;
         let pw = self.config.parity_weight as i64;
         let odd_rows = self.good_rows[(moves & 1) as usize];
-        for (i, &c) in self.order.iter().enumerate() {
-            let m = next & self.column_masks[c];
-            if m == B::ZERO {
-                continue;
-            }
+        for &(m, threats, c, i) in &cand {
             let score = if c == tt_best {
                 i64::MAX
             } else {
-                let threats = geo.winning_cells(cur | m, mask | m);
                 let good = (threats & odd_rows).popcount() as i64;
                 let h = if self.config.history {
                     self.history[side + m.lowest() as usize] as i64
@@ -483,7 +546,9 @@ impl<B: Bits> Solver<B> {
             };
             // Insertion sort, stable for equal scores (keeps centre first).
             let mut j = list.len();
-            list.push((score, m, c));
+            // SAFETY: one entry per column, and a geometry has at most 64 columns (each
+            // column takes at least two of at most 128 bits), the list's capacity.
+            unsafe { list.push_unchecked((score, m, c)) };
             while j > 0 && list[j - 1].0 < score {
                 list[j] = list[j - 1];
                 j -= 1;
@@ -500,8 +565,9 @@ impl<B: Bits> Solver<B> {
         if prefetch {
             for &(_, m, _) in &list {
                 let (ck, _) = self.tt_key(child_cur, mask | m, moves + 1);
-                self.tt.prefetch(ck);
-                child_keys.push(ck);
+                self.table(moves + 1).prefetch(ck);
+                // SAFETY: at most one key per entry of `list` (capacity 64, see above).
+                unsafe { child_keys.push_unchecked(ck) };
             }
         }
         if cells - moves >= self.config.etc_min_empty {
@@ -511,7 +577,7 @@ impl<B: Bits> Solver<B> {
                 } else {
                     self.tt_key(child_cur, mask | m, moves + 1).0
                 };
-                if let Some(e) = self.tt.probe(ck) {
+                if let Some(e) = self.table(moves + 1).probe(ck) {
                     let s = -(e.upper as i32);
                     if s >= beta {
                         self.store(key, mirrored, moves, s, i32::MAX, c);
@@ -564,6 +630,8 @@ impl<B: Bits> Solver<B> {
         } else {
             col as u8
         };
-        self.tt.store(key, moves, lower, upper, best);
+        let near = self.geo.cells() - moves < self.config.near_empty;
+        let t = if near { &mut self.near } else { &mut self.tt };
+        t.store(key, moves, lower, upper, best);
     }
 }
