@@ -43,6 +43,8 @@ pub struct SolverConfig {
     pub tt_min_empty: u32,
     /// Prefetch the table buckets of all children before searching them.
     pub prefetch: bool,
+    /// Ordering bonus of a move that makes a threat the opponent must answer at once.
+    pub forcing_weight: u32,
     /// Positions with fewer empty cells than this live in a small separate table (the "near"
     /// table, [`Self::near_kb`]) that stays in the CPU caches: they are most of the nodes
     /// and their subtrees are cheap, so a cache miss costs more than the work it saves.
@@ -68,6 +70,7 @@ impl Default for SolverConfig {
             prefetch: true,
             next_win_bound: true,
             near_empty: 0,
+            forcing_weight: 0,
             near_kb: 256,
         }
     }
@@ -92,6 +95,10 @@ pub struct Solver<B: Bits> {
     good_rows: [B; 2],
     /// Cutoff history per side and cell.
     history: Vec<u32>,
+    /// Opening book inside the tree: (hashed canonical key, lower, upper), sorted by key.
+    book: Vec<(u64, i8, i8)>,
+    /// Most stones of a book position (no lookups beyond).
+    book_moves: u32,
 }
 
 /// A move found by [`Solver::best_move`].
@@ -143,7 +150,43 @@ impl<B: Bits> Solver<B> {
             tc: TimeControl::infinite(),
             order,
             column_masks,
+            book: Vec::new(),
+            book_moves: 0,
         }
+    }
+
+    /// Consults `book` (if any) at every node with at most as many stones as its deepest
+    /// position: an entry's exact score, or its win / draw / loss sign, bounds the node
+    /// without search. The book must be for this geometry (it is made by this solver).
+    pub fn set_book(&mut self, book: Option<&crate::book::Book>) {
+        self.book.clear();
+        self.book_moves = 0;
+        let Some(book) = book else { return };
+        let h1 = self.geo.rows() as u32 + 1;
+        let (lo, hi) = self.score_range(0);
+        for (&key, e) in book.entries() {
+            let stones: u32 = (0..self.geo.columns() as u32)
+                .map(|c| {
+                    // A column of `k` stones holds a key in [2^k - 1, 2^(k+1) - 2].
+                    let seg = key.checked_shr(c * h1).unwrap_or(0) & ((1 << h1) - 1);
+                    63 - (seg + 1).leading_zeros()
+                })
+                .sum();
+            // Keys of boards up to 64 bits hash the same in `u64` and `u128`.
+            let hashed = <u128 as Bits>::hash64(key as u128);
+            let s = e.score as i32;
+            let (l, u) = if e.flags & crate::book::EXACT != 0 || s == 0 {
+                (s, s)
+            } else if s > 0 {
+                (1, hi)
+            } else {
+                (lo, -1)
+            };
+            self.book.push((hashed, l as i8, u as i8));
+            self.book_moves = self.book_moves.max(stones);
+        }
+        self.book.sort_unstable();
+        self.book_moves = self.book_moves.min(self.config.symmetry_max_moves);
     }
 
     /// The geometry solved.
@@ -460,22 +503,46 @@ impl<B: Bits> Solver<B> {
                 return beta;
             }
         }
+        // 2a. The opening book, for positions it can hold (their table key is canonical).
+        if moves <= self.book_moves {
+            let key = self.tt_key(cur, mask, moves).0;
+            if let Ok(i) = self.book.binary_search_by_key(&key, |e| e.0) {
+                let (l, u) = (self.book[i].1 as i32, self.book[i].2 as i32);
+                if l > alpha {
+                    alpha = l;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+                if u < beta {
+                    beta = u;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+            }
+        }
         // 2b. Wins with the next own stone, decided exactly without search: after our move
         //     `m` (the opponent has no immediate win then), let `w` be the cells completing
         //     a line of ours and `p` the playable cells. Two playable line cells cannot both
         //     be blocked; one is blocked, but wins if the cell above it completes a line too;
         //     none wins only if every opponent move fills the cell below a line cell. If no
         //     move wins that way, the earliest win is one own stone later.
-        let mut cand = arrayvec::ArrayVec::<(B, B, usize, usize), 64>::new();
+        //     The same loop scores the moves for ordering (step 4): threats created (those
+        //     on rows favouring the mover count extra), then centre first.
+        let mut list = MoveList::new();
+        let side = (moves & 1) as usize * B::BITS as usize;
+        let pw = self.config.parity_weight as u64;
+        let odd_rows = self.good_rows[(moves & 1) as usize];
         for (i, &c) in self.order.iter().enumerate() {
             let m = next & self.column_masks[c];
             if m == B::ZERO {
                 continue;
             }
             let w = geo.winning_cells(cur | m, mask | m);
+            let p = geo.possible(mask | m);
+            let a = w & p;
             if self.config.next_win_bound {
-                let p = geo.possible(mask | m);
-                let a = w & p;
                 let wins = if a == B::ZERO {
                     p != B::ZERO && (p << 1) & !w == B::ZERO
                 } else {
@@ -485,8 +552,15 @@ impl<B: Bits> Solver<B> {
                     return max;
                 }
             }
-            // SAFETY: one entry per column, at most 64 columns (see step 4).
-            unsafe { cand.push_unchecked((m, w, c, i)) };
+            let good = (w & odd_rows).popcount() as u64;
+            let h = if self.config.history {
+                self.history[side + m.lowest() as usize] as u64
+            } else {
+                0
+            };
+            let forcing = (a != B::ZERO) as u64 * self.config.forcing_weight as u64;
+            let threat_score = (w.popcount() as u64 * 4 + good * pw + forcing).min((1 << 20) - 1);
+            list.insert((threat_score << 44) | (h << 12) | ((63 - i as u64) << 6) | c as u64);
         }
         if self.config.next_win_bound {
             let later = (cells as i32 - 3 - moves as i32) / 2;
@@ -527,51 +601,28 @@ impl<B: Bits> Solver<B> {
                 }
             }
         }
-        // 4. Order the moves: table move, then threats created, then centre first.
-        let mut list = arrayvec::ArrayVec::<(i64, B, usize), 64>::new();
-        let side = (moves & 1) as usize * B::BITS as usize;
-        let pw = self.config.parity_weight as i64;
-        let odd_rows = self.good_rows[(moves & 1) as usize];
-        for &(m, threats, c, i) in &cand {
-            let score = if c == tt_best {
-                i64::MAX
-            } else {
-                let good = (threats & odd_rows).popcount() as i64;
-                let h = if self.config.history {
-                    self.history[side + m.lowest() as usize] as i64
-                } else {
-                    0
-                };
-                ((threats.popcount() as i64 * 4 + good * pw) << 40) + (h << 8) - i as i64
-            };
-            // Insertion sort, stable for equal scores (keeps centre first).
-            let mut j = list.len();
-            // SAFETY: one entry per column, and a geometry has at most 64 columns (each
-            // column takes at least two of at most 128 bits), the list's capacity.
-            unsafe { list.push_unchecked((score, m, c)) };
-            while j > 0 && list[j - 1].0 < score {
-                list[j] = list[j - 1];
-                j -= 1;
-            }
-            list[j] = (score, m, c);
+        // 4. The table's move first, the rest as scored in step 2b.
+        if tt_best != usize::MAX {
+            list.to_front(tt_best);
         }
         // 5. Enhanced transposition cutoffs: a child already known to be bad enough for the
         //    opponent refutes this node without any search.
         //    All children's buckets are fetched first so that the misses overlap (the table
         //    is far bigger than the caches; a probe is a trip to memory).
         let child_cur = cur ^ mask;
-        let mut child_keys = arrayvec::ArrayVec::<u64, 64>::new();
+        let mut child_keys = [0u64; 64];
         let prefetch = self.config.prefetch && cells - moves > self.config.tt_min_empty;
         if prefetch {
-            for &(_, m, _) in &list {
+            for (i, c) in list.columns().enumerate() {
+                let m = next & self.column_masks[c];
                 let (ck, _) = self.tt_key(child_cur, mask | m, moves + 1);
                 self.table(moves + 1).prefetch(ck);
-                // SAFETY: at most one key per entry of `list` (capacity 64, see above).
-                unsafe { child_keys.push_unchecked(ck) };
+                child_keys[i] = ck;
             }
         }
         if cells - moves >= self.config.etc_min_empty {
-            for (i, &(_, m, c)) in list.iter().enumerate() {
+            for (i, c) in list.columns().enumerate() {
+                let m = next & self.column_masks[c];
                 let ck = if prefetch {
                     child_keys[i]
                 } else {
@@ -589,7 +640,8 @@ impl<B: Bits> Solver<B> {
         // 6. Search.
         let alpha0 = alpha;
         let mut best_col = NO_MOVE as usize;
-        for &(_, m, c) in &list {
+        for c in list.columns() {
+            let m = next & self.column_masks[c];
             let s = -self.negamax(cur ^ mask, mask | m, moves + 1, -beta, -alpha);
             if self.aborted {
                 return 0;
@@ -633,5 +685,52 @@ impl<B: Bits> Solver<B> {
         let near = self.geo.cells() - moves < self.config.near_empty;
         let t = if near { &mut self.near } else { &mut self.tt };
         t.store(key, moves, lower, upper, best);
+    }
+}
+
+/// The moves of one node as sortable keys (score in the high bits, column in the low six),
+/// best first; a fixed array, since a geometry has at most 64 columns (each column takes at
+/// least two of at most 128 bits).
+struct MoveList {
+    keys: [u64; 64],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline(always)]
+    fn new() -> Self {
+        Self {
+            keys: [0; 64],
+            len: 0,
+        }
+    }
+
+    /// Inserts `key` keeping the list sorted, highest first (stable for equal keys).
+    #[inline(always)]
+    fn insert(&mut self, key: u64) {
+        let mut j = self.len.min(63);
+        while j > 0 && self.keys[j - 1] < key {
+            self.keys[j] = self.keys[j - 1];
+            j -= 1;
+        }
+        self.keys[j] = key;
+        self.len = (self.len + 1).min(64);
+    }
+
+    /// Moves column `c` to the front if it is in the list.
+    #[inline(always)]
+    fn to_front(&mut self, c: usize) {
+        if let Some(i) = self.keys[..self.len]
+            .iter()
+            .position(|&k| (k & 63) as usize == c)
+        {
+            self.keys[..=i].rotate_right(1);
+        }
+    }
+
+    /// The columns, best first.
+    #[inline(always)]
+    fn columns(&self) -> impl Iterator<Item = usize> + '_ {
+        self.keys[..self.len].iter().map(|&k| (k & 63) as usize)
     }
 }
