@@ -43,6 +43,9 @@ pub struct SolverConfig {
     pub tt_min_empty: u32,
     /// Prefetch the table buckets of all children before searching them.
     pub prefetch: bool,
+    /// How the root picks null windows: 0 Pons (probe at half the bound towards the side of
+    /// zero), 1 the same after a first "win or not" probe, 2 MTD(f) from 0.
+    pub probe_rule: u32,
     /// Ordering bonus of a move that makes a threat the opponent must answer at once.
     pub forcing_weight: u32,
     /// Positions with fewer empty cells than this live in a small separate table (the "near"
@@ -71,6 +74,7 @@ impl Default for SolverConfig {
             next_win_bound: true,
             near_empty: 0,
             forcing_weight: 0,
+            probe_rule: 0,
             near_kb: 256,
         }
     }
@@ -268,24 +272,36 @@ impl<B: Bits> Solver<B> {
         }
         self.tc = tc.clone();
         self.aborted = false;
+        let mut pass = 0;
+        let mut last_high = false;
         while min < max {
-            // Probe near zero first: most positions are close to a draw, and a win or loss is
-            // proven faster with a bound far from the true value.
+            let rule = self.config.probe_rule;
             let mut med = min + (max - min) / 2;
-            if med <= 0 && min / 2 < med {
+            if rule == 2 && pass > 0 {
+                // MTD(f): step from the last fail-soft bound.
+                med = if last_high { min } else { max - 1 };
+            } else if rule >= 1 && pass == 0 {
+                // Win or not first: most hard positions are close to a draw.
+                med = 0;
+            } else if med <= 0 && min / 2 < med {
+                // Probe near zero first: most positions are close to a draw, and a win or
+                // loss is proven faster with a bound far from the true value.
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
+            let med = med.clamp(min, max - 1);
             let r = self.negamax(cur, mask, moves, med, med + 1);
             if self.aborted {
                 return None;
             }
+            last_high = r > med;
             if r <= med {
                 max = r.max(min);
             } else {
                 min = r.min(max);
             }
+            pass += 1;
         }
         Some(min)
     }
@@ -603,7 +619,7 @@ impl<B: Bits> Solver<B> {
         }
         // 4. The table's move first, the rest as scored in step 2b.
         if tt_best != usize::MAX {
-            list.to_front(tt_best);
+            list.move_to_front(tt_best);
         }
         // 5. Enhanced transposition cutoffs: a child already known to be bad enough for the
         //    opponent refutes this node without any search.
@@ -719,7 +735,7 @@ impl MoveList {
 
     /// Moves column `c` to the front if it is in the list.
     #[inline(always)]
-    fn to_front(&mut self, c: usize) {
+    fn move_to_front(&mut self, c: usize) {
         if let Some(i) = self.keys[..self.len]
             .iter()
             .position(|&k| (k & 63) as usize == c)
