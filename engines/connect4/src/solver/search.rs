@@ -4,6 +4,7 @@
 use super::{Solver, NO_MOVE};
 use crate::bitboard::Bits;
 use crate::tt::Tt;
+use std::mem::MaybeUninit;
 
 impl<B: Bits> Solver<B> {
     /// The table holding positions with `moves` stones down.
@@ -191,21 +192,23 @@ impl<B: Bits> Solver<B> {
         //    All children's buckets are fetched first so that the misses overlap (the table
         //    is far bigger than the caches; a probe is a trip to memory).
         let child_cur = cur ^ mask;
-        let mut child_keys = [0u64; 64];
+        // Not zeroed (a memset per node cost more than the search step around it).
+        let mut child_keys = [MaybeUninit::<u64>::uninit(); 64];
         let prefetch = self.config.prefetch && cells - moves > self.config.tt_min_empty;
         if prefetch {
             for (i, c) in list.columns().enumerate() {
                 let m = next & self.column_masks[c];
                 let (ck, _) = self.tt_key(child_cur, mask | m, moves + 1);
                 self.table(moves + 1).prefetch(ck);
-                child_keys[i] = ck;
+                child_keys[i].write(ck);
             }
         }
         if cells - moves >= self.config.etc_min_empty {
             for (i, c) in list.columns().enumerate() {
                 let m = next & self.column_masks[c];
                 let ck = if prefetch {
-                    child_keys[i]
+                    // SAFETY: the prefetch loop above wrote a key for every entry of `list`.
+                    unsafe { child_keys[i].assume_init() }
                 } else {
                     self.tt_key(child_cur, mask | m, moves + 1).0
                 };
@@ -273,7 +276,8 @@ impl<B: Bits> Solver<B> {
 /// best first; a fixed array, since a geometry has at most 64 columns (each column takes at
 /// least two of at most 128 bits).
 struct MoveList {
-    keys: [u64; 64],
+    /// The first `len` are initialised.
+    keys: [MaybeUninit<u64>; 64],
     len: usize,
 }
 
@@ -281,37 +285,50 @@ impl MoveList {
     #[inline(always)]
     fn new() -> Self {
         Self {
-            keys: [0; 64],
+            keys: [MaybeUninit::uninit(); 64],
             len: 0,
         }
+    }
+
+    /// The initialised keys.
+    #[inline(always)]
+    fn as_slice(&self) -> &[u64] {
+        // SAFETY: the first `len` entries are initialised (`insert` writes before counting).
+        unsafe { std::slice::from_raw_parts(self.keys.as_ptr().cast::<u64>(), self.len) }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [u64] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.keys.as_mut_ptr().cast::<u64>(), self.len) }
     }
 
     /// Inserts `key` keeping the list sorted, highest first (stable for equal keys).
     #[inline(always)]
     fn insert(&mut self, key: u64) {
-        let mut j = self.len.min(63);
-        while j > 0 && self.keys[j - 1] < key {
-            self.keys[j] = self.keys[j - 1];
+        let n = self.len.min(63);
+        self.keys[n].write(key);
+        self.len = n + 1;
+        let s = self.as_mut_slice();
+        let mut j = n;
+        while j > 0 && s[j - 1] < key {
+            s[j] = s[j - 1];
             j -= 1;
         }
-        self.keys[j] = key;
-        self.len = (self.len + 1).min(64);
+        s[j] = key;
     }
 
     /// Moves column `c` to the front if it is in the list.
     #[inline(always)]
     fn move_to_front(&mut self, c: usize) {
-        if let Some(i) = self.keys[..self.len]
-            .iter()
-            .position(|&k| (k & 63) as usize == c)
-        {
-            self.keys[..=i].rotate_right(1);
+        if let Some(i) = self.as_slice().iter().position(|&k| (k & 63) as usize == c) {
+            self.as_mut_slice()[..=i].rotate_right(1);
         }
     }
 
     /// The columns, best first.
     #[inline(always)]
     fn columns(&self) -> impl Iterator<Item = usize> + '_ {
-        self.keys[..self.len].iter().map(|&k| (k & 63) as usize)
+        self.as_slice().iter().map(|&k| (k & 63) as usize)
     }
 }
