@@ -7,19 +7,19 @@
 //!   engine (book, solver, heuristic search) with a time budget per move (default 100 ms or
 //!   `--tc`), or with `nodes=N` a reproducible node budget per move (N solver plus N search
 //!   nodes); `param.NAME=V` sets an engine tunable (`kibitz connect4 params`).
-//! - `search[:depth=D,nodes=N,hash=MB,book=0|1,solve=E]`: untimed and reproducible: the book,
-//!   the exact solver once at most `E` cells are empty (default 12), otherwise the engine's
-//!   heuristic alpha-beta limited by depth (default 8) and/or nodes.
+//! - `search[:depth=D,nodes=N,hash=MB,book=0|1,solve=E]`: untimed and reproducible: the
+//!   contest engine's own move choice with an infinite time control and a depth limit
+//!   (default 8): the book, the exact solver once at most `E` cells are empty (default 12),
+//!   otherwise heuristic alpha-beta to depth `D`; `nodes=N` bounds the solver and the search
+//!   per move.
 //! - `random`: uniformly random legal columns.
 
 use super::{split_spec, Arena, Job, Outcome, Played};
 use anyhow::{bail, Context};
 use kibitz_bots_connect4::record as c4record;
 use kibitz_connect4::book::Book;
-use kibitz_connect4::eval::SearchPos;
 use kibitz_connect4::params::EngineParams;
-use kibitz_connect4::{Board, Engine, Geometry, Player, Solver, SolverConfig, TimeControl};
-use kibitz_search::alphabeta::{SearchConfig, Searcher};
+use kibitz_connect4::{Board, DepthLimited, Engine, Player, TimeControl};
 use kibitz_search::params::Tunable;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -135,12 +135,11 @@ pub enum Mover {
     Search(Box<Fixed>),
 }
 
-/// The untimed player of `search` specs.
+/// The untimed player of `search` specs: the contest engine under an infinite time control
+/// and a depth limit, so that its moves are reproducible.
 pub struct Fixed {
-    book: Option<Book>,
-    solver: Solver<u64>,
-    searcher: Searcher<SearchPos<u64>>,
-    solve: u32,
+    engine: Engine,
+    depth: u32,
 }
 
 impl Mover {
@@ -170,26 +169,18 @@ impl Mover {
                 book,
                 solve,
             } => {
-                let geo = Geometry::<u64>::new(COLUMNS, ROWS, CONNECT)?;
+                let mut engine = Engine::new(COLUMNS, ROWS, CONNECT, *hash_mb)?;
+                if !book {
+                    engine.set_book(Book::new());
+                }
+                engine.set_depth_limited(DepthLimited {
+                    book: *book,
+                    solve_empty: Some(*solve),
+                });
+                engine.set_node_limit((*nodes > 0).then_some(*nodes));
                 Mover::Search(Box::new(Fixed {
-                    book: book.then(Book::embedded),
-                    solver: Solver::new(
-                        geo,
-                        SolverConfig {
-                            hash_mb: (*hash_mb * 3 / 4).max(1),
-                            ..Default::default()
-                        },
-                    ),
-                    searcher: Searcher::new(SearchConfig {
-                        hash_mb: (*hash_mb / 4).max(1),
-                        max_depth: *depth,
-                        max_nodes: *nodes,
-                        quiescence: false,
-                        null_move: false,
-                        check_every: 512,
-                        ..Default::default()
-                    }),
-                    solve: *solve,
+                    engine,
+                    depth: *depth,
                 }))
             }
         })
@@ -206,39 +197,12 @@ impl Mover {
                 let tc = TimeControl::new(soft, soft + soft / 4);
                 e.choose(history, &tc, None).column
             }
-            Mover::Search(f) => f.choose(board, &legal),
-        }
-    }
-}
-
-impl Fixed {
-    fn choose(&mut self, board: &Board<u64>, legal: &[usize]) -> usize {
-        // 1. Immediate win.
-        if let Some(&c) = legal.iter().find(|&&c| board.is_winning_move(c)) {
-            return c;
-        }
-        // 2. Book.
-        if let Some(e) = self.book.as_ref().and_then(|b| b.lookup(board)) {
-            if legal.contains(&(e.column as usize)) {
-                return e.column as usize;
+            Mover::Search(f) => {
+                f.engine
+                    .choose(history, &TimeControl::infinite(), Some(f.depth))
+                    .column
             }
         }
-        // 3. Exact solver near the end (untimed, so reproducible).
-        let empty = (COLUMNS * ROWS - board.moves_played()) as u32;
-        let tc = TimeControl::infinite();
-        if empty <= self.solve {
-            if let Some(m) = self.solver.best_move(board, &tc, &tc) {
-                return m.column;
-            }
-        }
-        // 4. Depth / node limited alpha-beta.
-        let (cur, mask) = board.bitboards();
-        let root = SearchPos::new(*board.geometry(), cur, mask, board.moves_played() as u32);
-        let r = self.searcher.search(&root, &tc, |_| {});
-        r.best
-            .map(SearchPos::<u64>::column)
-            .filter(|c| legal.contains(c))
-            .unwrap_or(legal[0])
     }
 }
 

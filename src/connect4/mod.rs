@@ -44,12 +44,15 @@ pub enum Cmd {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
-        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history).
+        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, probe_rule).
         #[arg(long = "param")]
         params: Vec<String>,
         /// Only win / draw / loss (checks the sign of the expected score).
         #[arg(long)]
         weak: bool,
+        /// Let the solver consult the embedded opening book inside the tree.
+        #[arg(long)]
+        book: bool,
     },
     /// Grow the 7×6 opening book (resumable: run it again to continue or go deeper).
     Book {
@@ -205,6 +208,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             hash,
             params,
             weak,
+            book,
         } => {
             let mut config = SolverConfig {
                 hash_mb: hash,
@@ -213,7 +217,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             for p in &params {
                 set_param(&mut config, p)?;
             }
-            solve::bench(&files, limit, config, weak)
+            solve::bench(&files, limit, config, weak, book)
         }
         Cmd::Book {
             plies,
@@ -321,6 +325,11 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
         "parity_weight" => config.parity_weight = v as u32,
         "history" => config.history = v != 0,
         "prefetch" => config.prefetch = v != 0,
+        "next_win_bound" => config.next_win_bound = v != 0,
+        "near_empty" => config.near_empty = v as u32,
+        "near_kb" => config.near_kb = v as usize,
+        "forcing_weight" => config.forcing_weight = v as u32,
+        "probe_rule" => config.probe_rule = v as u32,
         "tt_min_empty" => config.tt_min_empty = v as u32,
         _ => bail!("unknown or invalid solver parameter {p:?}"),
     }

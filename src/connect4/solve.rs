@@ -120,12 +120,14 @@ fn read_set(path: &Path, limit: Option<usize>) -> anyhow::Result<(Vec<Line>, Vec
 }
 
 /// `kibitz connect4 bench`: every position of the files from a cleared table; a table of
-/// wall and thread-CPU time per position (only the solve is timed) and nodes.
+/// wall and thread-CPU time per position (only the solve is timed) and nodes. With `book`
+/// the solver consults the embedded opening book inside the tree.
 pub fn bench(
     files: &[PathBuf],
     limit: Option<usize>,
     config: SolverConfig,
     weak: bool,
+    book: bool,
 ) -> anyhow::Result<()> {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL).set_header(vec![
@@ -142,6 +144,9 @@ pub fn bench(
     ]);
     let geo = Geometry::<u64>::new(7, 6, 4).context("7×6 fits 64 bits")?;
     let mut solver = Solver::new(geo, config);
+    if book {
+        solver.set_book(Some(&kibitz_connect4::book::Book::embedded()));
+    }
     let (mut all_bad, mut all_wrong) = (0usize, 0usize);
     for path in files {
         let (set, bad) = read_set(path, limit)?;

@@ -55,6 +55,19 @@ pub struct Choice {
     pub source: &'static str,
 }
 
+/// How a depth-limited choice (`max_depth` given to [`Engine::choose`]) behaves.
+///
+/// The defaults make a weaker variant of the contest bot: no book, the solver only once at
+/// most `max_depth` cells are empty. The arena's untimed `search` player turns the book on
+/// and solves from a fixed number of empty cells instead.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DepthLimited {
+    /// Consult the opening book even under a depth limit.
+    pub book: bool,
+    /// Run the exact solver once at most this many cells are empty (`None`: the depth limit).
+    pub solve_empty: Option<u32>,
+}
+
 /// Picks moves for one board size; keeps its tables between moves.
 pub struct Engine {
     inner: Inner,
@@ -78,6 +91,8 @@ struct Core<B: Bits> {
     node_limit: Option<u64>,
     /// Tunables.
     params: crate::params::EngineParams,
+    /// Behaviour under a depth limit.
+    limited: DepthLimited,
 }
 
 /// How many recent proven choices the engine remembers.
@@ -135,6 +150,14 @@ impl Engine {
         }
     }
 
+    /// Sets how depth-limited choices behave (book, when to solve exactly).
+    pub fn set_depth_limited(&mut self, limited: DepthLimited) {
+        match &mut self.inner {
+            Inner::Small(c) => c.limited = limited,
+            Inner::Large(c) => c.limited = limited,
+        }
+    }
+
     /// Forgets everything learnt (tables), keeps the book.
     pub fn clear(&mut self) {
         match &mut self.inner {
@@ -147,8 +170,14 @@ impl Engine {
     ///
     /// Moves of `history` that are illegal (or come after the game ended) are ignored from the
     /// first bad one on. Always returns at once with a legal column when the time control is
-    /// (nearly) expired; `max_depth` limits the heuristic search and skips the solver unless
-    /// at most that many cells are empty.
+    /// (nearly) expired.
+    ///
+    /// `max_depth` limits the heuristic search to that many plies (also under an infinite
+    /// time control, where the choice is then reproducible), skips the book and runs the
+    /// solver only once at most that many cells are empty (both adjustable with
+    /// [`Engine::set_depth_limited`]). A node limit ([`Engine::set_node_limit`]) bounds the
+    /// solver and the search whatever the time control. With an infinite time control and
+    /// neither limit, only the stop flag ends a search that the solver cannot finish.
     pub fn choose(
         &mut self,
         history: &[usize],
@@ -201,6 +230,7 @@ impl<B: Bits + Into<u128>> Core<B> {
             proven: Vec::new(),
             node_limit: None,
             params: Default::default(),
+            limited: DepthLimited::default(),
             book: if is_standard {
                 Book::embedded()
             } else {
@@ -305,7 +335,7 @@ impl<B: Bits + Into<u128>> Core<B> {
             };
         }
         // 2. Book.
-        if max_depth.is_none() {
+        if max_depth.is_none() || self.limited.book {
             if let Some(e) = self.book.lookup(&board) {
                 if let Some(lo) = book_bound(&e) {
                     self.remember(history, e.column as usize, lo);
@@ -323,7 +353,8 @@ impl<B: Bits + Into<u128>> Core<B> {
         // 3-4. Solver: weak value and a move keeping it, then the exact score if time allows.
         let mut bounds = MoveBounds::new(&self.solver, &board);
         let mut known = None;
-        if max_depth.is_none_or(|d| d >= empty) {
+        let solve = max_depth.is_none_or(|d| empty <= self.limited.solve_empty.unwrap_or(d));
+        if solve {
             self.solver.reset_nodes();
             let stc = phase(tc, self.params.solver_share_permille as f64 / 1000.0);
             known = self.known_value(history, &board);
@@ -362,17 +393,14 @@ impl<B: Bits + Into<u128>> Core<B> {
             .with_root_filter(&candidates)
             .with_weights(self.params.weights);
         let htc = phase(tc, 1.0);
-        let depth_cap = max_depth.unwrap_or(u32::MAX).clamp(1, 120);
-        let mut best = None;
-        let r = {
-            let searcher = &mut self.searcher;
-            searcher.search(&root, &htc, |it| {
-                if it.depth <= depth_cap {
-                    best = Some(it.clone());
-                }
-            })
-        };
-        let it = best.unwrap_or(r);
+        // The searcher's own depth limit ends the iterations, so that an infinite time
+        // control returns too.
+        let depth_cap = max_depth.map_or(SearchConfig::default().max_depth, |d| d.max(1));
+        if self.search_config.max_depth != depth_cap {
+            self.search_config.max_depth = depth_cap;
+            self.searcher = Searcher::new(self.search_config.clone());
+        }
+        let it = self.searcher.search(&root, &htc, |_| {});
         if let Some(m) = it.best {
             choice.column = SearchPos::<B>::column(m);
         }

@@ -162,13 +162,22 @@ impl<B: Bits> Geometry<B> {
     }
 
     /// Empty cells (not necessarily playable yet) where a stone of `stones` completes a line.
-    #[inline]
+    ///
+    /// The solver calls this several times per node: the connect-4 case is inlined, the
+    /// general loop is not (it would bloat every caller).
+    #[inline(always)]
     pub fn winning_cells(&self, stones: B, mask: B) -> B {
-        let n = self.connect as u32;
-        let h1 = self.h1();
         if self.fast4 {
             return self.winning_cells4(stones) & (self.full ^ mask);
         }
+        self.winning_cells_any(stones, mask)
+    }
+
+    /// [`Self::winning_cells`] for any line length.
+    #[inline(never)]
+    fn winning_cells_any(&self, stones: B, mask: B) -> B {
+        let n = self.connect as u32;
+        let h1 = self.h1();
         let mut win = B::ZERO;
         if n <= 1 {
             return self.full ^ mask;

@@ -38,7 +38,7 @@ pub mod solver;
 pub mod tt;
 
 pub use board::{Board, Player};
-pub use engine::{Choice, Engine};
+pub use engine::{Choice, DepthLimited, Engine};
 pub use geometry::Geometry;
 pub use kibitz_search::time::TimeControl;
 pub use solver::{Solver, SolverConfig};

@@ -4,6 +4,10 @@
 //!
 //! - non-losing move generation (never play under an opponent's threat, answer forced moves);
 //! - score bounds from the number of moves left;
+//! - wins with the mover's next stone decided exactly without search (two playable line
+//!   cells, a blocked one with another line cell above it, or every opponent move filling
+//!   the cell below one); without such a win the upper bound drops by one stone;
+//! - optionally the opening book inside the tree ([`Solver::set_book`]);
 //! - null-window searches narrowing on the exact score from the root;
 //! - a two-tier transposition table with lower *and* upper bounds and the best move
 //!   ([`crate::tt`]);
@@ -14,13 +18,15 @@
 //!
 //! The search reads the clock only every [`SolverConfig::check_every`] nodes. An aborted search
 //! returns `None` and stores nothing from the unfinished part, so the table stays sound and
-//! later searches reuse all finished work.
+//! later searches reuse all finished work. The search itself is in `solver/search.rs`.
 
 use crate::bitboard::Bits;
 use crate::board::Board;
 use crate::eval::parity_rows;
 use crate::geometry::Geometry;
 use crate::tt::{Tt, NO_MOVE};
+
+mod search;
 use kibitz_search::time::TimeControl;
 
 /// Tunables of the solver.
@@ -43,6 +49,21 @@ pub struct SolverConfig {
     pub tt_min_empty: u32,
     /// Prefetch the table buckets of all children before searching them.
     pub prefetch: bool,
+    /// How the root picks null windows: 0 Pons (probe at half the bound towards the side of
+    /// zero), 1 the same after a first "win or not" probe, 2 MTD(f) from 0.
+    pub probe_rule: u32,
+    /// Ordering bonus of a move that makes a threat the opponent must answer at once.
+    pub forcing_weight: u32,
+    /// Positions with fewer empty cells than this live in a small separate table (the "near"
+    /// table, [`Self::near_kb`]) that stays in the CPU caches: they are most of the nodes
+    /// and their subtrees are cheap, so a cache miss costs more than the work it saves.
+    /// 0: one table for all.
+    pub near_empty: u32,
+    /// Size of the near table in KiB.
+    pub near_kb: usize,
+    /// Decide wins with the mover's next stone without search (exact score at once) and,
+    /// when there is none, lower the upper bound by one stone.
+    pub next_win_bound: bool,
 }
 
 impl Default for SolverConfig {
@@ -56,6 +77,11 @@ impl Default for SolverConfig {
             history: false,
             tt_min_empty: 0,
             prefetch: true,
+            next_win_bound: true,
+            near_empty: 0,
+            forcing_weight: 0,
+            probe_rule: 0,
+            near_kb: 256,
         }
     }
 }
@@ -65,6 +91,8 @@ pub struct Solver<B: Bits> {
     geo: Geometry<B>,
     config: SolverConfig,
     tt: Tt,
+    /// Table of the positions near the leaves ([`SolverConfig::near_empty`]).
+    near: Tt,
     nodes: u64,
     /// Abort once `nodes` reaches this (deterministic budgets).
     node_limit: u64,
@@ -77,6 +105,10 @@ pub struct Solver<B: Bits> {
     good_rows: [B; 2],
     /// Cutoff history per side and cell.
     history: Vec<u32>,
+    /// Opening book inside the tree: (hashed canonical key, lower, upper), sorted by key.
+    book: Vec<(u64, i8, i8)>,
+    /// Most stones of a book position (no lookups beyond).
+    book_moves: u32,
 }
 
 /// A move found by [`Solver::best_move`].
@@ -119,6 +151,7 @@ impl<B: Bits> Solver<B> {
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
             tt: Tt::new(config.hash_mb),
+            near: Tt::with_bytes(config.near_kb << 10),
             geo,
             config,
             nodes: 0,
@@ -127,7 +160,43 @@ impl<B: Bits> Solver<B> {
             tc: TimeControl::infinite(),
             order,
             column_masks,
+            book: Vec::new(),
+            book_moves: 0,
         }
+    }
+
+    /// Consults `book` (if any) at every node with at most as many stones as its deepest
+    /// position: an entry's exact score, or its win / draw / loss sign, bounds the node
+    /// without search. The book must be for this geometry (it is made by this solver).
+    pub fn set_book(&mut self, book: Option<&crate::book::Book>) {
+        self.book.clear();
+        self.book_moves = 0;
+        let Some(book) = book else { return };
+        let h1 = self.geo.rows() as u32 + 1;
+        let (lo, hi) = self.score_range(0);
+        for (&key, e) in book.entries() {
+            let stones: u32 = (0..self.geo.columns() as u32)
+                .map(|c| {
+                    // A column of `k` stones holds a key in [2^k - 1, 2^(k+1) - 2].
+                    let seg = key.checked_shr(c * h1).unwrap_or(0) & ((1 << h1) - 1);
+                    63 - (seg + 1).leading_zeros()
+                })
+                .sum();
+            // Keys of boards up to 64 bits hash the same in `u64` and `u128`.
+            let hashed = <u128 as Bits>::hash64(key as u128);
+            let s = e.score as i32;
+            let (l, u) = if e.flags & crate::book::EXACT != 0 || s == 0 {
+                (s, s)
+            } else if s > 0 {
+                (1, hi)
+            } else {
+                (lo, -1)
+            };
+            self.book.push((hashed, l as i8, u as i8));
+            self.book_moves = self.book_moves.max(stones);
+        }
+        self.book.sort_unstable();
+        self.book_moves = self.book_moves.min(self.config.symmetry_max_moves);
     }
 
     /// The geometry solved.
@@ -164,6 +233,7 @@ impl<B: Bits> Solver<B> {
     /// Forgets every stored position.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.near.clear();
     }
 
     /// Range of possible scores `(min, max)` of a position with `moves` stones down.
@@ -208,24 +278,36 @@ impl<B: Bits> Solver<B> {
         }
         self.tc = tc.clone();
         self.aborted = false;
+        let mut pass = 0;
+        let mut last_high = false;
         while min < max {
-            // Probe near zero first: most positions are close to a draw, and a win or loss is
-            // proven faster with a bound far from the true value.
+            let rule = self.config.probe_rule;
             let mut med = min + (max - min) / 2;
-            if med <= 0 && min / 2 < med {
+            if rule == 2 && pass > 0 {
+                // MTD(f): step from the last fail-soft bound.
+                med = if last_high { min } else { max - 1 };
+            } else if rule >= 1 && pass == 0 {
+                // Win or not first: most hard positions are close to a draw.
+                med = 0;
+            } else if med <= 0 && min / 2 < med {
+                // Probe near zero first: most positions are close to a draw, and a win or
+                // loss is proven faster with a bound far from the true value.
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
+            let med = med.clamp(min, max - 1);
             let r = self.negamax(cur, mask, moves, med, med + 1);
             if self.aborted {
                 return None;
             }
+            last_high = r > med;
             if r <= med {
                 max = r.max(min);
             } else {
                 min = r.min(max);
             }
+            pass += 1;
         }
         Some(min)
     }
@@ -334,7 +416,7 @@ impl<B: Bits> Solver<B> {
     pub fn probe_bounds(&self, board: &Board<B>) -> Option<(i32, i32)> {
         let (cur, mask) = board.bitboards();
         let moves = board.moves_played() as u32;
-        let e = self.tt.probe(self.tt_key(cur, mask, moves).0)?;
+        let e = self.table(moves).probe(self.tt_key(cur, mask, moves).0)?;
         let (lo, hi) = self.score_range(moves);
         Some(((e.lower as i32).max(lo), (e.upper as i32).min(hi)))
     }
@@ -358,7 +440,7 @@ impl<B: Bits> Solver<B> {
         let mut order: Vec<usize> = v.into_iter().map(|(_, c)| c).collect();
         // The move that refuted a null window here last time goes first.
         let moves = board.moves_played() as u32;
-        if let Some(e) = self.tt.probe(self.tt_key(cur, mask, moves).0) {
+        if let Some(e) = self.table(moves).probe(self.tt_key(cur, mask, moves).0) {
             if e.best != NO_MOVE {
                 let mut best = e.best as usize;
                 if self.tt_key(cur, mask, moves).1 {
@@ -370,200 +452,5 @@ impl<B: Bits> Solver<B> {
             }
         }
         order
-    }
-
-    /// The table key of a position and whether it was mirrored.
-    #[inline(always)]
-    fn tt_key(&self, cur: B, mask: B, moves: u32) -> (u64, bool) {
-        let k = self.geo.key(cur, mask);
-        if moves <= self.config.symmetry_max_moves {
-            let m = self.geo.key(self.geo.mirror(cur), self.geo.mirror(mask));
-            if m < k {
-                return (m.hash64(), true);
-            }
-        }
-        (k.hash64(), false)
-    }
-
-    /// Null-window-friendly negamax. Precondition: the side to move cannot win at once and
-    /// the board is not full. Returns a bound in the usual fail-soft sense.
-    fn negamax(&mut self, cur: B, mask: B, moves: u32, mut alpha: i32, mut beta: i32) -> i32 {
-        // 0. Count the node; poll the clock now and then.
-        self.nodes += 1;
-        if self.nodes & (self.config.check_every - 1) == 0
-            && (self.tc.hard_expired() || self.nodes >= self.node_limit)
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return 0;
-        }
-        let geo = self.geo;
-        let cells = geo.cells();
-        // 1. Non-losing moves: answer a single threat, never play below an opponent's threat.
-        let possible = geo.possible(mask);
-        let opp_win = geo.winning_cells(cur ^ mask, mask);
-        let forced = possible & opp_win;
-        let mut next = possible;
-        if forced != B::ZERO {
-            if forced & forced.wrapping_dec() != B::ZERO {
-                return -((cells - moves) as i32 / 2); // two threats: lost next move
-            }
-            next = forced;
-        }
-        next &= !(opp_win >> 1);
-        if next == B::ZERO {
-            return -((cells - moves) as i32 / 2);
-        }
-        if moves + 2 >= cells {
-            return 0;
-        }
-        // 2. Bounds from the moves left: the opponent cannot win next move, we cannot now.
-        let min = -((cells - 2 - moves) as i32 / 2);
-        if alpha < min {
-            alpha = min;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        let max = (cells - 1 - moves) as i32 / 2;
-        if beta > max {
-            beta = max;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        // 3. Probe the table (not right above the leaves, where a probe costs more than the
-        //    few nodes it saves).
-        let use_tt = cells - moves >= self.config.tt_min_empty;
-        let (key, mirrored) = self.tt_key(cur, mask, moves);
-        let mut tt_best = usize::MAX;
-        if let Some(e) = if use_tt { self.tt.probe(key) } else { None } {
-            let (l, u) = (e.lower as i32, e.upper as i32);
-            if l > alpha {
-                alpha = l;
-                if alpha >= beta {
-                    return alpha;
-                }
-            }
-            if u < beta {
-                beta = u;
-                if alpha >= beta {
-                    return beta;
-                }
-            }
-            if e.best != NO_MOVE {
-                tt_best = e.best as usize;
-                if mirrored {
-                    tt_best = geo.columns() - 1 - tt_best;
-                }
-            }
-        }
-        // 4. Order the moves: table move, then threats created, then centre first.
-        let mut list = arrayvec::ArrayVec::<(i64, B, usize), 64>::new();
-        let side = (moves & 1) as usize * B::BITS as usize;
-        let pw = self.config.parity_weight as i64;
-        let odd_rows = self.good_rows[(moves & 1) as usize];
-        for (i, &c) in self.order.iter().enumerate() {
-            let m = next & self.column_masks[c];
-            if m == B::ZERO {
-                continue;
-            }
-            let score = if c == tt_best {
-                i64::MAX
-            } else {
-                let threats = geo.winning_cells(cur | m, mask | m);
-                let good = (threats & odd_rows).popcount() as i64;
-                let h = if self.config.history {
-                    self.history[side + m.lowest() as usize] as i64
-                } else {
-                    0
-                };
-                ((threats.popcount() as i64 * 4 + good * pw) << 40) + (h << 8) - i as i64
-            };
-            // Insertion sort, stable for equal scores (keeps centre first).
-            let mut j = list.len();
-            list.push((score, m, c));
-            while j > 0 && list[j - 1].0 < score {
-                list[j] = list[j - 1];
-                j -= 1;
-            }
-            list[j] = (score, m, c);
-        }
-        // 5. Enhanced transposition cutoffs: a child already known to be bad enough for the
-        //    opponent refutes this node without any search.
-        //    All children's buckets are fetched first so that the misses overlap (the table
-        //    is far bigger than the caches; a probe is a trip to memory).
-        let child_cur = cur ^ mask;
-        let mut child_keys = arrayvec::ArrayVec::<u64, 64>::new();
-        let prefetch = self.config.prefetch && cells - moves > self.config.tt_min_empty;
-        if prefetch {
-            for &(_, m, _) in &list {
-                let (ck, _) = self.tt_key(child_cur, mask | m, moves + 1);
-                self.tt.prefetch(ck);
-                child_keys.push(ck);
-            }
-        }
-        if cells - moves >= self.config.etc_min_empty {
-            for (i, &(_, m, c)) in list.iter().enumerate() {
-                let ck = if prefetch {
-                    child_keys[i]
-                } else {
-                    self.tt_key(child_cur, mask | m, moves + 1).0
-                };
-                if let Some(e) = self.tt.probe(ck) {
-                    let s = -(e.upper as i32);
-                    if s >= beta {
-                        self.store(key, mirrored, moves, s, i32::MAX, c);
-                        return s;
-                    }
-                }
-            }
-        }
-        // 6. Search.
-        let alpha0 = alpha;
-        let mut best_col = NO_MOVE as usize;
-        for &(_, m, c) in &list {
-            let s = -self.negamax(cur ^ mask, mask | m, moves + 1, -beta, -alpha);
-            if self.aborted {
-                return 0;
-            }
-            if s >= beta {
-                // 7. Store a lower bound and the refuting move; remember it for ordering.
-                self.store(key, mirrored, moves, s, i32::MAX, c);
-                if self.config.history {
-                    let e = cells - moves;
-                    let h = &mut self.history[side + m.lowest() as usize];
-                    *h = (*h + e * e).min(1 << 30);
-                }
-                return s;
-            }
-            if s > alpha {
-                alpha = s;
-                best_col = c;
-            }
-        }
-        // 8. Store: exact if alpha rose, else an upper bound.
-        if alpha > alpha0 {
-            self.store(key, mirrored, moves, alpha, alpha, best_col);
-        } else {
-            self.store(key, mirrored, moves, i32::MIN, alpha, NO_MOVE as usize);
-        }
-        alpha
-    }
-
-    #[inline(always)]
-    fn store(&mut self, key: u64, mirrored: bool, moves: u32, lower: i32, upper: i32, col: usize) {
-        if self.geo.cells() - moves < self.config.tt_min_empty {
-            return;
-        }
-        let best = if col >= self.geo.columns() {
-            NO_MOVE
-        } else if mirrored {
-            (self.geo.columns() - 1 - col) as u8
-        } else {
-            col as u8
-        };
-        self.tt.store(key, moves, lower, upper, best);
     }
 }

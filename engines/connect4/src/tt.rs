@@ -64,7 +64,12 @@ pub struct Tt {
 impl Tt {
     /// A table using at most `mb` MiB (at least 1024 buckets).
     pub fn new(mb: usize) -> Self {
-        let bytes = mb.max(1) << 20;
+        Self::with_bytes(mb.max(1) << 20)
+    }
+
+    /// A table using at most `bytes` bytes (at least 1024 buckets), e.g. a small one meant
+    /// to stay in the CPU caches.
+    pub fn with_bytes(bytes: usize) -> Self {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1024);
         let buckets = if buckets.is_power_of_two() {
             buckets

@@ -153,3 +153,69 @@ fn pondering_can_be_aborted_and_the_table_survives() {
     assert_eq!(c.score, Some(-3), "{c:?}");
     assert!(c.exact);
 }
+
+/// A fresh engine without book (so that the choice comes from the search).
+fn bookless() -> Engine {
+    let mut e = Engine::new(7, 6, 4, 8).unwrap();
+    e.set_book(Book::new());
+    e
+}
+
+#[test]
+fn infinite_time_with_a_depth_limit_returns_the_bounded_time_choice() {
+    // Early positions: far too many empty cells for the solver, so the heuristic search
+    // would never end under an infinite time control without the depth limit.
+    for hist in ["", "4", "44", "4453", "3244", "4343"] {
+        for depth in [1, 4, 7] {
+            let h = digits(hist);
+            let untimed = bookless().choose(&h, &TimeControl::infinite(), Some(depth));
+            let generous = TimeControl::new(Duration::from_secs(600), Duration::from_secs(900));
+            let timed = bookless().choose(&h, &generous, Some(depth));
+            assert_eq!(
+                untimed.source, "search",
+                "{hist} depth {depth}: {untimed:?}"
+            );
+            assert!(untimed.depth <= depth, "{hist} depth {depth}: {untimed:?}");
+            assert_eq!(
+                (untimed.column, untimed.depth, untimed.nodes),
+                (timed.column, timed.depth, timed.nodes),
+                "{hist} depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_depth_limit_can_keep_the_book_and_solve_earlier() {
+    use kibitz_connect4::DepthLimited;
+    let mut e = Engine::new(7, 6, 4, 8).unwrap();
+    // By default a depth-limited engine skips the book ...
+    assert_eq!(
+        e.choose(&[], &TimeControl::infinite(), Some(2)).source,
+        "search"
+    );
+    // ... and can be told to use it, and to solve once 14 cells are empty.
+    e.set_depth_limited(DepthLimited {
+        book: true,
+        solve_empty: Some(14),
+    });
+    assert_eq!(
+        e.choose(&[], &TimeControl::infinite(), Some(2)).source,
+        "book"
+    );
+    let h = digits("2252576253462244111563365343671351441");
+    let c = e.choose(&h, &TimeControl::infinite(), Some(2));
+    assert_eq!((c.source, c.exact), ("solver", true), "{c:?}");
+}
+
+#[test]
+fn a_node_limit_ends_an_infinite_time_control() {
+    let mut e = bookless();
+    e.set_node_limit(Some(20_000));
+    let a = e.choose(&digits("4453"), &TimeControl::infinite(), None);
+    let mut f = bookless();
+    f.set_node_limit(Some(20_000));
+    let b = f.choose(&digits("4453"), &TimeControl::infinite(), None);
+    assert_eq!(a, b);
+    assert!(a.nodes <= 2 * 20_000 + 1_024, "{a:?}");
+}

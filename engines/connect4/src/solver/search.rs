@@ -1,0 +1,334 @@
+//! The solver's search proper: null-window negamax with the table, the opening book,
+//! exact next-stone wins, move ordering and enhanced transposition cutoffs.
+
+use super::{Solver, NO_MOVE};
+use crate::bitboard::Bits;
+use crate::tt::Tt;
+use std::mem::MaybeUninit;
+
+impl<B: Bits> Solver<B> {
+    /// The table holding positions with `moves` stones down.
+    #[inline(always)]
+    pub(super) fn table(&self, moves: u32) -> &Tt {
+        if self.geo.cells() - moves < self.config.near_empty {
+            &self.near
+        } else {
+            &self.tt
+        }
+    }
+
+    /// The table key of a position and whether it was mirrored.
+    #[inline(always)]
+    pub(super) fn tt_key(&self, cur: B, mask: B, moves: u32) -> (u64, bool) {
+        let k = self.geo.key(cur, mask);
+        if moves <= self.config.symmetry_max_moves {
+            let m = self.geo.key(self.geo.mirror(cur), self.geo.mirror(mask));
+            if m < k {
+                return (m.hash64(), true);
+            }
+        }
+        (k.hash64(), false)
+    }
+
+    /// Null-window-friendly negamax. Precondition: the side to move cannot win at once and
+    /// the board is not full. Returns a bound in the usual fail-soft sense.
+    pub(super) fn negamax(
+        &mut self,
+        cur: B,
+        mask: B,
+        moves: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        // 0. Count the node; poll the clock now and then.
+        self.nodes += 1;
+        if self.nodes & (self.config.check_every - 1) == 0
+            && (self.tc.hard_expired() || self.nodes >= self.node_limit)
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let geo = self.geo;
+        let cells = geo.cells();
+        // 1. Non-losing moves: answer a single threat, never play below an opponent's threat.
+        let possible = geo.possible(mask);
+        let opp_win = geo.winning_cells(cur ^ mask, mask);
+        let forced = possible & opp_win;
+        let mut next = possible;
+        if forced != B::ZERO {
+            if forced & forced.wrapping_dec() != B::ZERO {
+                return -((cells - moves) as i32 / 2); // two threats: lost next move
+            }
+            next = forced;
+        }
+        next &= !(opp_win >> 1);
+        if next == B::ZERO {
+            return -((cells - moves) as i32 / 2);
+        }
+        if moves + 2 >= cells {
+            return 0;
+        }
+        // 2. Bounds from the moves left: the opponent cannot win next move, we cannot now.
+        let min = -((cells - 2 - moves) as i32 / 2);
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let max = (cells - 1 - moves) as i32 / 2;
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        // 2a. The opening book, for positions it can hold (their table key is canonical).
+        if moves <= self.book_moves {
+            let key = self.tt_key(cur, mask, moves).0;
+            if let Ok(i) = self.book.binary_search_by_key(&key, |e| e.0) {
+                let (l, u) = (self.book[i].1 as i32, self.book[i].2 as i32);
+                if l > alpha {
+                    alpha = l;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+                if u < beta {
+                    beta = u;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+            }
+        }
+        // 2b. Wins with the next own stone, decided exactly without search: after our move
+        //     `m` (the opponent has no immediate win then), let `w` be the cells completing
+        //     a line of ours and `p` the playable cells. Two playable line cells cannot both
+        //     be blocked; one is blocked, but wins if the cell above it completes a line too;
+        //     none wins only if every opponent move fills the cell below a line cell. If no
+        //     move wins that way, the earliest win is one own stone later.
+        //     The same loop scores the moves for ordering (step 4): threats created (those
+        //     on rows favouring the mover count extra), then centre first.
+        let mut list = MoveList::new();
+        let side = (moves & 1) as usize * B::BITS as usize;
+        let pw = self.config.parity_weight as u64;
+        let odd_rows = self.good_rows[(moves & 1) as usize];
+        for (i, &c) in self.order.iter().enumerate() {
+            let m = next & self.column_masks[c];
+            if m == B::ZERO {
+                continue;
+            }
+            let w = geo.winning_cells(cur | m, mask | m);
+            let p = geo.possible(mask | m);
+            let a = w & p;
+            if self.config.next_win_bound {
+                let wins = if a == B::ZERO {
+                    p != B::ZERO && (p << 1) & !w == B::ZERO
+                } else {
+                    a & a.wrapping_dec() != B::ZERO || (a << 1) & w != B::ZERO
+                };
+                if wins {
+                    return max;
+                }
+            }
+            let good = (w & odd_rows).popcount() as u64;
+            let h = if self.config.history {
+                self.history[side + m.lowest() as usize] as u64
+            } else {
+                0
+            };
+            let forcing = (a != B::ZERO) as u64 * self.config.forcing_weight as u64;
+            let threat_score = (w.popcount() as u64 * 4 + good * pw + forcing).min((1 << 20) - 1);
+            list.insert((threat_score << 44) | (h << 12) | ((63 - i as u64) << 6) | c as u64);
+        }
+        if self.config.next_win_bound {
+            let later = (cells as i32 - 3 - moves as i32) / 2;
+            if beta > later {
+                beta = later;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+        }
+        // 3. Probe the table (not right above the leaves, where a probe costs more than the
+        //    few nodes it saves).
+        let use_tt = cells - moves >= self.config.tt_min_empty;
+        let (key, mirrored) = self.tt_key(cur, mask, moves);
+        let mut tt_best = usize::MAX;
+        if let Some(e) = if use_tt {
+            self.table(moves).probe(key)
+        } else {
+            None
+        } {
+            let (l, u) = (e.lower as i32, e.upper as i32);
+            if l > alpha {
+                alpha = l;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if u < beta {
+                beta = u;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+            if e.best != NO_MOVE {
+                tt_best = e.best as usize;
+                if mirrored {
+                    tt_best = geo.columns() - 1 - tt_best;
+                }
+            }
+        }
+        // 4. The table's move first, the rest as scored in step 2b.
+        if tt_best != usize::MAX {
+            list.move_to_front(tt_best);
+        }
+        // 5. Enhanced transposition cutoffs: a child already known to be bad enough for the
+        //    opponent refutes this node without any search.
+        //    All children's buckets are fetched first so that the misses overlap (the table
+        //    is far bigger than the caches; a probe is a trip to memory).
+        let child_cur = cur ^ mask;
+        // Not zeroed (a memset per node cost more than the search step around it).
+        let mut child_keys = [MaybeUninit::<u64>::uninit(); 64];
+        let prefetch = self.config.prefetch && cells - moves > self.config.tt_min_empty;
+        if prefetch {
+            for (i, c) in list.columns().enumerate() {
+                let m = next & self.column_masks[c];
+                let (ck, _) = self.tt_key(child_cur, mask | m, moves + 1);
+                self.table(moves + 1).prefetch(ck);
+                child_keys[i].write(ck);
+            }
+        }
+        if cells - moves >= self.config.etc_min_empty {
+            for (i, c) in list.columns().enumerate() {
+                let m = next & self.column_masks[c];
+                let ck = if prefetch {
+                    // SAFETY: the prefetch loop above wrote a key for every entry of `list`.
+                    unsafe { child_keys[i].assume_init() }
+                } else {
+                    self.tt_key(child_cur, mask | m, moves + 1).0
+                };
+                if let Some(e) = self.table(moves + 1).probe(ck) {
+                    let s = -(e.upper as i32);
+                    if s >= beta {
+                        self.store(key, mirrored, moves, s, i32::MAX, c);
+                        return s;
+                    }
+                }
+            }
+        }
+        // 6. Search.
+        let alpha0 = alpha;
+        let mut best_col = NO_MOVE as usize;
+        for c in list.columns() {
+            let m = next & self.column_masks[c];
+            let s = -self.negamax(cur ^ mask, mask | m, moves + 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                // 7. Store a lower bound and the refuting move; remember it for ordering.
+                self.store(key, mirrored, moves, s, i32::MAX, c);
+                if self.config.history {
+                    let e = cells - moves;
+                    let h = &mut self.history[side + m.lowest() as usize];
+                    *h = (*h + e * e).min(1 << 30);
+                }
+                return s;
+            }
+            if s > alpha {
+                alpha = s;
+                best_col = c;
+            }
+        }
+        // 8. Store: exact if alpha rose, else an upper bound.
+        if alpha > alpha0 {
+            self.store(key, mirrored, moves, alpha, alpha, best_col);
+        } else {
+            self.store(key, mirrored, moves, i32::MIN, alpha, NO_MOVE as usize);
+        }
+        alpha
+    }
+
+    #[inline(always)]
+    fn store(&mut self, key: u64, mirrored: bool, moves: u32, lower: i32, upper: i32, col: usize) {
+        if self.geo.cells() - moves < self.config.tt_min_empty {
+            return;
+        }
+        let best = if col >= self.geo.columns() {
+            NO_MOVE
+        } else if mirrored {
+            (self.geo.columns() - 1 - col) as u8
+        } else {
+            col as u8
+        };
+        let near = self.geo.cells() - moves < self.config.near_empty;
+        let t = if near { &mut self.near } else { &mut self.tt };
+        t.store(key, moves, lower, upper, best);
+    }
+}
+
+/// The moves of one node as sortable keys (score in the high bits, column in the low six),
+/// best first; a fixed array, since a geometry has at most 64 columns (each column takes at
+/// least two of at most 128 bits).
+struct MoveList {
+    /// The first `len` are initialised.
+    keys: [MaybeUninit<u64>; 64],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline(always)]
+    fn new() -> Self {
+        Self {
+            keys: [MaybeUninit::uninit(); 64],
+            len: 0,
+        }
+    }
+
+    /// The initialised keys.
+    #[inline(always)]
+    fn as_slice(&self) -> &[u64] {
+        // SAFETY: the first `len` entries are initialised (`insert` writes before counting).
+        unsafe { std::slice::from_raw_parts(self.keys.as_ptr().cast::<u64>(), self.len) }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [u64] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.keys.as_mut_ptr().cast::<u64>(), self.len) }
+    }
+
+    /// Inserts `key` keeping the list sorted, highest first (stable for equal keys).
+    #[inline(always)]
+    fn insert(&mut self, key: u64) {
+        let n = self.len.min(63);
+        self.keys[n].write(key);
+        self.len = n + 1;
+        let s = self.as_mut_slice();
+        let mut j = n;
+        while j > 0 && s[j - 1] < key {
+            s[j] = s[j - 1];
+            j -= 1;
+        }
+        s[j] = key;
+    }
+
+    /// Moves column `c` to the front if it is in the list.
+    #[inline(always)]
+    fn move_to_front(&mut self, c: usize) {
+        if let Some(i) = self.as_slice().iter().position(|&k| (k & 63) as usize == c) {
+            self.as_mut_slice()[..=i].rotate_right(1);
+        }
+    }
+
+    /// The columns, best first.
+    #[inline(always)]
+    fn columns(&self) -> impl Iterator<Item = usize> + '_ {
+        self.as_slice().iter().map(|&k| (k & 63) as usize)
+    }
+}
