@@ -238,8 +238,10 @@ fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features {
     f
 }
 
-/// Entries of the per-thread feature cache (a power of two).
-const CACHE_SIZE: usize = 1 << 12;
+/// Log2 of the per-thread feature cache's size.
+const CACHE_BITS: u32 = 16;
+/// Entries of the per-thread feature cache.
+const CACHE_SIZE: usize = 1 << CACHE_BITS;
 
 /// A direct-mapped cache of [`features`] keyed by the exact fish bitboard (no collisions
 /// possible: the key is the whole board of one colour). Siblings in the search share the
@@ -262,7 +264,7 @@ thread_local! {
 pub fn cached_features(fish: Bitboard, sums: (u32, u32)) -> Features {
     let k = fish.0;
     let h = ((k as u64) ^ ((k >> 64) as u64).rotate_left(17)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let i = (h >> (64 - 12)) as usize & (CACHE_SIZE - 1);
+    let i = (h >> (64 - CACHE_BITS)) as usize & (CACHE_SIZE - 1);
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.keys[i] == k {
@@ -304,9 +306,9 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
     };
     let mut score = side(me) - side(me.other()) + p.tempo as i64;
     if p.mobility == 0 && p.capturable != 0 {
-        let hits_opp = captures(state, me);
-        let hits_me = captures(state, me.other());
-        score -= p.capturable as i64 * (hits_me.count() as i64 - hits_opp.count() as i64);
+        let hits = crate::captures::capture_targets_both(state);
+        let (hits_opp, hits_me) = (hits[me as usize], hits[me.other() as usize]);
+        score -= p.capturable as i64 * (hits_me.count_ones() as i64 - hits_opp.count_ones() as i64);
     } else if p.mobility != 0 || p.capturable != 0 {
         let (mob_me, hits_opp) = mobility(state);
         let (mob_opp, hits_me) = mobility(&flipped(state));

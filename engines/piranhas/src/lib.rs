@@ -37,6 +37,7 @@
 pub mod arena;
 pub mod bitboard;
 pub mod board;
+pub mod captures;
 pub mod error;
 pub mod eval;
 pub mod kraken;

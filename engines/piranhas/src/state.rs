@@ -122,6 +122,12 @@ impl State {
         self.lines[TABLES.line_id[sq & 127][kind & 3] as usize & 63] as u32
     }
 
+    /// Fish of both colours on line `id` (see `Tables::line_id`; ids 58..63 hold 0).
+    #[inline]
+    pub(crate) fn line_count_by_id(&self, id: usize) -> u32 {
+        self.lines[id & 63] as u32
+    }
+
     /// (Σ x, Σ y) over the fish of `c` (with the fish count: the centre of mass).
     #[inline]
     pub fn coordinate_sums(&self, c: Color) -> (u32, u32) {
