@@ -8,6 +8,7 @@
 //! per candidate, and candidates are rare.
 
 use crate::bitboard::{LINES, SQUARES, TABLES};
+use crate::board::{Direction, Move};
 use crate::state::State;
 
 /// Line ids of each kind as `start..end` (see `Tables::line_id`).
@@ -92,36 +93,155 @@ fn keep_clear_paths(mut cand: u128, opp: u128, dir: usize, d: u32, step: i32) ->
     hits
 }
 
+/// Index of each direction in move generation order (by line kind: column, row, rising,
+/// falling; per line the positive direction first), see [`crate::movegen::for_each_move`].
+const GEN_INDEX: [u16; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
+
+/// Most captures of the side to move a scan keeps as moves (more happen only in contrived
+/// positions; the scan then says so and the caller generates them itself).
+const MAX_KEPT: usize = 48;
+
+/// What one scan of a position found.
+#[derive(Clone, Copy, Debug)]
+pub struct Scan {
+    /// Opponent fish capturable by RED (`[0]`) and by BLUE (`[1]`).
+    pub by: [u128; 2],
+    mover: usize,
+    /// The side to move's captures as `from · 8 + generation index of the direction`.
+    keys: [u16; MAX_KEPT],
+    len: usize,
+    overflow: bool,
+}
+
+impl Scan {
+    /// A scan that found nothing.
+    const EMPTY: Scan = Scan {
+        by: [0; 2],
+        mover: 0,
+        keys: [0; MAX_KEPT],
+        len: 0,
+        overflow: false,
+    };
+
+    /// Notes the captures of the side to move landing on `hits`, `d` steps along `dir`.
+    #[inline(always)]
+    fn record(&mut self, c: usize, mut hits: u128, dir: usize, d: usize, step: i32) {
+        if c != self.mover {
+            return;
+        }
+        while hits != 0 {
+            let t = hits.trailing_zeros() as i32;
+            hits &= hits - 1;
+            let from = (t - d as i32 * step) as u16;
+            if self.len < MAX_KEPT {
+                self.keys[self.len] = from * 8 + GEN_INDEX[dir];
+                self.len += 1;
+            } else {
+                self.overflow = true;
+            }
+        }
+    }
+
+    /// Appends the side to move's captures to `out` in generation order (as
+    /// [`crate::movegen::captures_into`] lists them); false (and nothing appended) if there
+    /// were too many to keep.
+    pub fn push_mover_captures(&self, out: &mut Vec<Move>) -> bool {
+        if self.overflow {
+            return false;
+        }
+        let mut keys = self.keys;
+        let keys = &mut keys[..self.len];
+        keys.sort_unstable();
+        out.extend(keys.iter().map(|&k| {
+            let k = k as usize;
+            Move::from_square(k / 8, Direction::ALL[GEN_ORDER[k % 8]])
+        }));
+        true
+    }
+}
+
+/// The last scan on this thread and the position it belongs to (both fish bitboards and
+/// the side to move: everything captures depend on).
+struct Memo {
+    key: (u128, u128, bool),
+    valid: bool,
+    scan: Scan,
+}
+
+thread_local! {
+    static LAST: std::cell::RefCell<Memo> = const {
+        std::cell::RefCell::new(Memo { key: (0, 0, false), valid: false, scan: Scan::EMPTY })
+    };
+}
+
+fn memo_key(state: &State) -> (u128, u128, bool) {
+    let b = state.board();
+    (b.fish[0].0, b.fish[1].0, state.turn() % 2 == 1)
+}
+
+/// [`scan`], remembered on this thread so that [`recall_captures`] on the same position
+/// (quiescence: the stand-pat evaluation, then the captures) need not search again.
+pub fn scan_and_remember(state: &State) -> [u128; 2] {
+    LAST.with(|m| {
+        let mut m = m.borrow_mut();
+        m.key = memo_key(state);
+        m.valid = true;
+        scan_dispatch(state, &mut m.scan);
+        m.scan.by
+    })
+}
+
+/// Appends the side to move's captures (in generation order) from this thread's last
+/// [`scan_and_remember`] if it was of this position; false if not (nothing appended).
+pub fn recall_captures(state: &State, out: &mut Vec<Move>) -> bool {
+    LAST.with(|m| {
+        let m = m.borrow();
+        m.valid && m.key == memo_key(state) && m.scan.push_mover_captures(out)
+    })
+}
+
+/// Direction of each generation index (inverse of [`GEN_INDEX`]).
+const GEN_ORDER: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
+
 /// The captures along the lines of kind `KIND` whose fish count is `D` (their squares are
-/// `lines`), in both directions and for both colours, added to `by` (by RED, by BLUE).
-/// Generic over the kind and the distance so that every shift and mask is a constant.
+/// `lines`), in both directions and for both colours, added to the scan. Generic over the
+/// kind and the distance so that every shift and mask is a constant.
 #[inline(always)]
-fn bucket<const KIND: usize, const D: usize>(lines: u128, fish: [u128; 2], by: &mut [u128; 2]) {
+fn bucket<const KIND: usize, const D: usize>(lines: u128, fish: [u128; 2], scan: &mut Scan) {
     let (up, down, step) = KIND_DIRS[KIND];
     let amount = D as u32 * step;
+    let s = step as i32;
     let (red, blue) = (fish[0], fish[1]);
     let from = lines & STEP_OK[up][D];
     let (r, b) = ((red & from) << amount, (blue & from) << amount);
     if r & blue != 0 {
-        by[0] |= keep_clear_paths(r & blue, blue, up, D as u32, step as i32);
+        let hits = keep_clear_paths(r & blue, blue, up, D as u32, s);
+        scan.by[0] |= hits;
+        scan.record(0, hits, up, D, s);
     }
     if b & red != 0 {
-        by[1] |= keep_clear_paths(b & red, red, up, D as u32, step as i32);
+        let hits = keep_clear_paths(b & red, red, up, D as u32, s);
+        scan.by[1] |= hits;
+        scan.record(1, hits, up, D, s);
     }
     let from = lines & STEP_OK[down][D];
     let (r, b) = ((red & from) >> amount, (blue & from) >> amount);
     if r & blue != 0 {
-        by[0] |= keep_clear_paths(r & blue, blue, down, D as u32, -(step as i32));
+        let hits = keep_clear_paths(r & blue, blue, down, D as u32, -s);
+        scan.by[0] |= hits;
+        scan.record(0, hits, down, D, -s);
     }
     if b & red != 0 {
-        by[1] |= keep_clear_paths(b & red, red, down, D as u32, -(step as i32));
+        let hits = keep_clear_paths(b & red, red, down, D as u32, -s);
+        scan.by[1] |= hits;
+        scan.record(1, hits, down, D, -s);
     }
 }
 
 /// The captures along the lines of kind `KIND`: buckets the lines by fish count, then runs
 /// [`bucket`] for every count of 2 or more that occurs.
 #[inline(always)]
-fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], by: &mut [u128; 2]) {
+fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], scan: &mut Scan) {
     let (start, end) = KIND_IDS[KIND];
     let mut buckets = [0u128; 16];
     let mut present = 0u32;
@@ -136,16 +256,16 @@ fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], by: &mut [u1
         present &= present - 1;
         let lines = buckets[d & 15];
         match d {
-            2 => bucket::<KIND, 2>(lines, fish, by),
-            3 => bucket::<KIND, 3>(lines, fish, by),
-            4 => bucket::<KIND, 4>(lines, fish, by),
-            5 => bucket::<KIND, 5>(lines, fish, by),
-            6 => bucket::<KIND, 6>(lines, fish, by),
-            7 => bucket::<KIND, 7>(lines, fish, by),
-            8 => bucket::<KIND, 8>(lines, fish, by),
-            9 => bucket::<KIND, 9>(lines, fish, by),
+            2 => bucket::<KIND, 2>(lines, fish, scan),
+            3 => bucket::<KIND, 3>(lines, fish, scan),
+            4 => bucket::<KIND, 4>(lines, fish, scan),
+            5 => bucket::<KIND, 5>(lines, fish, scan),
+            6 => bucket::<KIND, 6>(lines, fish, scan),
+            7 => bucket::<KIND, 7>(lines, fish, scan),
+            8 => bucket::<KIND, 8>(lines, fish, scan),
+            9 => bucket::<KIND, 9>(lines, fish, scan),
             // A line holds at most 10 squares, hence at most 10 fish.
-            _ => bucket::<KIND, MAX_DIST>(lines, fish, by),
+            _ => bucket::<KIND, MAX_DIST>(lines, fish, scan),
         }
     }
 }
@@ -154,14 +274,34 @@ fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], by: &mut [u1
 /// bitboards (a capture never lands on the Kraken or an own fish, so only the path needs
 /// checking).
 pub fn capture_targets_both(state: &State) -> [u128; 2] {
+    scan(state).by
+}
+
+/// Both colours' capture targets and the side to move's capture moves, in one pass.
+pub fn scan(state: &State) -> Scan {
+    let mut sc = Scan::EMPTY;
+    scan_dispatch(state, &mut sc);
+    sc
+}
+
+crate::popcnt::dispatch! {
+    /// [`scan`] into `scan`, with `popcnt` where the CPU has it.
+    fn scan_dispatch(state: &State, scan: &mut Scan) -> () = scan_impl
+}
+
+/// The body of [`scan`]: overwrites `scan` (the kept keys beyond the new length are stale).
+#[inline(always)]
+fn scan_impl(state: &State, scan: &mut Scan) {
     let board = state.board();
     let fish = [board.fish[0].0, board.fish[1].0];
-    let mut by = [0u128; 2];
-    kind_captures::<0>(state, fish, &mut by);
-    kind_captures::<1>(state, fish, &mut by);
-    kind_captures::<2>(state, fish, &mut by);
-    kind_captures::<3>(state, fish, &mut by);
-    by
+    scan.by = [0; 2];
+    scan.mover = state.current() as usize;
+    scan.len = 0;
+    scan.overflow = false;
+    kind_captures::<0>(state, fish, scan);
+    kind_captures::<1>(state, fish, scan);
+    kind_captures::<2>(state, fish, scan);
+    kind_captures::<3>(state, fish, scan);
 }
 
 #[cfg(test)]
@@ -194,6 +334,15 @@ mod tests {
                         }
                     });
                     assert_eq!(both[c as usize], expect, "{c} in\n{s}");
+                    if c == s.current() {
+                        let mut caps = Vec::new();
+                        crate::movegen::captures_into(&s, &mut caps);
+                        let mut listed = Vec::new();
+                        assert!(!recall_captures(&s.pass(), &mut listed));
+                        scan_and_remember(&s);
+                        assert!(recall_captures(&s, &mut listed));
+                        assert_eq!(listed, caps, "{c} in\n{s}");
+                    }
                     checked += expect.count_ones();
                 }
             }

@@ -12,7 +12,6 @@ use crate::bitboard::{Bitboard, BOARD_MASK, NOT_COL0, NOT_COL9};
 use crate::board::Color;
 use crate::movegen::for_each_move;
 use crate::state::{State, MAX_TURN};
-use crate::swarm::flood;
 
 /// The evaluation weights (centi-units of the search score).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -193,46 +192,84 @@ pub fn features(fish: Bitboard) -> Features {
     features_with_sums(fish, (sx, sy))
 }
 
-/// [`features`] with the coordinate sums (Σ x, Σ y) already known.
-fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features {
-    let n = fish.count();
+/// `(x, y)` of every square (index `x + 10·y`; entries 100..127 unused).
+static SQ_XY: [(u8, u8); 128] = {
+    let mut t = [(0u8, 0u8); 128];
+    let mut sq = 0;
+    while sq < 100 {
+        t[sq] = ((sq % 10) as u8, (sq / 10) as u8);
+        sq += 1;
+    }
+    t
+};
+
+/// The 3×3 dilation of `s` without clearing bits 100..127: callers intersect with a subset of
+/// the board, so those bits never matter (and a shift by 10 cannot wrap a row).
+#[inline(always)]
+fn dilate_raw(s: u128) -> u128 {
+    let h = s | ((s & NOT_COL9) << 1) | ((s & NOT_COL0) >> 1);
+    h | (h << 10) | (h >> 10)
+}
+
+crate::popcnt::dispatch! {
+    /// [`features`] with the coordinate sums (Σ x, Σ y) already known.
+    fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features = features_impl
+}
+
+/// The body of [`features_with_sums`].
+#[inline(always)]
+fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
+    let all = fish.0;
+    let n = all.count_ones();
     let mut f = Features {
         fish: n,
-        rim: (fish.0 & RIM).count_ones(),
+        rim: (all & RIM).count_ones(),
         ..Features::default()
     };
     if n == 0 {
         return f;
     }
-    let mut rest = fish;
-    let mut main = Bitboard::EMPTY;
-    while !rest.is_empty() {
-        let s = flood(rest, Bitboard::square(rest.lowest()));
-        if s.count() > f.biggest {
-            f.biggest = s.count();
-            main = s;
+    // Swarms by flood fill from the lowest fish not yet in a swarm.
+    let mut rest = all;
+    let mut main = 0u128;
+    while rest != 0 {
+        let mut cur = rest & rest.wrapping_neg();
+        loop {
+            let next = dilate_raw(cur) & rest;
+            if next == cur {
+                break;
+            }
+            cur = next;
+        }
+        let size = cur.count_ones();
+        if size > f.biggest {
+            f.biggest = size;
+            main = cur;
         }
         f.groups += 1;
-        rest ^= s;
+        rest ^= cur;
     }
     // Distance of the stragglers to the biggest swarm, by repeated dilation: after k
     // dilations every straggler not yet reached is more than k steps away.
-    let mut reach = main.dilate();
-    let mut out = fish & !reach;
-    let total_out = out.count();
-    while !out.is_empty() {
-        if out.count() == total_out {
-            f.gap += 1;
+    if f.groups > 1 {
+        let mut reach = dilate_raw(main);
+        let first = all & !reach;
+        let mut out = first;
+        while out != 0 {
+            if out == first {
+                f.gap += 1;
+            }
+            f.join += out.count_ones();
+            reach = dilate_raw(reach);
+            out &= !reach;
         }
-        f.join += out.count();
-        reach = reach.dilate();
-        out &= !reach;
     }
     let (sx, sy) = (sums.0 as i32, sums.1 as i32);
     let n = n as i32;
     for sq in fish.iter() {
-        let dx = (n * (sq % 10) as i32 - sx).abs();
-        let dy = (n * (sq / 10) as i32 - sy).abs();
+        let (x, y) = SQ_XY[sq & 127];
+        let dx = (n * x as i32 - sx).abs();
+        let dy = (n * y as i32 - sy).abs();
         f.spread += dx.max(dy) as u32;
     }
     f
@@ -306,7 +343,7 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
     };
     let mut score = side(me) - side(me.other()) + p.tempo as i64;
     if p.mobility == 0 && p.capturable != 0 {
-        let hits = crate::captures::capture_targets_both(state);
+        let hits = crate::captures::scan_and_remember(state);
         let (hits_opp, hits_me) = (hits[me as usize], hits[me.other() as usize]);
         score -= p.capturable as i64 * (hits_me.count_ones() as i64 - hits_opp.count_ones() as i64);
     } else if p.mobility != 0 || p.capturable != 0 {

@@ -44,6 +44,7 @@ pub mod kraken;
 pub mod movegen;
 pub mod params;
 pub mod players;
+mod popcnt;
 pub mod result;
 pub mod search;
 pub mod state;

@@ -158,7 +158,11 @@ impl Game for Node {
     }
 
     fn noisy_moves(&self, out: &mut Vec<Move>) {
-        captures_into(&self.state, out);
+        // Quiescence evaluates (stand pat) before it asks for the captures: the evaluation's
+        // capture scan of this very position usually has them already.
+        if !crate::captures::recall_captures(&self.state, out) {
+            captures_into(&self.state, out);
+        }
     }
 
     fn null_move(&self) -> Option<Self> {
