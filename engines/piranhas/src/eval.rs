@@ -276,24 +276,59 @@ fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
 }
 
 /// Log2 of the per-thread feature cache's size.
-const CACHE_BITS: u32 = 16;
+const CACHE_BITS: u32 = 12;
 /// Entries of the per-thread feature cache.
 const CACHE_SIZE: usize = 1 << CACHE_BITS;
 
-/// A direct-mapped cache of [`features`] keyed by the exact fish bitboard (no collisions
-/// possible: the key is the whole board of one colour). Siblings in the search share the
-/// bitboard of the colour that did not move, so about half the lookups hit.
-struct FeatureCache {
-    keys: Vec<u128>,
-    vals: Vec<Features>,
+/// One cache entry: the fish bitboard and its [`Features`] packed into 16 bytes, so that an
+/// entry is 32 bytes (two per cache line; 4096 entries are 128 KiB, within L2: measured faster than 8K or 16K).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Entry {
+    key: u128,
+    spread: u16,
+    join: u16,
+    /// fish, biggest, groups, rim, gap.
+    small: [u8; 5],
+}
+
+impl Entry {
+    fn pack(key: u128, f: &Features) -> Entry {
+        // Bounds: 16 fish, spread ≤ 16·16·9, join ≤ 16·9, gap ≤ 9.
+        Entry {
+            key,
+            spread: f.spread as u16,
+            join: f.join as u16,
+            small: [
+                f.fish as u8,
+                f.biggest as u8,
+                f.groups as u8,
+                f.rim as u8,
+                f.gap as u8,
+            ],
+        }
+    }
+
+    fn unpack(&self) -> Features {
+        Features {
+            fish: self.small[0] as u32,
+            biggest: self.small[1] as u32,
+            groups: self.small[2] as u32,
+            spread: self.spread as u32,
+            rim: self.small[3] as u32,
+            join: self.join as u32,
+            gap: self.small[4] as u32,
+        }
+    }
 }
 
 thread_local! {
-    static CACHE: std::cell::RefCell<FeatureCache> = std::cell::RefCell::new(FeatureCache {
-        // Key 0 (no fish) maps to the default features, which are those of no fish.
-        keys: vec![0; CACHE_SIZE],
-        vals: vec![Features::default(); CACHE_SIZE],
-    });
+    /// A direct-mapped cache of [`features`] keyed by the exact fish bitboard (no collisions
+    /// possible: the key is the whole board of one colour). Siblings in the search share the
+    /// bitboard of the colour that did not move, so about half the lookups hit. Key 0 (no
+    /// fish) maps to the default features, which are those of no fish.
+    static CACHE: std::cell::RefCell<Box<[Entry]>> =
+        std::cell::RefCell::new(vec![Entry::default(); CACHE_SIZE].into_boxed_slice());
 }
 
 /// [`features`] through the per-thread cache.
@@ -304,12 +339,12 @@ pub fn cached_features(fish: Bitboard, sums: (u32, u32)) -> Features {
     let i = (h >> (64 - CACHE_BITS)) as usize & (CACHE_SIZE - 1);
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        if c.keys[i] == k {
-            return c.vals[i];
+        let e = &mut c[i];
+        if e.key == k {
+            return e.unpack();
         }
         let f = features_with_sums(fish, sums);
-        c.keys[i] = k;
-        c.vals[i] = f;
+        *e = Entry::pack(k, &f);
         f
     })
 }
