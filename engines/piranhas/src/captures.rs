@@ -14,9 +14,6 @@ use crate::state::State;
 /// Line ids of each kind as `start..end` (see `Tables::line_id`).
 const KIND_IDS: [(usize, usize); 4] = [(0, 10), (10, 20), (20, 39), (39, 58)];
 
-/// Longest possible move distance (a line holds at most 10 squares).
-const MAX_DIST: usize = 10;
-
 /// `LINE_MASK[id]`: the squares of line `id`.
 static LINE_MASK: [u128; LINES] = build_line_masks();
 
@@ -239,35 +236,27 @@ fn bucket<const KIND: usize, const D: usize>(lines: u128, fish: [u128; 2], scan:
 }
 
 /// The captures along the lines of kind `KIND`: buckets the lines by fish count, then runs
-/// [`bucket`] for every count of 2 or more that occurs.
+/// [`bucket`] for every count of 2 or more that occurs (10 at most: a line has 10 squares).
 #[inline(always)]
 fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], scan: &mut Scan) {
     let (start, end) = KIND_IDS[KIND];
     let mut buckets = [0u128; 16];
-    let mut present = 0u32;
     for id in start..end {
         let d = state.line_count_by_id(id) as usize & 15;
         buckets[d] |= LINE_MASK[id];
-        present |= 1 << d;
     }
-    present &= !3;
-    while present != 0 {
-        let d = present.trailing_zeros() as usize;
-        present &= present - 1;
-        let lines = buckets[d & 15];
-        match d {
-            2 => bucket::<KIND, 2>(lines, fish, scan),
-            3 => bucket::<KIND, 3>(lines, fish, scan),
-            4 => bucket::<KIND, 4>(lines, fish, scan),
-            5 => bucket::<KIND, 5>(lines, fish, scan),
-            6 => bucket::<KIND, 6>(lines, fish, scan),
-            7 => bucket::<KIND, 7>(lines, fish, scan),
-            8 => bucket::<KIND, 8>(lines, fish, scan),
-            9 => bucket::<KIND, 9>(lines, fish, scan),
-            // A line holds at most 10 squares, hence at most 10 fish.
-            _ => bucket::<KIND, MAX_DIST>(lines, fish, scan),
-        }
+    // One test per count, in straight-line code: each branch site learns its own pattern
+    // (a jump table over the counts that occur mispredicted about every other time).
+    macro_rules! counts {
+        ($($d:literal)*) => {
+            $(
+                if buckets[$d] != 0 {
+                    bucket::<KIND, $d>(buckets[$d], fish, scan);
+                }
+            )*
+        };
     }
+    counts!(2 3 4 5 6 7 8 9 10);
 }
 
 /// Opponent fish each colour can capture with one legal move: `[by RED, by BLUE]` as
@@ -355,7 +344,7 @@ mod tests {
         for dir in 0..8 {
             for sq in 0..SQUARES {
                 let steps = TABLES.steps[dir][sq] as usize;
-                for d in 0..=MAX_DIST {
+                for d in 0..=10 {
                     assert_eq!(STEP_OK[dir][d] >> sq & 1 == 1, d <= steps);
                 }
             }
