@@ -229,8 +229,15 @@ fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
     if n == 0 {
         return f;
     }
-    // Swarms by flood fill from the lowest fish not yet in a swarm.
-    let mut rest = all;
+    // Fish with no neighbour are swarms of one: counted at once, without a flood fill each
+    // (whose data-dependent loop exit is a branch mispredict).
+    let row = ((all & NOT_COL9) << 1) | ((all & NOT_COL0) >> 1);
+    let with_self = row | all;
+    let isolated = all & !(row | (with_self << 10) | (with_self >> 10));
+    f.groups = isolated.count_ones();
+    // The other swarms by flood fill from the lowest fish not yet in a swarm. The biggest
+    // swarm is the first one found (lowest square) of the largest size.
+    let mut rest = all ^ isolated;
     let mut main = 0u128;
     while rest != 0 {
         let mut cur = rest & rest.wrapping_neg();
@@ -248,6 +255,11 @@ fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
         }
         f.groups += 1;
         rest ^= cur;
+    }
+    if main == 0 {
+        // Every fish is alone: the biggest swarm is the lowest fish.
+        f.biggest = 1;
+        main = all & all.wrapping_neg();
     }
     // Distance of the stragglers to the biggest swarm, by repeated dilation: after k
     // dilations every straggler not yet reached is more than k steps away.
@@ -430,6 +442,59 @@ mod tests {
         // up to the Kraken's effect on mobility.
         let e = evaluate(&s, &p);
         assert!((e - p.tempo).abs() <= 10 * p.mobility.abs() + 2, "{e}");
+    }
+
+    /// The features straight from their definitions: swarms from [`crate::swarm::swarms`]
+    /// (largest first, ties in order of their lowest square), distances square by square.
+    fn reference_features(fish: Bitboard) -> Features {
+        let n = fish.count();
+        let mut f = Features {
+            fish: n,
+            rim: (fish.0 & RIM).count_ones(),
+            ..Features::default()
+        };
+        if n == 0 {
+            return f;
+        }
+        let swarms = crate::swarm::swarms(fish);
+        f.groups = swarms.len() as u32;
+        f.biggest = swarms[0].count();
+        let cheb = |a: usize, b: usize| {
+            let (ax, ay, bx, by) = (a % 10, a / 10, b % 10, b / 10);
+            ax.abs_diff(bx).max(ay.abs_diff(by)) as u32
+        };
+        let dists: Vec<u32> = (fish & !swarms[0])
+            .iter()
+            .map(|s| swarms[0].iter().map(|m| cheb(s, m)).min().unwrap_or(0) - 1)
+            .collect();
+        f.join = dists.iter().sum();
+        f.gap = dists.iter().copied().min().unwrap_or(0);
+        let (sx, sy) = fish
+            .iter()
+            .fold((0, 0), |a, q| (a.0 + q % 10, a.1 + q / 10));
+        let n = n as i64;
+        for q in fish.iter() {
+            let dx = (n * (q % 10) as i64 - sx as i64).abs();
+            let dy = (n * (q / 10) as i64 - sy as i64).abs();
+            f.spread += dx.max(dy) as u32;
+        }
+        f
+    }
+
+    #[test]
+    fn features_match_their_definitions_on_random_fish() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for i in 0..20_000 {
+            let count = i % 17;
+            // Dense corners now and then, so that big swarms and ties occur.
+            let span = if i % 3 == 0 { 30 } else { 100 };
+            let mut fish = Bitboard::EMPTY;
+            while fish.count() < count.min(span) as u32 {
+                fish |= Bitboard::square(rng.random_range(0..span));
+            }
+            assert_eq!(features(fish), reference_features(fish), "{fish:?}");
+        }
     }
 
     #[test]
