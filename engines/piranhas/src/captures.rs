@@ -314,6 +314,8 @@ mod tests {
                 s = s.apply(m).expect("legal");
                 let both = capture_targets_both(&s);
                 for c in Color::BOTH {
+                    // The incremental fish count too.
+                    assert_eq!(s.fish_count(c), s.board().fish_of(c).count());
                     let view = if s.current() == c { s } else { s.pass() };
                     let opp = s.board().fish_of(c.other());
                     let mut expect = 0u128;
