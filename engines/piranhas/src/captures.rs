@@ -241,9 +241,9 @@ fn bucket<const KIND: usize, const D: usize>(lines: u128, fish: [u128; 2], scan:
 fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], scan: &mut Scan) {
     let (start, end) = KIND_IDS[KIND];
     let mut buckets = [0u128; 16];
-    for id in start..end {
+    for (id, &mask) in LINE_MASK.iter().enumerate().take(end).skip(start) {
         let d = state.line_count_by_id(id) as usize & 15;
-        buckets[d] |= LINE_MASK[id];
+        buckets[d] |= mask;
     }
     // One test per count, in straight-line code: each branch site learns its own pattern
     // (a jump table over the counts that occur mispredicted about every other time).
@@ -343,11 +343,11 @@ mod tests {
 
     #[test]
     fn step_masks_match_the_step_table() {
-        for dir in 0..8 {
+        for (dir, masks) in STEP_OK.iter().enumerate() {
             for sq in 0..SQUARES {
                 let steps = TABLES.steps[dir][sq] as usize;
-                for d in 0..=10 {
-                    assert_eq!(STEP_OK[dir][d] >> sq & 1 == 1, d <= steps);
+                for (d, &mask) in masks.iter().enumerate().take(11) {
+                    assert_eq!(mask >> sq & 1 == 1, d <= steps);
                 }
             }
         }
