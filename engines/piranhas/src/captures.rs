@@ -241,8 +241,8 @@ fn bucket<const KIND: usize, const D: usize>(lines: u128, fish: [u128; 2], scan:
 fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], scan: &mut Scan) {
     let (start, end) = KIND_IDS[KIND];
     let mut buckets = [0u128; 16];
-    for (id, &mask) in LINE_MASK.iter().enumerate().take(end).skip(start) {
-        let d = state.line_count_by_id(id) as usize & 15;
+    for (i, &mask) in LINE_MASK[start..end].iter().enumerate() {
+        let d = state.line_count_by_id(start + i) as usize & 15;
         buckets[d] |= mask;
     }
     // One test per count, in straight-line code: each branch site learns its own pattern
