@@ -5,6 +5,8 @@
 //! - [`state`]: a position with turn counter and Zobrist hash; move validation with the
 //!   server's error texts ([`RuleError`]).
 //! - [`movegen`]: legal moves by line popcounts, perft.
+//! - [`captures`]: both colours' capture sets in one line-parallel pass (the evaluation's
+//!   hottest part); it also keeps the mover's capture moves for quiescence.
 //! - [`swarm`] / [`result`]: swarms by bitwise flood fill, the official win evaluation.
 //! - [`kraken`]: the 340 Kraken pairs and the official random placement.
 //! - [`eval`] / [`search`]: evaluation weights and the alpha-beta [`Engine`] (through
@@ -30,6 +32,10 @@
 //!   [`search::DEFAULT_HARD`]), well inside the server's 2 s; iterations predicted to end
 //!   after the hard deadline are not started, the soft budget stretches while the best move
 //!   is unstable or the score drops. `threads` > 1 is Lazy SMP over a shared lock-free table.
+//! - Speed (issue #12): the evaluation's capture sets come from lines bucketed by kind and
+//!   fish count, one constant shift per bucket ([`captures`]); swarm features are cached per
+//!   colour bitboard; the hot bit-counting functions have `popcnt` copies chosen at run time
+//!   (the workspace builds for baseline x86-64). Pure speed-ups keep the bench signature.
 //! - Evaluation weights live in [`EvalParams`] (named, settable with `--param name=value`);
 //!   [`EvalParams::V1`] is the first evaluation, kept to measure the tuned default against.
 #![warn(missing_docs)]
@@ -37,12 +43,14 @@
 pub mod arena;
 pub mod bitboard;
 pub mod board;
+pub mod captures;
 pub mod error;
 pub mod eval;
 pub mod kraken;
 pub mod movegen;
 pub mod params;
 pub mod players;
+mod popcnt;
 pub mod result;
 pub mod search;
 pub mod state;

@@ -91,6 +91,7 @@ const GEN_ORDER: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
 fn for_each_capture(state: &State, c: crate::board::Color, mut f: impl FnMut(usize, usize, usize)) {
     let board = state.board();
     let opp = board.fish[1 - c as usize].0;
+    let halves = [opp as u64, (opp >> 64) as u64];
     for sq in board.fish[c as usize].iter() {
         let sq = sq & 127;
         let row = &TARGETS[sq];
@@ -111,9 +112,10 @@ fn for_each_capture(state: &State, c: crate::board::Color, mut f: impl FnMut(usi
             row[48 + d[3]] as usize,
             row[112 + d[3]] as usize,
         ];
+        // Bit tests on the 64-bit halves: a variable u128 shift costs several instructions.
         let mut any = 0u8;
         for (j, &t) in to.iter().enumerate() {
-            any |= (((opp >> t) & 1) as u8) << j;
+            any |= (((halves[(t >> 6) & 1] >> (t & 63)) & 1) as u8) << j;
         }
         while any != 0 {
             let j = any.trailing_zeros() as usize;

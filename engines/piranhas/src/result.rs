@@ -79,11 +79,6 @@ impl State {
         swarm::biggest_swarm(self.board().fish_of(c))
     }
 
-    /// Number of fish of `c`.
-    pub fn fish_count(&self, c: Color) -> u32 {
-        self.board().fish_of(c).count()
-    }
-
     /// Whether all fish of `c` form one swarm (0 fish counts as connected).
     pub fn is_connected(&self, c: Color) -> bool {
         swarm::is_connected(self.board().fish_of(c))

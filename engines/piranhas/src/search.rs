@@ -135,7 +135,7 @@ impl Game for Node {
     fn order_hint(&self, m: Move) -> i32 {
         // Captures first, then moves that bring the fish closer to its colour's centre.
         let me = self.state.current();
-        let n = self.state.board().fish_of(me).count() as i32;
+        let n = self.state.fish_count(me) as i32;
         let (sx, sy) = self.state.coordinate_sums(me);
         let (sx, sy) = (sx as i32, sy as i32);
         let dist = |sq: usize| {
@@ -158,7 +158,11 @@ impl Game for Node {
     }
 
     fn noisy_moves(&self, out: &mut Vec<Move>) {
-        captures_into(&self.state, out);
+        // Quiescence evaluates (stand pat) before it asks for the captures: the evaluation's
+        // capture scan of this very position usually has them already.
+        if !crate::captures::recall_captures(&self.state, out) {
+            captures_into(&self.state, out);
+        }
     }
 
     fn null_move(&self) -> Option<Self> {

@@ -19,6 +19,8 @@ pub struct State {
     lines: [u8; LINES],
     /// Per colour: (Σ x, Σ y) of its fish, for centre-of-mass terms.
     sums: [[u16; 2]; 2],
+    /// Per colour: the number of fish (a popcount is a bit trick on baseline x86-64).
+    counts: [u8; 2],
 }
 
 impl State {
@@ -41,6 +43,7 @@ impl State {
             hash: 0,
             lines: [0; LINES],
             sums: [[0; 2]; 2],
+            counts: [board.fish[0].count() as u8, board.fish[1].count() as u8],
         };
         s.hash = s.compute_hash();
         for c in 0..2 {
@@ -122,6 +125,18 @@ impl State {
         self.lines[TABLES.line_id[sq & 127][kind & 3] as usize & 63] as u32
     }
 
+    /// Fish of both colours on line `id` (see `Tables::line_id`; ids 58..63 hold 0).
+    #[inline]
+    pub(crate) fn line_count_by_id(&self, id: usize) -> u32 {
+        self.lines[id & 63] as u32
+    }
+
+    /// Number of fish of `c`.
+    #[inline]
+    pub fn fish_count(&self, c: Color) -> u32 {
+        self.counts[c as usize] as u32
+    }
+
     /// (Σ x, Σ y) over the fish of `c` (with the fish count: the centre of mass).
     #[inline]
     pub fn coordinate_sums(&self, c: Color) -> (u32, u32) {
@@ -187,6 +202,7 @@ impl State {
             s.hash ^= KEYS.fish[1 - me][to];
             s.sums[1 - me][0] -= tx as u16;
             s.sums[1 - me][1] -= ty as u16;
+            s.counts[1 - me] -= 1;
         } else {
             for id in TABLES.line_id[to & 127] {
                 s.lines[id as usize & 63] += 1;
