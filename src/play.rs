@@ -256,8 +256,8 @@ fn maumau(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Plays one two-seat Mau-Mau game on the deal of `seed`, the person in seat `me` (the
-/// engine's runner, which wants `Send` players, mirrored for the person at the keyboard).
+/// Plays one two-seat Mau-Mau game on the deal of `seed`, the person in seat `me`, on the
+/// engine's game loop; prints every turn as it happens.
 fn play_mm(
     human: &mut HumanMm,
     bot: &mut dyn kibitz_maumau::player::Player,
@@ -265,98 +265,43 @@ fn play_mm(
     seed: u64,
     budget: Option<kibitz_maumau::arena::MoveBudget>,
 ) -> kibitz_maumau::GameEnd {
-    use kibitz_maumau::game::{Config, Game, Reaction};
-    use kibitz_maumau::knowledge::{Knowledge, Notice};
-    use kibitz_maumau::Phase;
-    use kibitz_search::time::TimeControl;
-    use rand::SeedableRng;
-    let cfg = Config::default();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut game = Game::deal(cfg, &mut rng);
-    let mut knows: Vec<Knowledge> = (0..2).map(|s| Knowledge::new(cfg, s)).collect();
-    let mut first = [true; 2];
-    loop {
-        if let Phase::Over(end) = game.phase() {
-            return end;
-        }
-        if game.turns() >= kibitz_maumau::arena::MAX_TURNS {
-            game.end_by_turn_cap();
-            continue;
-        }
-        let Ok(start) = game.begin_turn(&mut rng) else {
-            game.end_by_turn_cap();
-            continue;
-        };
-        for k in knows.iter_mut() {
-            k.observe(&Notice::Broadcast {
-                seat: start.seat,
-                top: start.top,
-                cards_left: start.cards_left,
-                skipped: start.skipped,
-            });
-        }
-        if start.skipped {
-            println!(
-                "{} skipped",
-                if start.seat == me {
-                    "you are"
-                } else {
-                    "the bot is"
-                }
-            );
-            continue;
-        }
-        let s = start.seat;
-        knows[s].observe(&Notice::Private {
-            top: start.top,
-            wish: start.wish,
-            cards_left: game.hand_size(s),
-            draw_two: start.draw_two,
-            hand: first[s].then(|| game.hand(s)),
-        });
-        first[s] = false;
-        let tc = match budget {
-            Some(b) => TimeControl::new(b.soft, b.hard),
-            None => TimeControl::infinite(),
-        };
-        let action = if s == me {
-            human.choose(&knows[s], &tc)
+    use kibitz_maumau::arena::{play_game_by, TurnEvent};
+    use kibitz_maumau::game::{Config, Reaction};
+    let mut decide = |_: &kibitz_maumau::game::Game,
+                      seat: usize,
+                      know: &kibitz_maumau::knowledge::Knowledge,
+                      tc: &kibitz_search::time::TimeControl| {
+        if seat == me {
+            let action = human.choose(know, tc);
+            human.error.is_none().then_some(action)
         } else {
-            bot.choose(&knows[s], &tc)
-        };
-        if human.error.is_some() {
-            return kibitz_maumau::GameEnd::LastOnline(1 - me);
+            Some(bot.choose(know, tc))
         }
-        let Ok(reaction) = game.act(action, &mut rng) else {
-            game.end_by_turn_cap();
-            continue;
-        };
-        let who = if s == me { "you" } else { "bot" };
-        let what = match reaction {
-            Reaction::Played { card, wish } => format!(
-                "plays {card}{}",
-                wish.map(|w| format!(", wishes {}", w.symbol()))
-                    .unwrap_or_default()
-            ),
-            Reaction::Drew(Some(c)) if s == me => format!("draws {c}"),
-            Reaction::Drew(_) => "draws a card".into(),
-            Reaction::Penalty(_) => "takes a penalty card".into(),
-            Reaction::PlayedWithPenalty { card, .. } => {
-                format!("plays {card} without a wish and takes a penalty card")
-            }
-        };
-        println!("{who}: {what}");
-        let reply = match reaction {
-            Reaction::Played { .. } => None,
-            Reaction::Drew(c) => Some((c, false)),
-            Reaction::Penalty(c) | Reaction::PlayedWithPenalty { penalty: c, .. } => {
-                Some((c, true))
-            }
-        };
-        if let Some((card, penalty)) = reply {
-            knows[s].observe(&Notice::DrawReply { card, penalty });
+    };
+    let mut show = |event: &TurnEvent| match *event {
+        TurnEvent::Skipped(seat) => println!(
+            "{} skipped",
+            if seat == me { "you are" } else { "the bot is" }
+        ),
+        TurnEvent::Acted { seat, reaction } => {
+            let who = if seat == me { "you" } else { "bot" };
+            let what = match reaction {
+                Reaction::Played { card, wish } => format!(
+                    "plays {card}{}",
+                    wish.map(|w| format!(", wishes {}", w.symbol()))
+                        .unwrap_or_default()
+                ),
+                Reaction::Drew(Some(c)) if seat == me => format!("draws {c}"),
+                Reaction::Drew(_) => "draws a card".into(),
+                Reaction::Penalty(_) => "takes a penalty card".into(),
+                Reaction::PlayedWithPenalty { card, .. } => {
+                    format!("plays {card} without a wish and takes a penalty card")
+                }
+            };
+            println!("{who}: {what}");
         }
-    }
+    };
+    play_game_by(Config::default(), seed, budget, &mut decide, &mut show).end
 }
 
 /// The person as a Koehandel player: tracks the table through the notices and asks.

@@ -20,6 +20,7 @@ mod runner;
 
 pub use runner::{run_match, MatchOutcome, MatchSettings, SideTally};
 
+pub use kibitz_search::seed::mix;
 use serde_json::Value;
 
 /// Result of one game from player A's point of view.
@@ -107,16 +108,6 @@ pub fn adapter(name: &str) -> anyhow::Result<Box<dyn Arena>> {
             "unknown game {other:?} (expected connect4, piranhas, maumau or koehandel)"
         ),
     })
-}
-
-/// SplitMix64 step of `a` and `b`: a well-mixed seed from two numbers.
-pub fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a
-        .wrapping_add(b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-        .wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// Splits `key=value` options of a spec body (`kind:k=v,k=v`), returning the kind and pairs.

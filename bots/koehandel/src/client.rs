@@ -9,6 +9,7 @@ use crate::protocol::{answer_reply, BotDecoder, Envelope, Incoming, Reply};
 use axum::extract::{RawQuery, State};
 use axum::Router;
 use kibitz_koehandel::{make_player, Event, Player, Seat};
+use kibitz_search::seed::mix;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -207,16 +208,6 @@ impl Bot {
         }
         reply.to_string()
     }
-}
-
-/// SplitMix64 step of `a` and `b`: a well-mixed seed from two numbers.
-fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a
-        .wrapping_add(b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-        .wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The axum app serving `bot` on every path.

@@ -16,6 +16,7 @@ use crate::client::{play, BotConfig};
 use crate::knockout::{run_knockout_with, Entrant, KnockoutConfig, KnockoutReport, Launch};
 use crate::server::ServerConfig;
 use kibitz_net::tournament::Options;
+use kibitz_search::seed::mix;
 use kibitz_search::stats::Standing;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,16 +31,6 @@ pub const ISMCTS_MOVE_CAP: Duration = Duration::from_millis(2_000);
 
 /// The server's per-answer timeout in the tournament (the contest's 5 s).
 pub const TURN_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// SplitMix64 step of `a` and `b`.
-fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a
-        .wrapping_add(b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-        .wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 fn entrant(name: &str, strategy: &str, number: u64, seed: u64) -> Entrant {
     let strategy = strategy.to_string();

@@ -4,6 +4,7 @@
 use crate::game::{Config, Game, GameEnd, Phase, Reaction};
 use crate::knowledge::{Knowledge, Notice};
 use crate::player::Player;
+use crate::Action;
 use kibitz_search::time::TimeControl;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -63,6 +64,43 @@ pub fn play_game_with(
     budget: Option<MoveBudget>,
     inspect: &mut dyn FnMut(&Game, &Knowledge),
 ) -> GameRecord {
+    play_game_by(
+        cfg,
+        deal_seed,
+        budget,
+        &mut |game, seat, know, tc| {
+            inspect(game, know);
+            Some(players[seat].choose(know, tc))
+        },
+        &mut |_| {},
+    )
+}
+
+/// What a turn brought, for a caller that shows the game as it goes (`kibitz play`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnEvent {
+    /// `seat` was skipped (an eight).
+    Skipped(usize),
+    /// `seat` answered and the game reacted so.
+    Acted {
+        /// The mover.
+        seat: usize,
+        /// The game's reaction to the answer.
+        reaction: Reaction,
+    },
+}
+
+/// The one in-process game loop: `decide(&game, seat, &knowledge, &tc)` answers for the mover
+/// (`None`: that seat left, and the next seat wins as the last one online); `on_turn` hears
+/// every turn's outcome. [`play_game`] and the person-against-bot game of `kibitz play` both
+/// run on it, so they feed every seat's [`Knowledge`] the same notices the wire would carry.
+pub fn play_game_by(
+    cfg: Config,
+    deal_seed: u64,
+    budget: Option<MoveBudget>,
+    decide: &mut dyn FnMut(&Game, usize, &Knowledge, &TimeControl) -> Option<Action>,
+    on_turn: &mut dyn FnMut(&TurnEvent),
+) -> GameRecord {
     let mut rng = ChaCha8Rng::seed_from_u64(deal_seed);
     let mut game = Game::deal(cfg, &mut rng);
     let n = game.players();
@@ -98,6 +136,7 @@ pub fn play_game_with(
             },
         );
         if start.skipped {
+            on_turn(&TurnEvent::Skipped(start.seat));
             continue;
         }
         let s = start.seat;
@@ -113,9 +152,15 @@ pub fn play_game_with(
             Some(b) => TimeControl::new(b.soft, b.hard),
             None => TimeControl::infinite(),
         };
-        inspect(&game, &knows[s]);
-        let action = players[s].choose(&knows[s], &tc);
+        let Some(action) = decide(&game, s, &knows[s], &tc) else {
+            return GameRecord {
+                end: GameEnd::LastOnline((s + 1) % n),
+                turns: game.turns(),
+                penalties,
+            };
+        };
         let reaction = game.act(action, &mut rng).expect("phase is Answer");
+        on_turn(&TurnEvent::Acted { seat: s, reaction });
         let reply = match reaction {
             Reaction::Played { .. } => None,
             Reaction::Drew(c) => Some((c, false)),

@@ -12,6 +12,7 @@
 pub mod alphabeta;
 pub mod ismcts;
 pub mod params;
+pub mod seed;
 pub mod stats;
 pub mod time;
 pub mod tt;
