@@ -90,17 +90,8 @@ impl<B: Bits> Solver<B> {
             let key = self.tt_key(cur, mask, moves).0;
             if let Ok(i) = self.book.binary_search_by_key(&key, |e| e.0) {
                 let (l, u) = (self.book[i].1 as i32, self.book[i].2 as i32);
-                if l > alpha {
-                    alpha = l;
-                    if alpha >= beta {
-                        return alpha;
-                    }
-                }
-                if u < beta {
-                    beta = u;
-                    if alpha >= beta {
-                        return beta;
-                    }
+                if let Some(score) = narrow(&mut alpha, &mut beta, l, u) {
+                    return score;
                 }
             }
         }
@@ -164,17 +155,8 @@ impl<B: Bits> Solver<B> {
             None
         } {
             let (l, u) = (e.lower as i32, e.upper as i32);
-            if l > alpha {
-                alpha = l;
-                if alpha >= beta {
-                    return alpha;
-                }
-            }
-            if u < beta {
-                beta = u;
-                if alpha >= beta {
-                    return beta;
-                }
+            if let Some(score) = narrow(&mut alpha, &mut beta, l, u) {
+                return score;
             }
             if e.best != NO_MOVE {
                 tt_best = e.best as usize;
@@ -331,4 +313,23 @@ impl MoveList {
     fn columns(&self) -> impl Iterator<Item = usize> + '_ {
         self.as_slice().iter().map(|&k| (k & 63) as usize)
     }
+}
+
+/// Narrows the window `(alpha, beta)` to proven bounds `[l, u]` (from the table or the book);
+/// returns the score to cut off with when the window closes.
+#[inline(always)]
+fn narrow(alpha: &mut i32, beta: &mut i32, l: i32, u: i32) -> Option<i32> {
+    if l > *alpha {
+        *alpha = l;
+        if *alpha >= *beta {
+            return Some(*alpha);
+        }
+    }
+    if u < *beta {
+        *beta = u;
+        if *alpha >= *beta {
+            return Some(*beta);
+        }
+    }
+    None
 }
