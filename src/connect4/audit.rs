@@ -12,6 +12,7 @@ use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use kibitz_connect4::book::Book;
+use kibitz_connect4::players::weak_move;
 use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -103,31 +104,6 @@ fn range_of(ply: usize) -> usize {
         .iter()
         .position(|&(a, b)| (a..=b).contains(&ply))
         .unwrap_or(RANGES.len() - 1)
-}
-
-/// The weak opponent: wins if it can, blocks a single threat, else a random move that does
-/// not hand over an immediate win (if there is one).
-fn weak_move(b: &Board<u64>, rng: &mut impl Rng) -> usize {
-    let legal = b.legal_moves();
-    if let Some(&c) = legal.iter().find(|&&c| b.is_winning_move(c)) {
-        return c;
-    }
-    // Moves after which the opponent wins at once (not blocking, or playing under a threat).
-    let threats: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|&c| {
-            let mut t = *b;
-            t.play(c).is_ok() && t.legal_moves().iter().any(|&o| t.is_winning_move(o))
-        })
-        .collect();
-    let safe: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|c| !threats.contains(c))
-        .collect();
-    let pool = if safe.is_empty() { &legal } else { &safe };
-    pool[rng.random_range(0..pool.len())]
 }
 
 /// `kibitz connect4 audit`.

@@ -102,7 +102,7 @@ fn name_line_without_status_gets_no_reply_and_the_seat_stays_free() {
     let bots = two_random_bots_play(addr);
     let reports = finish(server);
     assert_eq!(reports.len(), 1);
-    assert_eq!(reports[0].names, ["Bea", "Cid"]);
+    assert_eq!(seated(&reports[0].names), ["Bea", "Cid"]);
     assert!(bots.iter().all(|b| b.winner.is_some()));
 }
 

@@ -33,6 +33,7 @@ pub mod eval;
 pub mod geometry;
 pub mod hugemem;
 pub mod params;
+pub mod players;
 pub mod root;
 pub mod solver;
 pub mod tt;
