@@ -12,9 +12,10 @@ use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use kibitz_connect4::book::Book;
-use kibitz_connect4::players::weak_move;
+use kibitz_connect4::players::{play_game, Opponent, Outcome};
 use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,6 +41,10 @@ pub struct AuditArgs {
     pub oracle_hash: usize,
     /// Engine tunables of the audited bot.
     pub params: kibitz_connect4::params::EngineParams,
+    /// Book file instead of the embedded book.
+    pub book: Option<PathBuf>,
+    /// Check book moves with the solver too.
+    pub verify_book: bool,
 }
 
 /// The verdict on one bot move.
@@ -112,9 +117,7 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<()> {
         bail!("--opponents needs at least one of random, weak, self");
     }
     for o in &args.opponents {
-        if !matches!(o.as_str(), "random" | "weak" | "self") {
-            bail!("unknown opponent {o:?} (random, weak, self)");
-        }
+        Opponent::named(o, 1)?;
     }
     let hog_stop = Arc::new(AtomicBool::new(false));
     let hog = args.hog.then(|| {
@@ -147,13 +150,33 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
             ..Default::default()
         },
     );
-    let book = Book::embedded();
+    let book = match &args.book {
+        Some(f) => {
+            let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+            Book::from_bytes(&bytes).with_context(|| format!("{}", f.display()))?
+        }
+        None => Book::embedded(),
+    };
+    // The checker trusts the book only when asked to (its entries are solver results).
+    let check_book = if args.verify_book {
+        Book::new()
+    } else {
+        book.clone()
+    };
     let budget = Duration::from_millis(args.time_ms);
     let mut bot = Engine::new(7, 6, 4, 64)?;
-    let mut them = Engine::new(7, 6, 4, 64)?;
     bot.set_node_limit(args.nodes);
     bot.set_params(args.params);
-    them.set_node_limit(args.nodes);
+    bot.set_book(book.clone());
+    let mut opponents = Vec::new();
+    for name in &args.opponents {
+        let mut o = Opponent::named(name, 64)?;
+        if let Opponent::Engine(them) = &mut o {
+            them.set_node_limit(args.nodes);
+            them.set_book(book.clone());
+        }
+        opponents.push(o);
+    }
     let mut rows = vec![Row::default(); RANGES.len()];
     let mut worsening = Vec::new();
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
@@ -165,22 +188,19 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
     );
     let started = Instant::now();
     for g in 0..args.games {
-        let k = args.opponents.len();
-        let opponent = args.opponents[g % k].as_str();
+        let k = opponents.len();
         let we_first = (g / k).is_multiple_of(2);
-        let mut b = Board::<u64>::new(7, 6, 4)?;
-        let mut hist = Vec::new();
-        while !b.is_over() {
-            let our_turn = (b.moves_played() % 2 == 0) == we_first;
-            let col = if our_turn {
-                if args.harsh {
-                    bot.clear();
-                }
-                let tc = TimeControl::new(budget, budget + budget / 4);
-                let c = bot.choose(&hist, &tc, None);
-                let dt = tc.elapsed();
-                let check = check_move(&mut oracle, &book, &b, c.column)?;
-                let row = &mut rows[range_of(b.moves_played())];
+        let outcome = play_game(
+            &mut bot,
+            &mut opponents[g % k],
+            we_first,
+            budget,
+            args.harsh,
+            &mut rng,
+            |m| -> anyhow::Result<()> {
+                let c = m.choice;
+                let check = check_move(&mut oracle, &check_book, m.board, c.column)?;
+                let row = &mut rows[range_of(m.board.moves_played())];
                 row.moves += 1;
                 match c.source {
                     "book" => row.book += 1,
@@ -188,10 +208,14 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
                     "bounds" => row.bounds += 1,
                     _ => row.search += 1,
                 }
-                row.max_time = row.max_time.max(dt);
+                row.max_time = row.max_time.max(m.time);
                 if !check.kept {
                     row.worse += 1;
-                    let moves: String = hist.iter().map(|&m| char::from(b'1' + m as u8)).collect();
+                    let moves: String = m
+                        .history
+                        .iter()
+                        .map(|&c| char::from(b'1' + c as u8))
+                        .collect();
                     worsening.push(format!(
                         "{moves:<20} played {} ({}), value {} thrown away",
                         c.column + 1,
@@ -200,27 +224,13 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
                     ));
                     bar.set_message(format!("{} value-worsening", worsening.len()));
                 }
-                c.column
-            } else {
-                match opponent {
-                    "self" if b.moves_played() > 1 => {
-                        let tc = TimeControl::new(budget, budget + budget / 4);
-                        them.choose(&hist, &tc, None).column
-                    }
-                    "weak" => weak_move(&b, &mut rng),
-                    _ => {
-                        let legal = b.legal_moves();
-                        legal[rng.random_range(0..legal.len())]
-                    }
-                }
-            };
-            b.play(col)?;
-            hist.push(col);
-        }
-        match b.winner() {
-            None => draws += 1,
-            Some(p) if (p == kibitz_connect4::Player::First) == we_first => wins += 1,
-            Some(_) => losses += 1,
+                Ok(())
+            },
+        )?;
+        match outcome {
+            Outcome::Win => wins += 1,
+            Outcome::Draw => draws += 1,
+            Outcome::Loss => losses += 1,
         }
         bar.inc(1);
     }
@@ -331,9 +341,5 @@ mod tests {
         assert_eq!(planted.before, 1);
         assert!(!planted.kept, "the planted move {bad} throws the win away");
         assert!(check_move(&mut oracle, &book, &b, good).unwrap().kept);
-        // The weak opponent takes a win when it has one.
-        let w = Board::<u64>::from_digits(7, 6, 4, "121212").unwrap();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        assert_eq!(weak_move(&w, &mut rng), 0);
     }
 }

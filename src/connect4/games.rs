@@ -1,20 +1,15 @@
 //! `kibitz connect4 games`: the engine against a random or engine opponent, per-ply stats.
 
 use super::fmt_dur;
-use anyhow::bail;
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::ProgressBar;
-use kibitz_connect4::{Board, Engine, TimeControl};
-use rand::{Rng, SeedableRng};
+use kibitz_connect4::players::{play_game, Opponent, Outcome};
+use kibitz_connect4::Engine;
+use rand::SeedableRng;
 use std::time::Duration;
 
 /// Plays `games` games and prints per-ply statistics.
 pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::Result<()> {
-    let engine_opponent = match opponent {
-        "random" => false,
-        "engine" => true,
-        _ => bail!("--opponent must be random or engine"),
-    };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let budget = Duration::from_millis(ms);
     // Per ply: [moves, book, proven (book or solver), exact, heuristic], total time, max time.
@@ -22,40 +17,32 @@ pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::R
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let bar = ProgressBar::new(games as u64);
     for g in 0..games {
-        let we_first = g % 2 == 0;
         let mut us = Engine::new(7, 6, 4, 64)?;
-        let mut them = Engine::new(7, 6, 4, 64)?;
-        let mut b = Board::<u64>::new(7, 6, 4)?;
-        let mut hist = Vec::new();
-        while !b.is_over() {
-            let our_turn = (b.moves_played() % 2 == 0) == we_first;
-            let col = if our_turn {
-                let tc = TimeControl::new(budget, budget + budget / 4);
-                let c = us.choose(&hist, &tc, None);
-                let dt = tc.elapsed();
-                let s = &mut stats[b.moves_played()];
+        let mut them = Opponent::named(opponent, 64)?;
+        let outcome = play_game(
+            &mut us,
+            &mut them,
+            g % 2 == 0,
+            budget,
+            false,
+            &mut rng,
+            |m| {
+                let c = m.choice;
+                let s = &mut stats[m.board.moves_played()];
                 s.0[0] += 1;
                 s.0[1] += usize::from(c.source == "book");
                 s.0[2] += usize::from(c.source == "book" || c.source == "solver");
                 s.0[3] += usize::from(c.exact);
                 s.0[4] += usize::from(c.source == "search");
-                s.1 += dt;
-                s.2 = s.2.max(dt);
-                c.column
-            } else if engine_opponent && b.moves_played() > 1 {
-                let tc = TimeControl::new(budget, budget + budget / 4);
-                them.choose(&hist, &tc, None).column
-            } else {
-                let legal = b.legal_moves();
-                legal[rng.random_range(0..legal.len())]
-            };
-            b.play(col)?;
-            hist.push(col);
-        }
-        match b.winner() {
-            None => draws += 1,
-            Some(p) if (p == kibitz_connect4::Player::First) == we_first => wins += 1,
-            Some(_) => losses += 1,
+                s.1 += m.time;
+                s.2 = s.2.max(m.time);
+                Ok::<(), kibitz_connect4::Error>(())
+            },
+        )?;
+        match outcome {
+            Outcome::Win => wins += 1,
+            Outcome::Draw => draws += 1,
+            Outcome::Loss => losses += 1,
         }
         bar.inc(1);
     }

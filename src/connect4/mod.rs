@@ -149,6 +149,13 @@ pub enum Cmd {
         /// Engine tunable `NAME=V` (repeatable; `kibitz connect4 params` lists them).
         #[arg(long = "param")]
         params: Vec<String>,
+        /// Opening book file for the bot (and the self opponent) instead of the embedded one,
+        /// e.g. one `kibitz connect4 book` is still growing.
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Check book moves with the exact solver too, instead of trusting the book.
+        #[arg(long)]
+        verify_book: bool,
     },
     /// The bot's time per move on any size (its own engine thread with pondering, soft budget
     /// half the move time, hard deadline 15 ms before it) against a random opponent: p50,
@@ -180,7 +187,7 @@ pub enum Cmd {
         params: Vec<String>,
     },
     /// Play games of the engine (book + solver + search, table kept between moves as in the
-    /// bot) against a random or engine opponent, both colours; per ply, how many of our moves
+    /// bot) against a random, weak or engine opponent, both colours; per ply, how many of our moves
     /// came from the book, were proven by the solver, or were only heuristic.
     Games {
         /// Number of games (half with each colour).
@@ -189,7 +196,8 @@ pub enum Cmd {
         /// Time budget per move in ms.
         #[arg(long, default_value_t = 200)]
         ms: u64,
-        /// The opponent: `random`, or `engine` (same engine, own table, random first move).
+        /// The opponent: `random`, `weak`, or `self` / `engine` (same engine, own table, random
+        /// first move).
         #[arg(long, default_value = "random")]
         opponent: String,
         /// Random seed.
@@ -264,8 +272,12 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             seed,
             oracle_hash,
             params,
+            book,
+            verify_book,
         } => audit::audit(&audit::AuditArgs {
             params: engine_params(&params)?,
+            book,
+            verify_book,
             games,
             time_ms,
             nodes,

@@ -77,6 +77,9 @@ pub enum Error {
     /// An opening book file is malformed.
     #[error("bad opening book: {0}")]
     BadBook(&'static str),
+    /// An opponent name other than random, weak or self.
+    #[error("unknown opponent {0:?} (random, weak, self)")]
+    BadOpponent(String),
 }
 
 /// The engine's tunables ([`params::EngineParams`]) for `--param NAME=V` and tuning scripts.
