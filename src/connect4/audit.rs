@@ -11,6 +11,7 @@ use super::fmt_dur;
 use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
+use kibitz_bots_connect4::client::engine_deadlines;
 use kibitz_connect4::book::Book;
 use kibitz_connect4::players::{play_game, Opponent, Outcome};
 use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
@@ -25,7 +26,8 @@ use std::time::{Duration, Instant};
 pub struct AuditArgs {
     /// Number of games (spread over opponents and colours).
     pub games: usize,
-    /// Budget per bot move in ms (soft; the hard deadline is 5/4 of it, as in `play`).
+    /// The bot's reply time per move in ms, as `connect4-bot --time-ms` (engine soft budget
+    /// half of it, hard deadline 30 ms before it).
     pub time_ms: u64,
     /// Deterministic node budget per move instead of the clock.
     pub nodes: Option<u64>,
@@ -163,7 +165,8 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
     } else {
         book.clone()
     };
-    let budget = Duration::from_millis(args.time_ms);
+    // The bot's own deadlines for a reply time (soft half of it, hard 30 ms before it).
+    let (soft, hard, _) = engine_deadlines(Duration::from_millis(args.time_ms));
     let mut bot = Engine::new(7, 6, 4, 64)?;
     bot.set_node_limit(args.nodes);
     bot.set_params(args.params);
@@ -194,7 +197,7 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
             &mut bot,
             &mut opponents[g % k],
             we_first,
-            budget,
+            (soft, hard),
             args.harsh,
             &mut rng,
             |m| -> anyhow::Result<()> {

@@ -3,6 +3,7 @@
 use super::fmt_dur;
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::ProgressBar;
+use kibitz_bots_connect4::client::engine_deadlines;
 use kibitz_connect4::players::{play_game, Opponent, Outcome};
 use kibitz_connect4::Engine;
 use rand::SeedableRng;
@@ -11,7 +12,8 @@ use std::time::Duration;
 /// Plays `games` games and prints per-ply statistics.
 pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::Result<()> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let budget = Duration::from_millis(ms);
+    // The bot's own deadlines for a reply time (soft half of it, hard 30 ms before it).
+    let (soft, hard, _) = engine_deadlines(Duration::from_millis(ms));
     // Per ply: [moves, book, proven (book or solver), exact, heuristic], total time, max time.
     let mut stats = vec![([0usize; 5], Duration::ZERO, Duration::ZERO); 43];
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
@@ -23,7 +25,7 @@ pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::R
             &mut us,
             &mut them,
             g % 2 == 0,
-            budget,
+            (soft, hard),
             false,
             &mut rng,
             |m| {

@@ -125,7 +125,9 @@ pub enum Cmd {
         /// Number of games (cycling through the opponents, then colours).
         #[arg(long, default_value_t = 30)]
         games: usize,
-        /// Budget per bot move in ms.
+        /// Reply time per bot move in ms, as `connect4-bot --time-ms`: the engine gets half of it
+        /// as soft budget and a hard deadline 30 ms before it (no pondering: opponents answer
+        /// at once).
         #[arg(long, default_value_t = 200)]
         time_ms: u64,
         /// Deterministic node budget per move instead of the clock (solver and search each).
@@ -193,7 +195,7 @@ pub enum Cmd {
         /// Number of games (half with each colour).
         #[arg(long, default_value_t = 20)]
         games: usize,
-        /// Time budget per move in ms.
+        /// Reply time per move in ms, as `connect4-bot --time-ms` (soft half, hard 30 ms before).
         #[arg(long, default_value_t = 200)]
         ms: u64,
         /// The opponent: `random`, `weak`, or `self` / `engine` (same engine, own table, random

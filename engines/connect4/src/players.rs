@@ -56,21 +56,22 @@ pub struct EngineMove<'a> {
 }
 
 /// Plays one 7 × 6 game from the empty board: `engine` (first when `engine_first`) chooses
-/// each move with `budget` as soft and 5/4 of it as hard deadline (its tables kept between
-/// moves, unless `fresh_tables`), and `on_move` sees every engine move.
+/// each move within the soft budget and hard deadline `(soft, hard)` (its tables kept
+/// between moves, unless `fresh_tables`), and `on_move` sees every engine move. An engine
+/// opponent gets the same clock.
 /// An error of `on_move` ends the game early and is returned.
 pub fn play_game<E: From<Error>>(
     engine: &mut Engine,
     opponent: &mut Opponent,
     engine_first: bool,
-    budget: Duration,
+    (soft, hard): (Duration, Duration),
     fresh_tables: bool,
     rng: &mut impl Rng,
     mut on_move: impl FnMut(EngineMove<'_>) -> Result<(), E>,
 ) -> Result<Outcome, E> {
     let mut b = Board::<u64>::new(7, 6, 4)?;
     let mut history = Vec::new();
-    let clock = || TimeControl::new(budget, budget + budget / 4);
+    let clock = || TimeControl::new(soft, hard);
     while !b.is_over() {
         let our_turn = (b.moves_played() % 2 == 0) == engine_first;
         let col = if our_turn {
@@ -156,7 +157,7 @@ mod tests {
                 &mut engine,
                 &mut opponent,
                 first,
-                Duration::from_secs(5),
+                (Duration::from_secs(5), Duration::from_secs(5)),
                 false,
                 &mut rng,
                 |m| {
