@@ -2,6 +2,7 @@
 
 import argparse
 import os
+import signal
 import sys
 
 from .backend import make_backend
@@ -90,8 +91,8 @@ def cmd_sprt(args):
                      beta=args.beta, batch_games=args.batch_games, max_games=args.max_games,
                      seed=args.seed)
     with make_backend(args.scheduler, args.workers, args.serial) as backend:
-        run_sprt(cfg, backend, out=_printer(args.log))
-    return 0
+        result = run_sprt(cfg, backend, out=_printer(args.log))
+    return 130 if result.verdict == "interrupted" else 0
 
 
 def cmd_spsa(args):
@@ -170,9 +171,16 @@ def build_parser():
     return top
 
 
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
     """Entry point; returns the exit code."""
     args = build_parser().parse_args(argv)
+    # SIGTERM (a scheduler or `kill` stopping the run) ends it like Ctrl-C: the SPRT prints
+    # its result so far, SPSA its last iteration is already logged.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         return args.func(args)
     except KibitzError as e:

@@ -44,7 +44,8 @@ class SprtResult:
     llr: float
     lower: float
     upper: float
-    #: "H1", "H0" or "inconclusive" (max games reached first).
+    #: "H1", "H0", "inconclusive" (max games reached first) or "interrupted" (SIGINT /
+    #: SIGTERM: the result so far).
     verdict: str
     #: Batch indices counted, in the order they were counted (always 0, 1, 2, ...).
     counted: list
@@ -65,7 +66,8 @@ class SprtResult:
         e, err = elo(self.wins, self.draws, self.losses)
         text = {"H1": "H1 accepted: the new version is stronger",
                 "H0": "H0 accepted: no gain of elo1",
-                "inconclusive": "inconclusive (max games reached)"}[self.verdict]
+                "inconclusive": "inconclusive (max games reached)",
+                "interrupted": "interrupted: the result so far, no verdict"}[self.verdict]
         return (f"result: {self.games} games in {len(self.counted)} batches, W {self.wins} "
                 f"D {self.draws} L {self.losses}, Elo {e:+.1f} ± {err:.1f}, LLR {self.llr:.2f} "
                 f"({self.lower:.2f}, {self.upper:.2f}) — {text}; {self.elapsed:.1f} s, "
@@ -99,33 +101,38 @@ def run_sprt(cfg, backend, out=print, on_count=None):
     duplicates = 0
     next_index = 0
     verdict = "inconclusive"
-    while verdict == "inconclusive":
-        window = max(2, 2 * backend.slots)
-        while next_index < max_batches and next_index - len(counted) < window:
-            backend.submit(batch_job(cfg, next_index))
-            next_index += 1
-        r = backend.next_result()
-        if r is None:
-            break
-        if r.index < len(counted) or r.index in buffered:
-            duplicates += 1
-            continue
-        buffered[r.index] = r
-        while len(counted) in buffered and verdict == "inconclusive":
-            b = buffered.pop(len(counted))
-            counted.append(b.index)
-            w, d, l = w + b.wins, d + b.draws, l + b.losses
-            cpu += b.cpu_seconds
-            e, err = elo(w, d, l)
-            ratio = llr(w, d, l, cfg.elo0, cfg.elo1)
-            out(f"games {w + d + l:6d}  W {w:5d} D {d:5d} L {l:5d}  Elo {e:+7.1f} ± {err:5.1f}"
-                f"  LLR {ratio:+6.2f} ({lower:.2f}, {upper:.2f})  batch {b.index}")
-            if on_count:
-                on_count(b, backend)
-            if ratio >= upper:
-                verdict = "H1"
-            elif ratio <= lower:
-                verdict = "H0"
+    # An interrupt (Ctrl-C, or SIGTERM turned into one by the CLI) ends the run with the
+    # batches counted so far, so a run stopped by hand still prints its summary line.
+    try:
+        while verdict == "inconclusive":
+            window = max(2, 2 * backend.slots)
+            while next_index < max_batches and next_index - len(counted) < window:
+                backend.submit(batch_job(cfg, next_index))
+                next_index += 1
+            r = backend.next_result()
+            if r is None:
+                break
+            if r.index < len(counted) or r.index in buffered:
+                duplicates += 1
+                continue
+            buffered[r.index] = r
+            while len(counted) in buffered and verdict == "inconclusive":
+                b = buffered.pop(len(counted))
+                counted.append(b.index)
+                w, d, l = w + b.wins, d + b.draws, l + b.losses
+                cpu += b.cpu_seconds
+                e, err = elo(w, d, l)
+                ratio = llr(w, d, l, cfg.elo0, cfg.elo1)
+                out(f"games {w + d + l:6d}  W {w:5d} D {d:5d} L {l:5d}  Elo {e:+7.1f} ± {err:5.1f}"
+                    f"  LLR {ratio:+6.2f} ({lower:.2f}, {upper:.2f})  batch {b.index}")
+                if on_count:
+                    on_count(b, backend)
+                if ratio >= upper:
+                    verdict = "H1"
+                elif ratio <= lower:
+                    verdict = "H0"
+    except KeyboardInterrupt:
+        verdict = "interrupted"
     backend.cancel_pending()
     result = SprtResult(w, d, l, ratio, lower, upper, verdict, counted, duplicates,
                         time.monotonic() - started, cpu)

@@ -92,3 +92,40 @@ def test_parameter_ranges_come_from_the_engine_listing(tmp_path):
         parse_params(str(fake), "maumau", ["nope"], [])
     assert engine_params(str(tmp_path / "missing"), "maumau") is None
     assert engine_params("/bin/false", "maumau") is None
+
+
+class _InterruptedBackend:
+    """Answers two batches of 10 games (6-1-3 each), then the user presses Ctrl-C."""
+
+    slots = 1
+
+    def __init__(self):
+        self.submitted, self.answered, self.cancelled = [], 0, False
+
+    def submit(self, job):
+        self.submitted.append(job)
+
+    def next_result(self):
+        from kibitz_tuning.kibitz import BatchResult
+        if self.answered == 2:
+            raise KeyboardInterrupt
+        job = self.submitted[self.answered]
+        self.answered += 1
+        return BatchResult(index=job.index, stream=job.stream, seed=job.seed, games=10,
+                           wins=6, draws=1, losses=3)
+
+    def cancel_pending(self):
+        self.cancelled = True
+
+
+def test_an_interrupted_sprt_prints_the_result_so_far():
+    from kibitz_tuning.sprt import SprtConfig, run_sprt
+    lines = []
+    backend = _InterruptedBackend()
+    cfg = SprtConfig(game="piranhas", base="a", new="b", exe="kibitz", batch_games=10)
+    result = run_sprt(cfg, backend, out=lines.append)
+    assert result.verdict == "interrupted"
+    assert (result.wins, result.draws, result.losses) == (12, 2, 6)
+    assert backend.cancelled
+    assert lines[-1].startswith("result: 20 games in 2 batches, W 12 D 2 L 6")
+    assert "interrupted" in lines[-1]

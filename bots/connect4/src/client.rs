@@ -193,7 +193,7 @@ impl Bot {
     pub async fn new(cfg: BotConfig) -> anyhow::Result<Bot> {
         check_bot_name(&cfg.name).map_err(|e| anyhow::anyhow!("bad name {:?}: {e}", cfg.name))?;
         Position::new(cfg.columns, cfg.rows, cfg.connect)
-            .map_err(|e| anyhow::anyhow!("unsupported board: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         if !kibitz_connect4::line_fits(cfg.columns, cfg.rows, cfg.connect) {
             anyhow::bail!(
                 "unsupported board {}×{}, connect {}: no line of {} stones fits on it",
