@@ -90,9 +90,7 @@ async fn run_async(opts: &Options) -> anyhow::Result<Vec<Standing>> {
     let names = entrants();
     let mut bots: Vec<BotHandle> = Vec::new();
     for (i, (_, strategy)) in names.iter().enumerate() {
-        let bot_seed = seed
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .wrapping_add(i as u64 + 1);
+        let bot_seed = kibitz_search::seed::mix(seed, i as u64 + 1);
         bots.push(client::spawn_seeded("127.0.0.1:0", strategy, bot_seed).await?);
     }
     let market = Market::new(MarketConfig {
