@@ -192,8 +192,7 @@ impl Bot {
     /// Checks the config, resolves the server, binds a socket and starts the engine.
     pub async fn new(cfg: BotConfig) -> anyhow::Result<Bot> {
         check_bot_name(&cfg.name).map_err(|e| anyhow::anyhow!("bad name {:?}: {e}", cfg.name))?;
-        Position::new(cfg.columns, cfg.rows, cfg.connect)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Position::new(cfg.columns, cfg.rows, cfg.connect).map_err(|e| anyhow::anyhow!("{e}"))?;
         if !kibitz_connect4::line_fits(cfg.columns, cfg.rows, cfg.connect) {
             anyhow::bail!(
                 "unsupported board {}×{}, connect {}: no line of {} stones fits on it",

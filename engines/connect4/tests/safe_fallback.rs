@@ -4,8 +4,11 @@
 //!
 //! - with a budget small enough that the solver cannot finish, every bound the root search
 //!   proved is true, and the move played is never one of those proven worse;
-//! - with a budget that lets the move-by-move root search finish, the move keeps the value.
+//! - with a budget that lets the move-by-move root search finish, the move keeps the value;
+//! - the positions on the bot's own lines are in the embedded book, so the shipped bot keeps
+//!   the value there whatever its budget.
 
+use kibitz_connect4::book::Book;
 use kibitz_connect4::root::{solve_root, MoveBounds};
 use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
 
@@ -43,7 +46,9 @@ const PROOF_NODES: u64 = 8_000_000;
 /// A budget far too small to prove anything much (about 50–100 ms of a busy core).
 const SMALL_NODES: u64 = 150_000;
 
-fn check(p: &str) {
+/// `reached`: the position lies on the bot's own lines (it follows its choices, the
+/// opponent plays anything), so the embedded book must hold it.
+fn check(p: &str, reached: bool) {
     let b = Board::<u64>::from_digits(7, 6, 4, p).unwrap();
     let mut oracle = oracle();
     let (v, keep) = value_keeping(&mut oracle, &b);
@@ -69,7 +74,9 @@ fn check(p: &str) {
             );
         }
     }
+    // The solver path alone (no book: these positions are in the embedded book now).
     let mut engine = Engine::new(7, 6, 4, 16).unwrap();
+    engine.set_book(Book::new());
     engine.set_node_limit(Some(SMALL_NODES));
     let small = engine.choose(&digits(p), &inf, None);
     assert!(b.can_play(small.column));
@@ -82,6 +89,7 @@ fn check(p: &str) {
 
     // Enough budget for the weak solve: the value is kept.
     let mut engine = Engine::new(7, 6, 4, 16).unwrap();
+    engine.set_book(Book::new());
     engine.set_node_limit(Some(PROOF_NODES));
     let c = engine.choose(&digits(p), &inf, None);
     assert_eq!(c.source, "solver", "{p}: {c:?}");
@@ -90,6 +98,22 @@ fn check(p: &str) {
         "{p}: value {v}, played {} ({c:?}), keeping {keep:?}",
         c.column
     );
+
+    // Positions the bot reaches along its own book moves are in the embedded book now, so
+    // the bot as shipped keeps the value even on the small budget. (The self-play positions
+    // from odd openings are not on its own lines.)
+    let mut engine = Engine::new(7, 6, 4, 16).unwrap();
+    engine.set_node_limit(Some(SMALL_NODES));
+    let shipped = engine.choose(&digits(p), &inf, None);
+    assert_eq!(Book::embedded().contains(&b), reached, "{p}");
+    if reached {
+        assert_eq!(shipped.source, "book");
+        assert!(
+            keep.contains(&shipped.column),
+            "{p}: shipped bot played {} ({shipped:?}), keeping {keep:?}",
+            shipped.column
+        );
+    }
 }
 
 fn oracle_small() -> Solver<u64> {
@@ -103,18 +127,18 @@ fn oracle_small() -> Solver<u64> {
 }
 
 macro_rules! positions {
-    ($($name:ident => $p:literal,)*) => {$(
+    ($($name:ident => $p:literal, $reached:literal;)*) => {$(
         #[test]
         fn $name() {
-            check($p);
+            check($p, $reached);
         }
     )*};
 }
 
 positions! {
-    win_kept_44442333321 => "44442333321",
-    win_kept_444446666541 => "444446666541",
-    win_kept_444446666222 => "444446666222",
-    draw_kept_32222637633366 => "32222637633366",
-    draw_kept_522622336336 => "522622336336",
+    win_kept_44442333321 => "44442333321", true;
+    win_kept_444446666541 => "444446666541", true;
+    win_kept_444446666222 => "444446666222", true;
+    draw_kept_32222637633366 => "32222637633366", false;
+    draw_kept_522622336336 => "522622336336", false;
 }
