@@ -8,7 +8,9 @@ use kibitz_connect4::{Board, TimeControl};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Grows the book at `file` to `plies` stones (resumable).
+/// Grows the book at `file` to `plies` stones (resumable); with `recheck_easy`, first drops
+/// the "easy" mark of entries that `easy_nodes` no longer proves, so the book also grows
+/// below them.
 pub fn grow_book(
     plies: usize,
     file: &Path,
@@ -16,6 +18,7 @@ pub fn grow_book(
     exact_secs: u64,
     max_new: usize,
     hash: usize,
+    recheck_easy: bool,
 ) -> anyhow::Result<()> {
     let mut book = match std::fs::read(file) {
         Ok(bytes) => Book::from_bytes(&bytes).with_context(|| format!("{}", file.display()))?,
@@ -26,6 +29,21 @@ pub fn grow_book(
     let mut big = solver(hash);
     let mut quick = solver(48);
     let root = Board::<u64>::new(7, 6, 4).expect("7×6");
+    if recheck_easy {
+        let bar = ProgressBar::new(0).with_style(
+            ProgressStyle::with_template(
+                "recheck easy {bar:40} {pos}/{len} [{elapsed_precise}<{eta}]",
+            )
+            .expect("valid template"),
+        );
+        let dropped = book::recheck_easy(&mut book, &mut quick, root, plies, easy_nodes, |i, n| {
+            bar.set_length(n as u64);
+            bar.set_position(i as u64);
+        });
+        bar.finish();
+        save_book(&book, file)?;
+        println!("recheck: {dropped} positions no longer easy within {easy_nodes} nodes");
+    }
     let mut added = 0;
     let mut last_save = Instant::now();
     // Each pass adds the frontier positions not yet in the book; their book moves open the

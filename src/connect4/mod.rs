@@ -78,6 +78,10 @@ pub enum Cmd {
         /// Only print the book's statistics.
         #[arg(long)]
         stats: bool,
+        /// First re-test the positions marked easy with `--easy-nodes` and grow the book
+        /// below those it no longer proves (to deepen a book for a smaller budget).
+        #[arg(long)]
+        recheck_easy: bool,
     },
     /// Print the board after `<moves>` (1-based digits), a legend, the book's move and the
     /// score of every column (book where it knows, else the solver within `--secs`).
@@ -237,11 +241,20 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             max_new,
             hash,
             stats,
+            recheck_easy,
         } => {
             if stats {
                 book::book_stats(&file)
             } else {
-                book::grow_book(plies, &file, easy_nodes, exact_secs, max_new, hash)
+                book::grow_book(
+                    plies,
+                    &file,
+                    easy_nodes,
+                    exact_secs,
+                    max_new,
+                    hash,
+                    recheck_easy,
+                )
             }
         }
         Cmd::Show { moves, hash, secs } => show::show(&moves, hash, secs),

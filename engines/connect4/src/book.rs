@@ -140,17 +140,55 @@ pub fn analyse<B: Bits>(
     easy_nodes: u64,
     exact_tc: &TimeControl,
 ) -> Option<Entry> {
+    if let Some(m) = solve_quickly(quick, board, easy_nodes) {
+        return Some(entry(m, EASY));
+    }
+    let m = big.best_move(board, &TimeControl::infinite(), exact_tc)?;
+    Some(entry(m, 0))
+}
+
+/// The exact best move as the bot would find it alone: a cleared `quick` solver within
+/// `easy_nodes` nodes; `None` when that is not enough. This decides [`EASY`].
+pub fn solve_quickly<B: Bits>(
+    quick: &mut Solver<B>,
+    board: &Board<B>,
+    easy_nodes: u64,
+) -> Option<BestMove> {
     quick.clear();
     quick.reset_nodes();
     quick.set_node_limit(Some(easy_nodes));
     let inf = TimeControl::infinite();
-    if let Some(m) = quick.best_move(board, &inf, &inf) {
-        if m.exact {
-            return Some(entry(m, EASY));
+    quick.best_move(board, &inf, &inf).filter(|m| m.exact)
+}
+
+/// Drops the [`EASY`] mark of every reachable book position (up to `plies` stones) that a
+/// cleared solver no longer proves within `easy_nodes` nodes, so that the book grows below
+/// it on the next run: how a book built for one budget is deepened for a smaller one.
+/// Returns how many marks were dropped.
+pub fn recheck_easy<B: Bits + Into<u128>>(
+    book: &mut Book,
+    quick: &mut Solver<B>,
+    root: Board<B>,
+    plies: usize,
+    easy_nodes: u64,
+    mut progress: impl FnMut(usize, usize),
+) -> usize {
+    let easy: Vec<_> = frontier(book, root, plies)
+        .into_iter()
+        .filter(|b| book.lookup(b).is_some_and(|e| e.flags & EASY != 0))
+        .collect();
+    let mut dropped = 0;
+    for (i, b) in easy.iter().enumerate() {
+        if solve_quickly(quick, b, easy_nodes).is_none() {
+            if let Some(mut e) = book.lookup(b) {
+                e.flags &= !EASY;
+                book.insert(b, e);
+                dropped += 1;
+            }
         }
+        progress(i + 1, easy.len());
     }
-    let m = big.best_move(board, &TimeControl::infinite(), exact_tc)?;
-    Some(entry(m, 0))
+    dropped
 }
 
 fn entry(m: BestMove, flags: u8) -> Entry {
@@ -233,5 +271,36 @@ mod tests {
         let m = Board::<u64>::from_digits(7, 6, 4, "7").unwrap();
         assert_eq!(back.lookup(&m).unwrap().column, 5);
         assert!(Book::from_bytes(&[0; 5]).is_err());
+    }
+
+    #[test]
+    fn recheck_drops_the_easy_mark_only_where_the_budget_no_longer_proves() {
+        use crate::{Geometry, SolverConfig};
+        // Test_L2_R2, first line: 27 empty cells, a draw that takes some search (the node
+        // limit is polled every 4,096 nodes).
+        let root = Board::<u64>::from_digits(7, 6, 4, "274552224131661").unwrap();
+        let mut quick = Solver::new(
+            Geometry::new(7, 6, 4).unwrap(),
+            SolverConfig {
+                hash_mb: 4,
+                ..Default::default()
+            },
+        );
+        let m = solve_quickly(&mut quick, &root, 1_000_000).expect("easy with a large budget");
+        let mut book = Book::new();
+        book.insert(&root, entry(m, EASY));
+        let mut calls = 0;
+        let kept = recheck_easy(&mut book, &mut quick, root, 42, 1_000_000, |_, _| {
+            calls += 1
+        });
+        assert_eq!((kept, calls), (0, 1));
+        assert_ne!(book.lookup(&root).unwrap().flags & EASY, 0);
+        assert_eq!(
+            recheck_easy(&mut book, &mut quick, root, 42, 2, |_, _| {}),
+            1
+        );
+        let e = book.lookup(&root).unwrap();
+        assert_eq!(e.flags & EASY, 0, "mark dropped");
+        assert_eq!(e.column as usize, m.column, "the move is kept");
     }
 }
