@@ -6,6 +6,9 @@ use crate::bitboard::Bits;
 use crate::tt::Tt;
 use std::mem::MaybeUninit;
 
+/// Table size (in use) from which children's buckets are prefetched: beyond the L2 cache.
+const PREFETCH_MIN_BYTES: usize = 2 << 20;
+
 impl<B: Bits> Solver<B> {
     /// The table holding positions with `moves` stones down.
     #[inline(always)]
@@ -176,7 +179,10 @@ impl<B: Bits> Solver<B> {
         let child_cur = cur ^ mask;
         // Not zeroed (a memset per node cost more than the search step around it).
         let mut child_keys = [MaybeUninit::<u64>::uninit(); 64];
-        let prefetch = self.config.prefetch && cells - moves > self.config.tt_min_empty;
+        //    While the table is small it sits in the caches and prefetching only costs.
+        let prefetch = self.config.prefetch
+            && cells - moves > self.config.tt_min_empty
+            && self.table(moves + 1).bytes_in_use() >= PREFETCH_MIN_BYTES;
         if prefetch {
             for (i, c) in list.columns().enumerate() {
                 let m = next & self.column_masks[c];
