@@ -9,7 +9,7 @@
 //! The table lives in huge pages where possible ([`crate::hugemem`]).
 //!
 //! A fresh (or cleared) table starts small, [`START_BYTES`], and doubles in place whenever
-//! a quarter of its entries are in use, up to the size it was made with. Small searches then
+//! half of its entries are in use, up to the size it was made with. Small searches then
 //! stay inside the CPU caches instead of probing a random line of a big table at every
 //! node, and clearing costs only the part in use. Doubling keeps every entry: the bucket
 //! index is the top bits of a mixed key, so bucket `i` splits into `2i` and `2i + 1`.
@@ -226,8 +226,9 @@ impl Tt {
         }
         if fills {
             self.used += 1;
-            // A quarter of the entries in use: double while there is room.
-            if 2 * self.used > self.buckets_in_use() && self.shift > self.min_shift {
+            // Half the entries in use: double while there is room (growing earlier costs more
+            // copying and cache than the extra collisions it avoids).
+            if self.used > self.buckets_in_use() && self.shift > self.min_shift {
                 self.grow();
             }
         }
