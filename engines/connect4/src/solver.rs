@@ -109,6 +109,9 @@ pub struct Solver<B: Bits> {
     book: Vec<(u64, i8, i8)>,
     /// Most stones of a book position (no lookups beyond).
     book_moves: u32,
+    /// Column stride (rows + 1) when the line test may use constant shifts (connect 4 with
+    /// room in the word), else 0.
+    stride4: u32,
 }
 
 /// A move found by [`Solver::best_move`].
@@ -147,7 +150,14 @@ impl<B: Bits> Solver<B> {
         order.sort_by_key(|&c| ((2 * c as i64 - (w as i64 - 1)).abs(), c));
         let column_masks = (0..w).map(|c| geo.column_mask(c)).collect();
         let good_rows = [parity_rows(&geo, 0), parity_rows(&geo, 1)];
+        let h1 = geo.rows() as u32 + 1;
+        let stride4 = if geo.connect() == 4 && 3 * (h1 + 1) < B::BITS {
+            h1
+        } else {
+            0
+        };
         Self {
+            stride4,
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
             tt: Tt::new(config.hash_mb),

@@ -8,6 +8,12 @@
 //!
 //! The table lives in huge pages where possible ([`crate::hugemem`]).
 //!
+//! A fresh (or cleared) table starts small, [`START_BYTES`], and doubles in place whenever
+//! half of its entries are in use, up to the size it was made with. Small searches then
+//! stay inside the CPU caches instead of probing a random line of a big table at every
+//! node, and clearing costs only the part in use. Doubling keeps every entry: the bucket
+//! index is the top bits of a mixed key, so bucket `i` splits into `2i` and `2i + 1`.
+//!
 //! Keys are the 64-bit [`crate::bitboard::Bits::hash64`] of the position key; for boards that
 //! fit a `u64` that hash is a bijection, so there are no false hits at all.
 
@@ -55,10 +61,21 @@ impl std::ops::Index<usize> for Bucket {
     }
 }
 
-/// The table: a power-of-two number of two-entry buckets.
+/// Size a fresh or cleared table starts with (it fits the L2 cache of most CPUs).
+pub const START_BYTES: usize = 512 << 10;
+
+/// The table: a power-of-two number of two-entry buckets, of which the first
+/// `2^(64 - shift)` are in use.
 pub struct Tt {
     slots: HugeBuf<Bucket>,
+    /// Buckets in use: `2^(64 - shift)`.
     shift: u32,
+    /// `shift` of the whole allocation (the most the table grows to).
+    min_shift: u32,
+    /// `shift` after a clear.
+    start_shift: u32,
+    /// Occupied entries in the part in use.
+    used: usize,
 }
 
 impl Tt {
@@ -76,15 +93,60 @@ impl Tt {
         } else {
             buckets.next_power_of_two() / 2
         };
+        let min_shift = 64 - buckets.trailing_zeros();
+        let start = (START_BYTES / std::mem::size_of::<Bucket>()).clamp(1024, buckets);
+        let start_shift = 64 - start.trailing_zeros();
         Self {
             slots: HugeBuf::new(buckets, Bucket([Entry::VACANT; 2])),
-            shift: 64 - buckets.trailing_zeros(),
+            shift: start_shift,
+            min_shift,
+            start_shift,
+            used: 0,
         }
     }
 
-    /// Forgets everything.
+    /// Forgets everything; the table starts small again. Costs only the part in use (the
+    /// rest is rewritten when the table grows into it).
     pub fn clear(&mut self) {
-        self.slots.fill(Bucket([Entry::VACANT; 2]));
+        let n = self.buckets_in_use();
+        self.slots[..n].fill(Bucket([Entry::VACANT; 2]));
+        self.shift = self.start_shift;
+        self.used = 0;
+    }
+
+    /// Buckets currently in use.
+    #[inline(always)]
+    fn buckets_in_use(&self) -> usize {
+        1usize << (64 - self.shift)
+    }
+
+    /// Bytes currently in use (grows with the search, up to [`Self::bytes`]).
+    pub fn bytes_in_use(&self) -> usize {
+        self.buckets_in_use() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Doubles the part in use, moving every entry of bucket `i` to bucket `2i` or
+    /// `2i + 1` (from the top down, so no bucket is overwritten before it is moved).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let n = self.buckets_in_use();
+        let shift = self.shift - 1;
+        for i in (0..n).rev() {
+            let old = self.slots[i];
+            let mut halves = [Bucket([Entry::VACANT; 2]); 2];
+            for e in old.0 {
+                if e.moves != EMPTY {
+                    let half = (Self::mix(e.key) >> shift) as usize & 1;
+                    let b = &mut halves[half].0;
+                    let j = usize::from(b[0].moves != EMPTY);
+                    b[j] = e;
+                }
+            }
+            self.slots[2 * i] = halves[0];
+            self.slots[2 * i + 1] = halves[1];
+        }
+        self.shift = shift;
     }
 
     /// Size in bytes.
@@ -92,10 +154,16 @@ impl Tt {
         self.slots.len() * std::mem::size_of::<Bucket>()
     }
 
+    /// The key remixed; its top bits index the bucket.
+    #[inline(always)]
+    fn mix(key: u64) -> u64 {
+        // The key is already a multiplicative hash: its high bits are the best mixed.
+        key.rotate_left(17).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
-        // The key is already a multiplicative hash: its high bits are the best mixed.
-        (key.rotate_left(17).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        (Self::mix(key) >> self.shift) as usize
     }
 
     /// Hints the CPU to fetch the bucket of `key` (used before the entry is needed).
@@ -148,6 +216,7 @@ impl Tt {
             best,
             moves: moves as u8,
         };
+        let fills = usize::from(b[0].moves == EMPTY) + usize::from(b[1].moves == EMPTY) > 0;
         if b[0].moves == EMPTY || new.moves <= b[0].moves {
             // More valuable than the deep slot: demote the old one.
             b[1] = b[0];
@@ -155,12 +224,21 @@ impl Tt {
         } else {
             b[1] = new;
         }
+        if fills {
+            self.used += 1;
+            // Half the entries in use: double while there is room (growing earlier costs more
+            // copying and cache than the extra collisions it avoids).
+            if self.used > self.buckets_in_use() && self.shift > self.min_shift {
+                self.grow();
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bits;
 
     #[test]
     fn bounds_merge_and_deep_slot_survives() {
@@ -172,5 +250,48 @@ mod tests {
         assert!(tt.probe(43).is_none());
         tt.clear();
         assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn growing_keeps_every_entry_and_clear_shrinks() {
+        let mut tt = Tt::new(8);
+        let start = tt.bytes_in_use();
+        assert!(start < tt.bytes());
+        let keys: Vec<u64> = (1..=3_000u64).map(Bits::hash64).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, (i % 40) as u32, -(i as i32 % 7), 5, (i % 7) as u8);
+        }
+        let kept: Vec<u64> = keys
+            .iter()
+            .copied()
+            .filter(|&k| tt.probe(k).is_some())
+            .collect();
+        assert!(kept.len() * 100 >= keys.len() * 99, "{} kept", kept.len());
+        for _ in 0..3 {
+            tt.grow();
+        }
+        assert_eq!(tt.bytes_in_use(), 8 * start);
+        let after: Vec<u64> = keys
+            .iter()
+            .copied()
+            .filter(|&k| tt.probe(k).is_some())
+            .collect();
+        assert_eq!(kept, after, "doubling loses no entry");
+        for (i, &k) in keys.iter().enumerate() {
+            if let Some(e) = tt.probe(k) {
+                assert_eq!(
+                    (e.lower, e.upper, e.best),
+                    (-((i % 7) as i8), 5, (i % 7) as u8)
+                );
+            }
+        }
+        // Filling the table makes it grow by itself.
+        for k in 10_000..200_000u64 {
+            tt.store(k.hash64(), 20, 0, 0, NO_MOVE);
+        }
+        assert!(tt.bytes_in_use() > 8 * start);
+        tt.clear();
+        assert_eq!(tt.bytes_in_use(), start);
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
     }
 }
