@@ -222,6 +222,8 @@ impl<B: Bits + Into<u128>> Core<B> {
                 geo,
                 SolverConfig {
                     hash_mb: solver_mb,
+                    // Moves run under a clock: no table doubling in the middle of one.
+                    grow_table: false,
                     ..Default::default()
                 },
             ),

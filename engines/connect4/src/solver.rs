@@ -64,6 +64,10 @@ pub struct SolverConfig {
     /// Decide wins with the mover's next stone without search (exact score at once) and,
     /// when there is none, lower the upper bound by one stone.
     pub next_win_bound: bool,
+    /// Start the table small after every clear and let it double as it fills (cheap for
+    /// many short solves); off, it has its full size from the start, so no move ever pays
+    /// for a doubling between two clock checks (the bot's choice).
+    pub grow_table: bool,
 }
 
 impl Default for SolverConfig {
@@ -78,6 +82,7 @@ impl Default for SolverConfig {
             tt_min_empty: 0,
             prefetch: true,
             next_win_bound: true,
+            grow_table: true,
             near_empty: 0,
             forcing_weight: 0,
             probe_rule: 0,
@@ -160,7 +165,11 @@ impl<B: Bits> Solver<B> {
             stride4,
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
-            tt: Tt::new(config.hash_mb),
+            tt: if config.grow_table {
+                Tt::new(config.hash_mb)
+            } else {
+                Tt::new_full(config.hash_mb)
+            },
             near: Tt::with_bytes(config.near_kb << 10),
             geo,
             config,

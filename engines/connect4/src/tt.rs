@@ -84,6 +84,15 @@ impl Tt {
         Self::with_bytes(mb.max(1) << 20)
     }
 
+    /// A table of `mb` MiB in use from the start, also after a clear: it never grows, so no
+    /// probe or store ever pays for a doubling (for searches under a clock).
+    pub fn new_full(mb: usize) -> Self {
+        let mut t = Self::new(mb);
+        t.start_shift = t.min_shift;
+        t.shift = t.min_shift;
+        t
+    }
+
     /// A table using at most `bytes` bytes (at least 1024 buckets), e.g. a small one meant
     /// to stay in the CPU caches.
     pub fn with_bytes(bytes: usize) -> Self {
@@ -249,6 +258,16 @@ mod tests {
         assert_eq!((e.lower, e.upper, e.best), (-1, 3, 2));
         assert!(tt.probe(43).is_none());
         tt.clear();
+        assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_full_table_is_in_use_from_the_start_and_after_a_clear() {
+        let mut tt = Tt::new_full(8);
+        assert_eq!(tt.bytes_in_use(), tt.bytes());
+        tt.store(42, 10, -5, 3, 2);
+        tt.clear();
+        assert_eq!(tt.bytes_in_use(), tt.bytes());
         assert!(tt.probe(42).is_none());
     }
 
