@@ -131,14 +131,7 @@ pub fn param_specs() -> Vec<ParamSpec> {
             10,
             "root aspiration window ± centi-units (0 = off)",
         ),
-        spec(
-            "ext",
-            0,
-            0,
-            1,
-            1,
-            "extend moves that create a union threat",
-        ),
+        spec("ext", 0, 0, 1, 1, "extend moves that create a union threat"),
         spec(
             "smart",
             1,

@@ -246,7 +246,7 @@ pub fn union_threat(state: &State, c: Color) -> bool {
             targets |= touching(Some(i));
         }
     }
-    targets = targets & !fish;
+    targets &= !fish;
     if targets.is_empty() {
         return false;
     }
@@ -258,7 +258,8 @@ pub fn union_threat(state: &State, c: Color) -> bool {
     let mut found = false;
     for_each_move(&mover, |from, to, _| {
         if !found && targets.has(to) {
-            found = crate::swarm::is_connected((fish ^ Bitboard::square(from)) | Bitboard::square(to));
+            found =
+                crate::swarm::is_connected((fish ^ Bitboard::square(from)) | Bitboard::square(to));
         }
     });
     found
