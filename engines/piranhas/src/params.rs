@@ -125,7 +125,7 @@ pub fn param_specs() -> Vec<ParamSpec> {
         ),
         spec(
             "asp",
-            0,
+            30,
             0,
             1000,
             10,

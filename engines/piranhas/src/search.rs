@@ -286,6 +286,9 @@ impl Default for EngineConfig {
                 smart_time: true,
                 // Poll the clock every 256 nodes (about 1-3 ms) to stop close to the deadline.
                 check_every: 256,
+                // Aspiration windows of ± 30 at the root: SPRT [-10, 10] at 5,000 nodes/move
+                // against full windows, 792 games, Elo +21.5 ± 23.4, LLR 3.04 (H1).
+                aspiration: 30,
                 ..SearchConfig::default()
             },
             eval: EvalParams::default(),
