@@ -107,6 +107,8 @@ pub fn param_specs() -> Vec<ParamSpec> {
             1,
             "null-move pruning (not near the round limit)",
         ),
+        // SPRT [-10, 10] at 5,000 nodes/move, null_red=0 vs null on for both: 2,052 games,
+        // Elo -8.1 ± 14.5, LLR -2.99 (H0); worse by a similar margin with either colour.
         spec(
             "null_red",
             1,
@@ -123,6 +125,7 @@ pub fn param_specs() -> Vec<ParamSpec> {
             1,
             "null move also when BLUE is to move (needs null=1)",
         ),
+        // SPRT at 5,000 nodes/move, asp=30 vs 0: 792 games, Elo +21.5 ± 23.4, LLR 3.04 (H1).
         spec(
             "asp",
             30,
@@ -131,6 +134,8 @@ pub fn param_specs() -> Vec<ParamSpec> {
             10,
             "root aspiration window ± centi-units (0 = off)",
         ),
+        // SPRT at 5,000 nodes/move with asp=30 on both sides, ext=1 vs 0: 688 games,
+        // Elo -24.8 ± 25.4, LLR -2.99 (H0), so off.
         spec("ext", 0, 0, 1, 1, "extend moves that create a union threat"),
         spec(
             "smart",

@@ -1,5 +1,7 @@
 //! Iterative-deepening negamax alpha-beta with PVS, a transposition table, killer and history
-//! move ordering, and optional quiescence search, late-move reductions and null-move pruning.
+//! move ordering, and optional quiescence search, late-move reductions and null-move pruning;
+//! root aspiration windows and threat extensions are off by default (Piranhas turns the
+//! windows on).
 //!
 //! A game plugs in through [`Game`]. The search is copy-make (positions are small bitboard
 //! structs), reads the clock only every [`SearchConfig::check_every`] nodes, and keeps its
