@@ -1,5 +1,7 @@
 //! Iterative-deepening negamax alpha-beta with PVS, a transposition table, killer and history
-//! move ordering, and optional quiescence search, late-move reductions and null-move pruning.
+//! move ordering, and optional quiescence search, late-move reductions and null-move pruning;
+//! root aspiration windows and threat extensions are off by default (Piranhas turns the
+//! windows on).
 //!
 //! A game plugs in through [`Game`]. The search is copy-make (positions are small bitboard
 //! structs), reads the clock only every [`SearchConfig::check_every`] nodes, and keeps its
@@ -8,6 +10,8 @@
 
 use crate::time::TimeControl;
 use crate::tt::{Bound, Table, TranspositionTable};
+
+mod iteration;
 use std::fmt::Debug;
 use std::time::Duration;
 
@@ -72,6 +76,12 @@ pub trait Game: Clone {
     fn null_move(&self) -> Option<Self> {
         None
     }
+    /// Check-like threats in this position as a small bit set (e.g. one bit per side that
+    /// threatens to win next move). With [`SearchConfig::extensions`] on, a move whose child
+    /// has a threat bit its parent lacked is searched one ply deeper. Default: none.
+    fn threats(&self) -> u8 {
+        0
+    }
 }
 
 /// Search switches and sizes; every field is a tunable.
@@ -89,6 +99,13 @@ pub struct SearchConfig {
     pub lmr: bool,
     /// Null-move pruning (only where [`Game::null_move`] allows it).
     pub null_move: bool,
+    /// Aspiration windows: from the second iteration on, the root is searched in a window of
+    /// ± this many centi-units around the previous iteration's score, widened (doubling)
+    /// on a fail; 0 = off (the default: every iteration uses the full window).
+    pub aspiration: Score,
+    /// Threat extensions: a move that creates a new [`Game::threats`] bit is searched one
+    /// ply deeper (not beyond ply 2 × the iteration depth). Off by default.
+    pub extensions: bool,
     /// Nodes between two reads of the clock.
     pub check_every: u64,
     /// Time management beyond "no new iteration after the soft budget": do not start an
@@ -108,6 +125,8 @@ impl Default for SearchConfig {
             quiescence: true,
             lmr: true,
             null_move: true,
+            aspiration: 0,
+            extensions: false,
             check_every: 1024,
             smart_time: false,
         }
@@ -150,6 +169,8 @@ pub struct Searcher<G: Game, T: Table<G::Move> = TranspositionTable<<G as Game>:
     first_depth: u32,
     /// The best root move of the running iteration, once one has a full score.
     root_best: Option<(G::Move, Score)>,
+    /// Depth of the running iteration (bounds the threat extensions).
+    root_depth: u32,
 }
 
 impl<G: Game> Searcher<G> {
@@ -174,6 +195,7 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
             aborted: false,
             first_depth: 1,
             root_best: None,
+            root_depth: 1,
             config,
         }
     }
@@ -251,7 +273,12 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
             }
             let started = tc.elapsed();
             self.root_best = None;
-            let score = self.negamax(root, depth, 0, -INF, INF, tc);
+            self.root_depth = depth;
+            let score = if self.config.aspiration > 0 && depth > first {
+                self.aspirate(root, depth, result.score, tc)
+            } else {
+                self.negamax(root, depth, 0, -INF, INF, tc)
+            };
             if self.aborted {
                 // Keep a root move that already beat the previous iteration's choice.
                 if let Some((m, s)) = self.root_best.filter(|_| smart) {
@@ -296,35 +323,6 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
         result.nodes = self.nodes;
         result.elapsed = tc.elapsed();
         result
-    }
-
-    /// Smart time: no new iteration once the stretched soft budget is used, nor one
-    /// predicted to end after the hard deadline (its time from the last one times the recent
-    /// growth factor, clamped to 1.5..8).
-    fn out_of_time(
-        &self,
-        tc: &TimeControl,
-        stretch: f64,
-        last_iter: Duration,
-        prev_iter: Duration,
-    ) -> bool {
-        if tc.stopped() {
-            return true;
-        }
-        let elapsed = tc.elapsed();
-        if tc
-            .soft()
-            .is_some_and(|soft| elapsed >= soft.mul_f64(stretch))
-        {
-            return true;
-        }
-        let growth = if prev_iter > Duration::from_millis(2) {
-            (last_iter.as_secs_f64() / prev_iter.as_secs_f64()).clamp(1.5, 8.0)
-        } else {
-            4.0
-        };
-        tc.hard()
-            .is_some_and(|hard| elapsed + last_iter.mul_f64(growth) > hard)
     }
 
     fn tick(&mut self, tc: &TimeControl) -> bool {
@@ -414,6 +412,9 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
         for &m in &moves {
             keys.push(self.order_key(pos, m, tt_move, ply));
         }
+        // Threat extensions: only below ply 2 × the iteration depth, so lines stay finite.
+        let threats =
+            (self.config.extensions && ply < 2 * self.root_depth as usize).then(|| pos.threats());
         // 6. Search each move: the first with the full window, the rest with a null window
         //    (reduced when late and quiet), re-searched when they beat alpha.
         let original_alpha = alpha;
@@ -423,22 +424,24 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
             pick_best(&mut moves, &mut keys, i);
             let m = moves[i];
             let child = pos.play(m);
+            let ext = threats.is_some_and(|t| child.threats() & !t != 0);
+            let new_depth = depth - 1 + u32::from(ext);
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, tc);
+                score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, tc);
             } else {
-                let quiet = !pos.is_noisy(m) && !self.killers[ply].contains(&m);
+                let quiet = !ext && !pos.is_noisy(m) && !self.killers[ply].contains(&m);
                 let r = if self.config.lmr && depth >= 3 && i >= 3 && quiet {
                     (1 + u32::from(i >= 8)).min(depth - 2)
                 } else {
                     0
                 };
-                score = -self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha, tc);
+                score = -self.negamax(&child, new_depth - r, ply + 1, -alpha - 1, -alpha, tc);
                 if score > alpha && r > 0 && !self.aborted {
-                    score = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, tc);
+                    score = -self.negamax(&child, new_depth, ply + 1, -alpha - 1, -alpha, tc);
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, tc);
+                    score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, tc);
                 }
             }
             if self.aborted {

@@ -50,6 +50,21 @@ impl Game for Ttt {
     fn move_key(&self, m: u8) -> usize {
         m as usize
     }
+    /// Bit 0: X (the first player) has two in a line with the third square empty; bit 1: O.
+    fn threats(&self) -> u8 {
+        let open_two = |a: u16, b: u16| {
+            LINES
+                .iter()
+                .any(|&l| (a & l).count_ones() == 2 && (b & l) == 0)
+        };
+        let x_to_move = self.me.count_ones() == self.you.count_ones();
+        let (x, o) = if x_to_move {
+            (self.me, self.you)
+        } else {
+            (self.you, self.me)
+        };
+        u8::from(open_two(x, o)) | u8::from(open_two(o, x)) << 1
+    }
 }
 
 fn minimax(p: &Ttt, ply: i32) -> Score {
@@ -140,4 +155,106 @@ fn node_budget_is_deterministic() {
     let a = run();
     assert_eq!(a, run());
     assert_eq!(a.2, 500);
+}
+
+/// Tic-tac-toe with a heuristic evaluation (lines still open for the mover minus those
+/// open for the opponent), so that depth-limited iterations have scores other than 0.
+#[derive(Clone, Copy, Debug)]
+struct Scored(Ttt);
+
+impl Game for Scored {
+    type Move = u8;
+    fn hash(&self) -> u64 {
+        self.0.hash()
+    }
+    fn moves(&self, out: &mut Vec<u8>) {
+        self.0.moves(out)
+    }
+    fn play(&self, m: u8) -> Self {
+        Scored(self.0.play(m))
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+    fn evaluate(&self) -> Score {
+        let open = |blocker: u16| LINES.iter().filter(|&&l| blocker & l == 0).count() as Score;
+        7 * (open(self.0.you) - open(self.0.me)) + 3 * self.0.me.count_ones() as Score
+    }
+    fn move_key(&self, m: u8) -> usize {
+        m as usize
+    }
+}
+
+#[test]
+fn aspiration_windows_give_exact_scores_on_every_position() {
+    // A window of ±1 fails whenever the score changes between iterations, so widening runs.
+    let config = SearchConfig {
+        hash_mb: 1,
+        lmr: false,
+        null_move: false,
+        aspiration: 1,
+        ..Default::default()
+    };
+    let full = SearchConfig {
+        aspiration: 0,
+        ..config.clone()
+    };
+    let (mut searcher, mut reference) = (Searcher::new(config), Searcher::new(full));
+    let mut widened = 0;
+    for p in reachable() {
+        let want = minimax(&p, 0);
+        // Every iteration's score equals the full-window one (a fail is never returned).
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        searcher.clear();
+        reference.clear();
+        let got = searcher.search(&Scored(p), &TimeControl::infinite(), |r| a.push(r.score));
+        reference.search(&Scored(p), &TimeControl::infinite(), |r| b.push(r.score));
+        assert_eq!(a, b, "iterations of {p:?}");
+        widened += usize::from(a.windows(2).any(|w| w[0] != w[1]));
+        assert_eq!(got.score, want, "position {p:?}");
+        let best = got.best.expect("a move");
+        assert_eq!(-minimax(&p.play(best), 1), want, "move {best} in {p:?}");
+    }
+    assert!(widened > 1000, "{widened}");
+}
+
+#[test]
+fn threat_extensions_see_forks_a_plain_search_misses_and_stay_sound() {
+    let at_depth = |extensions: bool| SearchConfig {
+        hash_mb: 1,
+        max_depth: 2,
+        lmr: false,
+        null_move: false,
+        extensions,
+        ..Default::default()
+    };
+    let (mut plain, mut extended) = (
+        Searcher::new(at_depth(false)),
+        Searcher::new(at_depth(true)),
+    );
+    let mut seen_only_with_extensions = 0;
+    for p in reachable() {
+        let want = minimax(&p, 0);
+        let a = plain.search(&p, &TimeControl::infinite(), |_| {}).score;
+        let b = extended.search(&p, &TimeControl::infinite(), |_| {}).score;
+        // A proven score is exact, with or without extensions.
+        for got in [a, b] {
+            if got.abs() >= WIN - 100 {
+                assert_eq!(got, want, "position {p:?}");
+            }
+        }
+        if b.abs() >= WIN - 100 && a.abs() < WIN - 100 {
+            seen_only_with_extensions += 1;
+        }
+    }
+    assert!(
+        seen_only_with_extensions > 100,
+        "{seen_only_with_extensions}"
+    );
+}
+
+#[test]
+fn new_switches_are_off_by_default() {
+    let c = SearchConfig::default();
+    assert_eq!((c.aspiration, c.extensions), (0, false));
 }

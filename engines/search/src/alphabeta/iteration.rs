@@ -1,0 +1,76 @@
+//! Per-iteration decisions of [`Searcher::search`]: whether to start another iteration
+//! (smart time) and the aspiration-window loop around one iteration.
+
+use super::{Game, Score, Searcher, INF, WIN};
+use crate::time::TimeControl;
+use crate::tt::Table;
+use std::time::Duration;
+
+impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
+    /// Smart time: no new iteration once the stretched soft budget is used, nor one
+    /// predicted to end after the hard deadline (its time from the last one times the recent
+    /// growth factor, clamped to 1.5..8).
+    pub(super) fn out_of_time(
+        &self,
+        tc: &TimeControl,
+        stretch: f64,
+        last_iter: Duration,
+        prev_iter: Duration,
+    ) -> bool {
+        if tc.stopped() {
+            return true;
+        }
+        let elapsed = tc.elapsed();
+        if tc
+            .soft()
+            .is_some_and(|soft| elapsed >= soft.mul_f64(stretch))
+        {
+            return true;
+        }
+        let growth = if prev_iter > Duration::from_millis(2) {
+            (last_iter.as_secs_f64() / prev_iter.as_secs_f64()).clamp(1.5, 8.0)
+        } else {
+            4.0
+        };
+        tc.hard()
+            .is_some_and(|hard| elapsed + last_iter.mul_f64(growth) > hard)
+    }
+
+    /// One iteration in aspiration windows around `guess`: a fail low or high widens that
+    /// side (the step doubles each time; beyond 1,000 or near a win the side opens fully).
+    pub(super) fn aspirate(
+        &mut self,
+        root: &G,
+        depth: u32,
+        guess: Score,
+        tc: &TimeControl,
+    ) -> Score {
+        let mut delta = self.config.aspiration;
+        let open = |s: Score, delta: Score| s.abs() >= WIN - 1000 || delta > 1000;
+        let (mut alpha, mut beta) = if open(guess, delta) {
+            (-INF, INF)
+        } else {
+            (guess - delta, guess + delta)
+        };
+        loop {
+            let score = self.negamax(root, depth, 0, alpha, beta, tc);
+            if self.aborted || (alpha < score && score < beta) {
+                return score;
+            }
+            delta = delta.saturating_mul(2);
+            if score <= alpha {
+                alpha = if open(score, delta) {
+                    -INF
+                } else {
+                    score - delta
+                };
+            } else {
+                beta = if open(score, delta) {
+                    INF
+                } else {
+                    score + delta
+                };
+            }
+        }
+    }
+}
