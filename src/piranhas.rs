@@ -51,16 +51,17 @@ pub enum Cmd {
     /// List the tunable parameters (name, default, min, max, step, doc), tab-separated.
     Params(crate::params_cli::ParamsArgs),
     /// Texel-style fit of the evaluation weights from self-play (reproducible from --seed).
+    ///
+    /// The positions depend only on --seed, --games, --nodes, --random-min/max, --per-game,
+    /// --quiet-only, --no-pv-leaf and --eval (game g is seeded by mix(seed, g), so --threads
+    /// does not change them); the fit only on the positions and --epochs, --l2, --lr,
+    /// --val-every and --freeze. The defaults reproduce the `v3` preset:
+    /// `kibitz piranhas tune --seed 1` (about 20 CPU-minutes; --save FILE keeps the
+    /// positions, --load FILE refits from them in seconds).
     Tune(TuneArgs),
 }
 
-/// Flags of `kibitz piranhas tune`.
-///
-/// Reproducing a fit: the data depends only on --seed, --games, --nodes, --random-min/max,
-/// --per-game, --quiet-only, --no-pv-leaf and --eval (game g is seeded by mix(seed, g), so
-/// --threads does not change it); the fit only on that data and --epochs, --l2, --lr,
-/// --val-every and --freeze. E.g. the v3 preset:
-/// `kibitz piranhas tune --seed 1 --games 8000 --nodes 500 --threads 2`.
+/// Flags of `kibitz piranhas tune` (see its help for what a fit depends on).
 #[derive(Args, Debug)]
 pub struct TuneArgs {
     /// Seed of the self-play games (game g uses mix(seed, g): Kraken pair, random plies, kept
@@ -68,10 +69,10 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Self-play games.
-    #[arg(long, default_value_t = 8000)]
+    #[arg(long, default_value_t = 25000)]
     games: u32,
     /// Nodes per move in self-play.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 1000)]
     nodes: u64,
     /// Fewest random plies at the start of a game (variety).
     #[arg(long, default_value_t = 2)]
@@ -81,7 +82,7 @@ pub struct TuneArgs {
     random_max: u32,
     /// Positions kept per game at most, drawn at random (0 = all; one game's positions are
     /// strongly correlated).
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 8)]
     per_game: usize,
     /// Keep the positions themselves instead of the ends of their principal variations.
     #[arg(long)]
@@ -93,7 +94,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 2000)]
     epochs: u32,
     /// L2 pull towards the starting weights, per weight λ·(Δw·σ(feature)/scale)².
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.005)]
     l2: f64,
     /// Adam step size in weight units.
     #[arg(long, default_value_t = 1.0)]
@@ -145,7 +146,7 @@ pub struct SearchArgs {
     /// Search threads (more than 1: Lazy SMP over a shared lock-free table).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Evaluation preset: `tuned` or `v1`.
+    /// Evaluation preset: `tuned` (= `v2`), `v1` or `v3`.
     #[arg(long, default_value = "tuned")]
     eval: String,
     /// Evaluation weight override `name=value` (repeatable).

@@ -293,13 +293,13 @@ pub fn fit(train: &[Sample], val: &[Sample], start: &EvalParams, cfg: &FitConfig
     let mut mean = [0.0f64; N];
     let mut var = [0.0f64; N];
     for s in train {
-        for i in 0..N {
-            mean[i] += s.x[i] / n;
+        for (m, x) in mean.iter_mut().zip(&s.x) {
+            *m += x / n;
         }
     }
     for s in train {
-        for i in 0..N {
-            var[i] += (s.x[i] - mean[i]).powi(2) / n;
+        for ((v, m), x) in var.iter_mut().zip(&mean).zip(&s.x) {
+            *v += (x - m).powi(2) / n;
         }
     }
     let free: Vec<bool> = TUNED_NAMES
