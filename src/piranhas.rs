@@ -51,39 +51,72 @@ pub enum Cmd {
     /// List the tunable parameters (name, default, min, max, step, doc), tab-separated.
     Params(crate::params_cli::ParamsArgs),
     /// Texel-style fit of the evaluation weights from self-play (reproducible from --seed).
+    ///
+    /// The positions depend only on --seed, --games, --nodes, --random-min/max, --per-game,
+    /// --quiet-only, --no-pv-leaf and --eval (game g is seeded by mix(seed, g), so --threads
+    /// does not change them); the fit only on the positions and --epochs, --l2, --lr,
+    /// --val-every and --freeze. The defaults reproduce the `v3` preset:
+    /// `kibitz piranhas tune --seed 1` (about 20 CPU-minutes; --save FILE keeps the
+    /// positions, --load FILE refits from them in seconds).
     Tune(TuneArgs),
 }
 
-/// Flags of `kibitz piranhas tune`.
+/// Flags of `kibitz piranhas tune` (see its help for what a fit depends on).
 #[derive(Args, Debug)]
 pub struct TuneArgs {
-    /// Seed of the self-play games (Kraken pairs, random opening plies).
+    /// Seed of the self-play games (game g uses mix(seed, g): Kraken pair, random plies, kept
+    /// positions).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Self-play games.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 25000)]
     games: u32,
     /// Nodes per move in self-play.
     #[arg(long, default_value_t = 1000)]
     nodes: u64,
-    /// Random plies at the start of each game (variety).
-    #[arg(long, default_value_t = 6)]
-    random_plies: u32,
-    /// Adam steps of the fit.
-    #[arg(long, default_value_t = 400)]
+    /// Fewest random plies at the start of a game (variety).
+    #[arg(long, default_value_t = 2)]
+    random_min: u32,
+    /// Most random plies at the start of a game (each game draws its number uniformly).
+    #[arg(long, default_value_t = 8)]
+    random_max: u32,
+    /// Positions kept per game at most, drawn at random (0 = all; one game's positions are
+    /// strongly correlated).
+    #[arg(long, default_value_t = 8)]
+    per_game: usize,
+    /// Keep the positions themselves instead of the ends of their principal variations.
+    #[arg(long)]
+    no_pv_leaf: bool,
+    /// Keep only positions where the side to move has no capture (few in Piranhas).
+    #[arg(long)]
+    quiet_only: bool,
+    /// Adam steps of the fit at most (the weights of the best validation epoch are kept).
+    #[arg(long, default_value_t = 2000)]
     epochs: u32,
+    /// L2 pull towards the starting weights, per weight λ·(Δw·σ(feature)/scale)².
+    #[arg(long, default_value_t = 0.005)]
+    l2: f64,
+    /// Adam step size in weight units.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// One game in this many is held out for validation (0 = none).
+    #[arg(long, default_value_t = 5)]
+    val_every: u32,
     /// Evaluation preset the self-play uses and the fit starts from.
     #[arg(long, default_value = "v2")]
     eval: String,
-    /// Games are split over this many threads (each with its own seed: seed + thread).
+    /// Self-play threads (the data does not depend on it).
     #[arg(long, default_value_t = 1)]
     threads: u32,
     /// Weights the fit leaves at their preset values (comma-separated).
     #[arg(long, default_value = "tempo,mobility")]
     freeze: String,
-    /// Keep only positions where the side to move has no capture (few in Piranhas).
+    /// Write the self-play positions to this file (`game turn result board` per line).
     #[arg(long)]
-    quiet_only: bool,
+    save: Option<std::path::PathBuf>,
+    /// Fit on positions read from this file instead of playing games.
+    #[arg(long)]
+    load: Option<std::path::PathBuf>,
 }
 
 /// Flags of `kibitz piranhas search`.
@@ -113,7 +146,7 @@ pub struct SearchArgs {
     /// Search threads (more than 1: Lazy SMP over a shared lock-free table).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Evaluation preset: `tuned` or `v1`.
+    /// Evaluation preset: `tuned` (= `v2`), `v1` or `v3`.
     #[arg(long, default_value = "tuned")]
     eval: String,
     /// Evaluation weight override `name=value` (repeatable).
@@ -177,48 +210,93 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
 }
 
 fn run_tune(a: TuneArgs) -> anyhow::Result<()> {
-    use kibitz_piranhas::tune::{fit, self_play, TUNED_NAMES};
+    use kibitz_piranhas::tune::{fit, is_validation, self_play, FitConfig, Position, SelfPlay};
+    use kibitz_piranhas::tune::{Sample, TUNED_NAMES};
     let start = eval_params(&a.eval, &[])?;
     let t = Instant::now();
-    let threads = a.threads.max(1);
-    let mut samples = Vec::new();
-    let parts: Vec<_> = (0..threads)
-        .into_par_iter()
-        .map(|i| {
-            let games = a.games / threads + u32::from(i < a.games % threads);
-            self_play(
-                games,
+    let positions: Vec<Position> = match &a.load {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            text.lines()
+                .enumerate()
+                .map(|(i, l)| {
+                    Position::from_line(l)
+                        .ok_or_else(|| anyhow!("{}:{}: not a position line", path.display(), i + 1))
+                })
+                .collect::<anyhow::Result<_>>()?
+        }
+        None => {
+            let cfg = SelfPlay {
+                seed: a.seed,
+                nodes: a.nodes,
+                random_plies: (a.random_min, a.random_max),
+                per_game: a.per_game,
+                quiet_only: a.quiet_only,
+                pv_leaf: !a.no_pv_leaf,
+            };
+            let threads = a.threads.max(1);
+            let chunk = a.games.div_ceil(threads);
+            let parts: Vec<Vec<Position>> = (0..threads)
+                .into_par_iter()
+                .map(|i| {
+                    let lo = (i * chunk).min(a.games);
+                    self_play(&cfg, lo..(lo + chunk).min(a.games), &start)
+                })
+                .collect();
+            let positions: Vec<Position> = parts.into_iter().flatten().collect();
+            println!(
+                "self-play: {} games at {} nodes/move, {} positions in {:.1} s",
+                a.games,
                 a.nodes,
-                a.random_plies,
-                &start,
-                a.seed + i as u64,
-                a.quiet_only,
-            )
-        })
-        .collect();
-    for p in parts {
-        samples.extend(p);
+                positions.len(),
+                t.elapsed().as_secs_f64()
+            );
+            positions
+        }
+    };
+    if let Some(path) = &a.save {
+        let mut text = String::new();
+        for p in &positions {
+            text.push_str(&p.to_line());
+            text.push('\n');
+        }
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
+    let samples: Vec<Sample> = positions.par_iter().map(Position::sample).collect();
+    let (val, train): (Vec<Sample>, Vec<Sample>) = samples
+        .into_iter()
+        .partition(|s| is_validation(s.game, a.val_every));
+    let games = |v: &[Sample]| {
+        let mut g: Vec<u32> = v.iter().map(|s| s.game).collect();
+        g.dedup();
+        g.len()
+    };
     println!(
-        "self-play: {} games at {} nodes/move, {} positions in {:.1} s",
-        a.games,
-        a.nodes,
-        samples.len(),
-        t.elapsed().as_secs_f64()
+        "train: {} positions from {} games; validation: {} positions from {} games",
+        train.len(),
+        games(&train),
+        val.len(),
+        games(&val)
     );
-    let n = samples.len().max(1) as f64;
+    let n = train.len().max(1) as f64;
     let mean_abs: Vec<String> = (0..TUNED_NAMES.len())
         .map(|i| {
-            let m = samples.iter().map(|s| s.x[i].abs()).sum::<f64>() / n;
+            let m = train.iter().map(|s| s.x[i].abs()).sum::<f64>() / n;
             format!("{}={m:.2}", TUNED_NAMES[i])
         })
         .collect();
     println!("mean |feature|: {}", mean_abs.join(" "));
-    let frozen: Vec<&str> = a.freeze.split(',').map(str::trim).collect();
-    let f = fit(&samples, &start, a.epochs, &frozen);
+    let cfg = FitConfig {
+        epochs: a.epochs,
+        frozen: a.freeze.split(',').map(|s| s.trim().to_string()).collect(),
+        l2: a.l2,
+        lr: a.lr,
+    };
+    let f = fit(&train, &val, &start, &cfg);
     println!(
-        "scale {:.1}  loss {:.5} -> {:.5}",
-        f.scale, f.loss_before, f.loss_after
+        "scale {:.1}  train loss {:.5} -> {:.5}  validation loss {:.5} -> {:.5}  (best epoch {})",
+        f.scale, f.train_before, f.train_after, f.val_before, f.val_after, f.best_epoch
     );
     let mut spec = Vec::new();
     for name in TUNED_NAMES {
