@@ -42,8 +42,11 @@ def llr(w, d, l, elo0, elo1):
     n = w + d + l
     if n == 0:
         return 0.0
-    var, s = _variance(w, d, l)
-    var = max(var, 0.25 / (n + 1))
+    s = (w + 0.5 * d) / n
+    # The variance is estimated with one extra win and one extra loss (a prior worth two
+    # games), as in the Rust arena: a short one-sided run has a sample variance of zero and
+    # the normal approximation would accept a hypothesis after a handful of games.
+    var, _ = _variance(w + 1, d, l + 1)
     s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
     return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
 

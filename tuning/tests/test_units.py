@@ -129,3 +129,11 @@ def test_an_interrupted_sprt_prints_the_result_so_far():
     assert backend.cancelled
     assert lines[-1].startswith("result: 20 games in 2 batches, W 12 D 2 L 6")
     assert "interrupted" in lines[-1]
+
+
+def test_a_short_one_sided_run_decides_nothing():
+    lower, upper = sprt_bounds(0.05, 0.05)
+    for n in (1, 4, 8):
+        assert lower < llr(n, 0, 0, -10, 10) < upper
+        assert lower < llr(0, 0, n, -10, 10) < upper
+    assert llr(60, 0, 0, -10, 10) > upper and llr(0, 0, 60, -10, 10) < lower

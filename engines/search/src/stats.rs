@@ -152,8 +152,12 @@ impl Sprt {
             return 0.0;
         }
         let s = (w as f64 + 0.5 * d as f64) / n;
-        // A degenerate sample (all results equal) gets the variance of one opposite result.
-        let var = per_game_variance(w, d, l, s).max(0.25 / (n + 1.0));
+        // The variance is estimated with one extra win and one extra loss (a prior worth two
+        // games): a short one-sided run (8 wins out of 8) has a sample variance of zero, and
+        // the normal approximation would then accept a hypothesis after a handful of games.
+        // The effect on long runs is negligible.
+        let sp = (w as f64 + 1.0 + 0.5 * d as f64) / (n + 2.0);
+        let var = per_game_variance(w + 1, d, l + 1, sp);
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
@@ -287,6 +291,18 @@ mod tests {
         let n = 10_000u32;
         let w = ((mid / 2.0) * n as f64).round() as u32;
         assert!(sprt.llr(w, 0, n - w).abs() < 0.5);
+        // A short one-sided run decides nothing; a long one does.
+        let wide = Sprt {
+            elo0: -10.0,
+            elo1: 10.0,
+            ..sprt
+        };
+        for n in [1, 4, 8] {
+            assert_eq!(wide.status(n, 0, 0), SprtStatus::Continue, "{n} wins");
+            assert_eq!(wide.status(0, 0, n), SprtStatus::Continue, "{n} losses");
+        }
+        assert_eq!(wide.status(60, 0, 0), SprtStatus::AcceptH1);
+        assert_eq!(wide.status(0, 0, 60), SprtStatus::AcceptH0);
     }
 
     #[test]
