@@ -147,3 +147,27 @@ fn records_replay_with_all() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn without_a_terminal_progress_comes_as_stderr_lines() {
+    let out = run(&[
+        "match",
+        "connect4",
+        "--a",
+        "search:depth=2",
+        "--b",
+        "random",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+    ]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<_> = err.lines().filter(|l| l.starts_with("match: ")).collect();
+    assert!(lines.len() >= 2, "{err}");
+    assert!(
+        lines.last().unwrap().starts_with("match: 20/20 games"),
+        "{err}"
+    );
+}

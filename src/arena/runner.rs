@@ -82,6 +82,8 @@ struct Shared {
     prefix: usize,
     tally: SideTally,
     done: u64,
+    /// Counted games at which the next progress line is printed (no terminal only).
+    next_line: u64,
 }
 
 /// Plays `settings.games` (rounded up to whole units) games of A against B.
@@ -99,12 +101,17 @@ pub fn run_match(
     let unit = arena.unit();
     let n = settings.games.max(1).div_ceil(unit) * unit;
     let bar = progress_bar(settings.progress, n);
+    // Without a terminal (a log file, a tuning script), one stderr line per tenth of the
+    // games counted, so a long run can be watched and stopped with a known standing.
+    let lines = settings.progress && !std::io::stderr().is_terminal();
+    let line_every = (n / 10).max(unit);
     let stop_at = AtomicU64::new(n);
     let shared = Mutex::new(Shared {
         results: vec![None; n as usize],
         prefix: 0,
         tally: SideTally::default(),
         done: 0,
+        next_line: line_every,
     });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.concurrency.max(1))
@@ -157,6 +164,14 @@ pub fn run_match(
                         }
                     }
                 }
+            }
+            if lines && s.prefix as u64 >= s.next_line {
+                s.next_line = (s.prefix as u64 / line_every + 1) * line_every;
+                eprintln!(
+                    "match: {}/{n} games  {}",
+                    s.prefix,
+                    live_line(&s.tally, settings.sprt.as_ref())
+                );
             }
             bar.set_position(s.done);
             bar.set_message(live_line(&s.tally, settings.sprt.as_ref()));
