@@ -216,18 +216,7 @@ impl<B: Bits> Geometry<B> {
     /// Connect-4 special case of [`Self::winning_cells`] (before masking), unrolled.
     #[inline(always)]
     fn winning_cells4(&self, p: B) -> B {
-        let h1 = self.h1();
-        // Vertical: three own stones directly below.
-        let mut r = (p << 1) & (p << 2) & (p << 3);
-        for s in [h1 - 1, h1, h1 + 1] {
-            let l = (p << s) & (p << (2 * s));
-            r |= l & (p << (3 * s));
-            r |= l & (p >> s);
-            let q = (p >> s) & (p >> (2 * s));
-            r |= q & (p << s);
-            r |= q & (p >> (3 * s));
-        }
-        r
+        lines4(p, self.h1())
     }
 
     /// [`Self::winning_cells`] for one direction with long lines (no fixed-size arrays).
@@ -270,6 +259,25 @@ impl<B: Bits> Geometry<B> {
     pub fn key(&self, current: B, mask: B) -> B {
         current + mask
     }
+}
+
+/// Cells (empty or not) where a stone completes a line of four of `p`, for a column stride
+/// of `h1` bits (rows + 1); the word must hold `3 · (h1 + 1)` more bits than are used.
+/// Always inlined: a caller passing a constant stride (the solver on 6 and 7 rows) gets
+/// every shift as an immediate.
+#[inline(always)]
+pub(crate) fn lines4<B: Bits>(p: B, h1: u32) -> B {
+    // Vertical: three own stones directly below.
+    let mut r = (p << 1) & (p << 2) & (p << 3);
+    for s in [h1 - 1, h1, h1 + 1] {
+        let l = (p << s) & (p << (2 * s));
+        r |= l & (p << (3 * s));
+        r |= l & (p >> s);
+        let q = (p >> s) & (p >> (2 * s));
+        r |= q & (p << s);
+        r |= q & (p >> (3 * s));
+    }
+    r
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use super::{Solver, NO_MOVE};
 use crate::bitboard::Bits;
+use crate::geometry::lines4;
 use crate::tt::Tt;
 use std::mem::MaybeUninit;
 
@@ -17,8 +18,8 @@ impl<B: Bits> Solver<B> {
     pub(super) fn wins(&self, stones: B, mask: B) -> B {
         let empty = self.geo.full() ^ mask;
         match self.stride4 {
-            7 => lines4::<B, 7>(stones) & empty,
-            8 => lines4::<B, 8>(stones) & empty,
+            7 => lines4(stones, 7) & empty,
+            8 => lines4(stones, 8) & empty,
             _ => self.geo.winning_cells(stones, mask),
         }
     }
@@ -334,29 +335,6 @@ impl MoveList {
     fn columns(&self) -> impl Iterator<Item = usize> + '_ {
         self.as_slice().iter().map(|&k| (k & 63) as usize)
     }
-}
-
-/// Cells (empty or not) where a stone completes a line of four of `p`, for a column stride
-/// of `H1` bits (rows + 1); the word must hold `3 · (H1 + 1)` more bits than are used.
-#[inline(always)]
-fn lines4<B: Bits, const H1: u32>(p: B) -> B {
-    // Vertical: three own stones directly below.
-    let mut r = (p << 1) & (p << 2) & (p << 3);
-    macro_rules! dir {
-        ($s:expr) => {{
-            let s: u32 = $s;
-            let l = (p << s) & (p << (2 * s));
-            r |= l & (p << (3 * s));
-            r |= l & (p >> s);
-            let q = (p >> s) & (p >> (2 * s));
-            r |= q & (p << s);
-            r |= q & (p >> (3 * s));
-        }};
-    }
-    dir!(H1 - 1);
-    dir!(H1);
-    dir!(H1 + 1);
-    r
 }
 
 /// Narrows the window `(alpha, beta)` to proven bounds `[l, u]` (from the table or the book);
