@@ -4,6 +4,7 @@
 //! seed, so results do not depend on the thread count. A 64-bit output is split into two 32-bit
 //! draws, and a face index is chosen by Lemire's multiply-and-reject, which is exactly uniform.
 
+use kibitz_search::seed::splitmix64;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -20,7 +21,7 @@ impl Rng {
     pub fn for_block(seed: u64, a: usize, b: usize, block: u64) -> Self {
         let mut key = seed;
         for part in [a as u64, b as u64, block] {
-            key = splitmix(key ^ splitmix(part.wrapping_add(0x9e37_79b9_7f4a_7c15)));
+            key = splitmix64(key ^ splitmix64(part.wrapping_add(0x9e37_79b9_7f4a_7c15)));
         }
         Self::seeded(key)
     }
@@ -60,13 +61,6 @@ impl Rng {
         }
         (m >> 32) as u32
     }
-}
-
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]
