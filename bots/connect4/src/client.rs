@@ -444,6 +444,12 @@ impl Bot {
             warn!(%player, column, "unexpected opponent stone ignored (duplicate datagram?)");
             return;
         }
+        if g.home.is_none() {
+            // The opponent's stone before any turn of ours: it moved first. (Known here and
+            // not only at our first YOURTURN, which never comes when its first move ends the
+            // game.)
+            g.home = Some(false);
+        }
         g.opp.push(column);
     }
 
