@@ -171,3 +171,49 @@ fn without_a_terminal_progress_comes_as_stderr_lines() {
         "{err}"
     );
 }
+
+#[test]
+fn records_are_written_as_games_end_and_survive_a_killed_match() {
+    let dir = std::env::temp_dir().join(format!("kibitz-arena-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = Command::new(KIBITZ)
+        .args([
+            "match",
+            "connect4",
+            "--a",
+            "search:depth=6",
+            "--b",
+            "random",
+            "--games",
+            "100000",
+            "--seed",
+            "5",
+            "--concurrency",
+            "1",
+            "--records",
+            &dir.to_string_lossy(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("kibitz runs");
+    let file = dir.join("connect4-5.jsonl");
+    // Poll (bounded) until a few games are on disk, then kill the match mid-run.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let lines = loop {
+        let n = std::fs::read_to_string(&file).map_or(0, |t| t.lines().count());
+        if n >= 3 || std::time::Instant::now() > deadline {
+            break n;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    child.kill().expect("kill");
+    child.wait().expect("reaped");
+    assert!(lines >= 3, "no records appeared while the match ran");
+    let text = std::fs::read_to_string(&file).expect("record file");
+    for (i, l) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(l).expect("every line is whole JSON");
+        assert_eq!(v["index"].as_u64(), Some(i as u64), "game order");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

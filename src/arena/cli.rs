@@ -1,7 +1,7 @@
 //! `kibitz match <game>`: flags, the human-readable report and the `--json` line
 //! (the contract with the tuning scripts: tuning/README.md).
 
-use super::{adapter, record, run_match, MatchOutcome, MatchSettings, SideTally};
+use super::{adapter, run_match, MatchOutcome, MatchSettings, SideTally};
 use anyhow::{anyhow, Context};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use kibitz_search::stats::{elo_from_wdl, Sprt, SprtStatus};
@@ -131,7 +131,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         openings,
         tc_ms: args.tc,
         progress: true,
-        keep_records: args.records.is_some(),
+        records_dir: args.records.clone(),
     };
     if !args.json {
         println!(
@@ -147,18 +147,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let out = run_match(arena.as_ref(), &args.a, &args.b, &settings)?;
     let secs = started.elapsed().as_secs_f64();
-    if let Some(dir) = &args.records {
-        let lines: Vec<Value> = out
-            .records
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let side = arena.side_label(i as u64 % arena.unit());
-                record::line(arena.name(), seed, i as u64, &args.a, &args.b, &side, p)
-            })
-            .collect();
-        let path = record::write(dir, &format!("{}-{seed}", arena.name()), &lines)?;
-        eprintln!("{} records written to {}", lines.len(), path.display());
+    if let Some((path, lines)) = &out.record_file {
+        eprintln!("{lines} records written to {}", path.display());
     }
     if args.json {
         let mut v = json_line(arena.name(), &args.a, &args.b, seed, &out, sprt.as_ref());

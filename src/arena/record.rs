@@ -34,7 +34,7 @@
 //!   by the server next to the JSON lines as `DIR/piranhas-<index>.xml`; the record names it
 //!   in `native_file` (a file, not a key: one game is about 250 KB of XML).
 //!
-//! Who writes them: `kibitz match --records DIR` (this module's [`write`]), and the reference
+//! Who writes them: `kibitz match --records DIR` (a line per game as soon as it and all games before it are done), and the reference
 //! servers with `--records DIR` (`connect4-server`: every game of every season, in schedule
 //! order, to `DIR/connect4.jsonl`; `piranhas-server`: every game as it ends, to
 //! `DIR/piranhas.jsonl`), appended through `kibitz_net::record::RecordWriter`.
@@ -52,8 +52,8 @@
 use super::Played;
 use anyhow::Context;
 use serde_json::{json, Value};
-use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::io::BufRead;
+use std::path::Path;
 
 /// Record format tag, first key of every line.
 pub const FORMAT: &str = "kibitz-record/1";
@@ -75,20 +75,6 @@ pub fn line(game: &str, seed: u64, index: u64, a: &str, b: &str, side: &str, p: 
         }
     }
     v
-}
-
-/// Writes `lines` to `DIR/<name>.jsonl` (creating DIR) and returns the path.
-pub fn write(dir: &Path, name: &str, lines: &[Value]) -> anyhow::Result<PathBuf> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let path = dir.join(format!("{name}.jsonl"));
-    let mut f = std::io::BufWriter::new(
-        std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?,
-    );
-    for l in lines {
-        writeln!(f, "{l}")?;
-    }
-    f.flush()?;
-    Ok(path)
 }
 
 /// Reads every record of a JSON-lines file (blank lines skipped).

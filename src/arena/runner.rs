@@ -1,7 +1,9 @@
 //! Plays the games of a match in parallel and reduces them in game order.
 
-use super::{Arena, Job, Outcome, Played};
+use super::{record, Arena, Job, Outcome, Played};
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kibitz_net::record::RecordWriter;
 use kibitz_search::stats::{elo_from_wdl, Sprt, SprtStatus};
 use rayon::prelude::*;
 use std::io::IsTerminal;
@@ -27,8 +29,9 @@ pub struct MatchSettings {
     pub tc_ms: Option<u64>,
     /// Draw a progress bar on stderr (only when stderr is a terminal).
     pub progress: bool,
-    /// Keep every game's record in the outcome.
-    pub keep_records: bool,
+    /// Write every game's record line to `DIR/<game>-<seed>.jsonl` as soon as it and all
+    /// games before it are done (game order, flushed per line).
+    pub records_dir: Option<std::path::PathBuf>,
 }
 
 /// W/D/L of A with one side / seat pattern.
@@ -70,10 +73,10 @@ pub struct MatchOutcome {
     pub plies: u64,
     /// Games that counted (a multiple of the pairing unit).
     pub games: u64,
-    /// Records in game order (when `keep_records`).
-    pub records: Vec<Played>,
     /// Whether the SPRT stopped the match early.
     pub stopped_early: bool,
+    /// The record file written (with [`MatchSettings::records_dir`]) and its lines.
+    pub record_file: Option<(std::path::PathBuf, u64)>,
 }
 
 struct Shared {
@@ -84,6 +87,9 @@ struct Shared {
     done: u64,
     /// Counted games at which the next progress line is printed (no terminal only).
     next_line: u64,
+    /// Record lines go here as the prefix grows, with the lines written and the first error.
+    records: Option<(RecordWriter, u64)>,
+    record_error: Option<anyhow::Error>,
 }
 
 /// Plays `settings.games` (rounded up to whole units) games of A against B.
@@ -106,12 +112,25 @@ pub fn run_match(
     let lines = settings.progress && !std::io::stderr().is_terminal();
     let line_every = (n / 10).max(unit);
     let stop_at = AtomicU64::new(n);
+    let writer = match &settings.records_dir {
+        Some(dir) => {
+            // One file per match: a rerun replaces it rather than appending to it.
+            let name = format!("{}-{}", arena.name(), settings.seed);
+            let _ = std::fs::remove_file(dir.join(format!("{name}.jsonl")));
+            let w = RecordWriter::create(dir, &name)
+                .with_context(|| format!("creating a record file in {}", dir.display()))?;
+            Some((w, 0))
+        }
+        None => None,
+    };
     let shared = Mutex::new(Shared {
         results: vec![None; n as usize],
         prefix: 0,
         tally: SideTally::default(),
         done: 0,
         next_line: line_every,
+        records: writer,
+        record_error: None,
     });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.concurrency.max(1))
@@ -155,7 +174,9 @@ pub fn run_match(
                     break;
                 };
                 s.tally.add(o);
+                let k = s.prefix;
                 s.prefix += 1;
+                write_record(&mut s, arena, a, b, settings.seed, k);
                 if settings.sprt_stop && (s.prefix as u64).is_multiple_of(unit) {
                     if let Some(sprt) = &settings.sprt {
                         let t = &s.tally;
@@ -182,6 +203,10 @@ pub fn run_match(
         return Err(e);
     }
     let s = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = s.record_error {
+        return Err(e);
+    }
+    let record_file = s.records.map(|(w, lines)| (w.path().to_path_buf(), lines));
     let counted = stop_at.load(Ordering::Relaxed).min(n);
     let mut sides: Vec<SideTally> = (0..unit)
         .map(|k| SideTally {
@@ -194,7 +219,6 @@ pub fn run_match(
         ..Default::default()
     };
     let mut plies = 0;
-    let mut records = Vec::new();
     for (i, p) in s.results.into_iter().take(counted as usize).enumerate() {
         let Some(p) = p else {
             anyhow::bail!("game {i} did not finish");
@@ -202,18 +226,36 @@ pub fn run_match(
         total.add(p.outcome);
         sides[i % unit as usize].add(p.outcome);
         plies += p.plies as u64;
-        if settings.keep_records {
-            records.push(p);
-        }
     }
     Ok(MatchOutcome {
         total,
         sides,
         plies,
         games: counted,
-        records,
         stopped_early: counted < n,
+        record_file,
     })
+}
+
+/// Writes game `k`'s record line (all games before it are written already); the first write
+/// error stops further writing and is reported when the match ends.
+fn write_record(s: &mut Shared, arena: &dyn Arena, a: &str, b: &str, seed: u64, k: usize) {
+    let Some((w, lines)) = s.records.as_mut() else {
+        return;
+    };
+    let Some(p) = s.results[k].as_ref() else {
+        return;
+    };
+    let side = arena.side_label(k as u64 % arena.unit());
+    let line = record::line(arena.name(), seed, k as u64, a, b, &side, p);
+    match w.write(&line) {
+        Ok(()) => *lines += 1,
+        Err(e) => {
+            let e = anyhow::Error::new(e).context(format!("writing {}", w.path().display()));
+            s.record_error = Some(e);
+            s.records = None;
+        }
+    }
 }
 
 /// `+W =D -L  Elo e ± c  LLR x [lo, hi]` for the progress line.
