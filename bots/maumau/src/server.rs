@@ -13,95 +13,17 @@ use crate::record;
 use crate::seating::drop_vanished;
 pub(crate) use crate::seating::handshake;
 use crate::translog::TransLog;
-use kibitz_maumau::{Card, Config, DrawTwo, ExhaustionWinner, Game, GameEnd, RawAnswer, Reaction};
-use kibitz_net::record::RecordWriter;
+use kibitz_maumau::{Card, Config, DrawTwo, Game, GameEnd, RawAnswer, Reaction};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tracing::{debug, info, warn};
 
-/// Server settings (the `maumau-server` flags).
-#[derive(Debug, Clone)]
-pub struct ServerConfig {
-    /// Seats per game, 2-4.
-    pub players: usize,
-    /// Winner on talon exhaustion (and at the turn cap).
-    pub exhaustion_winner: ExhaustionWinner,
-    /// Per-answer timeout; `None` waits like the real server (but see `idle_timeout`).
-    pub turn_timeout: Option<Duration>,
-    /// Only without a turn timeout: a connection silent this long while it owes a line (the
-    /// name line, an answer) is closed and its seat dropped (or, in the handshake, left free),
-    /// so a silent client cannot hold the server forever. `None`: wait forever, exactly like the
-    /// real server.
-    pub idle_timeout: Option<Duration>,
-    /// Broadcasts per game before it ends as on exhaustion; 0 = no cap.
-    pub max_turns: u32,
-    /// Shuffle seed; game `i` uses `seed + i`.
-    pub seed: u64,
-    /// Games to serve before returning.
-    pub games: u32,
-    /// Transcript path (one file per game when serving several).
-    pub log: Option<PathBuf>,
-    /// Fixed deck and draws instead of shuffles (replaying recorded games).
-    pub replay: Option<Replay>,
-    /// Where every game goes as a `kibitz-record/1` line ([`crate::record`]); none when
-    /// `None` (`--records DIR` writes `DIR/maumau.jsonl`).
-    pub records: Option<Arc<RecordWriter>>,
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        ServerConfig {
-            players: 2,
-            exhaustion_winner: ExhaustionWinner::SecondSeat,
-            turn_timeout: Some(Duration::from_millis(5000)),
-            idle_timeout: Some(Duration::from_secs(600)),
-            max_turns: 10_000,
-            seed: 0,
-            games: 1,
-            log: None,
-            replay: None,
-            records: None,
-        }
-    }
-}
-
-/// A prescribed deal: `deck` (top card, then the hands in seat order, then the talon) and the
-/// cards drawn, in order (after reshuffles too).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Replay {
-    /// All 32 cards in deal order.
-    pub deck: Vec<Card>,
-    /// The cards drawn (draw-two, draw, penalty).
-    pub draws: Draws,
-}
-
-/// The prescribed draws of a [`Replay`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Draws {
-    /// Per seat, in that seat's order.
-    PerSeat(Vec<Vec<Card>>),
-    /// All seats together, in game order.
-    InOrder(Vec<Card>),
-}
-
-/// One bot's faults in one game.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Faults {
-    /// Penalty cards (illegal or unreadable answers, Jacks without a wish).
-    pub penalties: u32,
-    /// Answers that did not arrive within the turn timeout (each repeat counts).
-    pub timeouts: u32,
-    /// Lines sent while no answer was owed.
-    pub warnings: u32,
-    /// Dropped: timed out three repeats or writes failed.
-    pub dropped: bool,
-}
+mod settings;
+pub use settings::{Draws, Faults, Replay, ServerConfig};
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
