@@ -5,6 +5,7 @@
 use crate::cards::{Card, CardSet, DECK_SIZE};
 use crate::game::MAX_PLAYERS;
 use crate::knowledge::{Evidence, Knowledge};
+use crate::model::{log_likelihood, ModelWeights};
 use crate::sim::{below, FastSim};
 use rand::{Rng, RngCore};
 
@@ -61,11 +62,21 @@ pub struct Determinizer {
     weights: [[f32; DECK_SIZE]; MAX_PLAYERS],
     uniform: [bool; MAX_PLAYERS],
     want: [usize; MAX_PLAYERS],
+    /// Candidate hidden hands (per seat) scored by the opponent model, with their cumulative
+    /// weights; empty without a model.
+    particles: Vec<[u32; MAX_PLAYERS]>,
+    cumulative: Vec<f64>,
 }
 
 impl Determinizer {
-    /// Prepares sampling at `know`'s decision point (phase `Answer(me)`).
-    pub fn new(know: &Knowledge, ev: &EvidenceWeights) -> Determinizer {
+    /// Prepares sampling at `know`'s decision point (phase `Answer(me)`); with the opponent
+    /// `model` on, scores `model.particles` candidate deals drawn from `rng`.
+    pub fn new<R: RngCore + ?Sized>(
+        know: &Knowledge,
+        ev: &EvidenceWeights,
+        model: &ModelWeights,
+        rng: &mut R,
+    ) -> Determinizer {
         let n = know.players();
         let me = know.me();
         let top = know.top().unwrap_or_default();
@@ -127,19 +138,57 @@ impl Determinizer {
             me,
             know.config().exhaustion_winner,
         );
-        Determinizer {
+        let mut det = Determinizer {
             base,
             pool,
             pool_len,
             weights,
             uniform,
             want,
+            particles: Vec::new(),
+            cumulative: Vec::new(),
+        };
+        if model.is_on() {
+            det.score_particles(know, model, rng);
         }
+        det
     }
 
-    /// One determinization: opponents' hidden cards drawn by weight, the rest is the talon.
-    pub fn sample<R: RngCore + ?Sized>(&self, rng: &mut R) -> FastSim {
-        let mut sim = self.base;
+    /// Draws `model.particles` candidate deals by evidence and weighs each by how likely the
+    /// opponents' actions so far were with those hands.
+    fn score_particles<R: RngCore + ?Sized>(
+        &mut self,
+        know: &Knowledge,
+        model: &ModelWeights,
+        rng: &mut R,
+    ) {
+        let n = self.base.players();
+        let me = know.me();
+        let mut logs = Vec::with_capacity(model.particles as usize);
+        for _ in 0..model.particles {
+            let (hidden, _) = self.sample_hidden(rng);
+            let mut ll = 0.0;
+            for s in (0..n).filter(|&s| s != me) {
+                let hand = CardSet(hidden[s] | self.base.hand(s).0);
+                ll += log_likelihood(know.seat_moves(s), hand, model);
+            }
+            self.particles.push(hidden);
+            logs.push(ll);
+        }
+        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut sum = 0.0;
+        self.cumulative = logs
+            .iter()
+            .map(|&l| {
+                sum += (l - top).exp();
+                sum
+            })
+            .collect();
+    }
+
+    /// The opponents' hidden cards of one evidence-weighted draw (per seat) and the talon.
+    fn sample_hidden<R: RngCore + ?Sized>(&self, rng: &mut R) -> ([u32; MAX_PLAYERS], u32) {
+        let mut hidden = [0u32; MAX_PLAYERS];
         let mut pool = self.pool;
         let mut len = self.pool_len;
         // Slot order is shared by all seats' weights: keep a permutation instead of moving
@@ -148,7 +197,7 @@ impl Determinizer {
         for (i, x) in idx.iter_mut().enumerate().take(len) {
             *x = i as u8;
         }
-        for s in 0..sim.players() {
+        for (s, h) in hidden.iter_mut().enumerate().take(self.base.players()) {
             for _ in 0..self.want[s] {
                 let pick = if self.uniform[s] {
                     below(rng, len as u32) as usize
@@ -166,13 +215,40 @@ impl Determinizer {
                     }
                     pick
                 };
-                sim.deal_card(s, pool[pick] as u32);
+                *h |= 1 << pool[pick];
                 len -= 1;
                 pool.swap(pick, len);
                 idx.swap(pick, len);
             }
         }
-        sim.set_talon(pool[..len].iter().fold(0, |m, &c| m | 1 << c));
+        let talon = pool[..len].iter().fold(0, |m, &c| m | 1 << c);
+        (hidden, talon)
+    }
+
+    /// One determinization: opponents' hidden cards drawn by weight (or, with the opponent
+    /// model, one of the scored candidates in proportion to its likelihood), the rest is the
+    /// talon.
+    pub fn sample<R: RngCore + ?Sized>(&self, rng: &mut R) -> FastSim {
+        let mut sim = self.base;
+        let (hidden, talon) = match self.cumulative.last() {
+            Some(&total) if total > 0.0 => {
+                let x = rng.random::<f64>() * total;
+                let i = self.cumulative.partition_point(|&c| c <= x);
+                let hidden = self.particles[i.min(self.particles.len() - 1)];
+                let dealt = hidden.iter().fold(0, |m, &h| m | h);
+                let pool = self.pool[..self.pool_len]
+                    .iter()
+                    .fold(0u32, |m, &c| m | 1 << c);
+                (hidden, pool & !dealt)
+            }
+            _ => self.sample_hidden(rng),
+        };
+        for (s, &h) in hidden.iter().enumerate().take(sim.players()) {
+            for c in CardSet(h) {
+                sim.deal_card(s, c.index() as u32);
+            }
+        }
+        sim.set_talon(talon);
         sim
     }
 }

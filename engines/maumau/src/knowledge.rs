@@ -99,6 +99,34 @@ pub enum Notice {
     },
 }
 
+/// One opponent action as the opponent model reads it ([`crate::model`]): what the seat did
+/// and, where we know it, which cards were legal for it then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatMove {
+    /// The seat played `card`; `legal` is `None` when the wish in force was unknown to us.
+    Played {
+        /// The card.
+        card: Card,
+        /// Cards that were legal for it.
+        legal: Option<CardSet>,
+    },
+    /// The seat drew one card of its own choosing (or as a penalty) while `legal` fitted.
+    Drew {
+        /// Cards that were legal for it.
+        legal: Option<CardSet>,
+    },
+    /// The seat had to take `n` cards (a 7, a missing wish): no choice, no evidence.
+    Took {
+        /// Cards taken.
+        n: u8,
+    },
+    /// The seat wished `suit` with the Jack it just laid.
+    Wished {
+        /// The suit.
+        suit: Suit,
+    },
+}
+
 /// A public event in the game's history, as this seat understood it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PublicEvent {
@@ -155,6 +183,8 @@ pub struct Knowledge {
     /// Seat that just laid a Jack onto a non-Jack (its wish shows in our next private message).
     wishing_jack: Option<usize>,
     history: Vec<PublicEvent>,
+    /// Opponents' actions for the opponent model, per seat.
+    moves: [Vec<SeatMove>; MAX_PLAYERS],
     winner: Option<usize>,
     reshuffles: u32,
 }
@@ -186,6 +216,7 @@ impl Knowledge {
             drew_this_turn: false,
             wishing_jack: None,
             history: Vec::new(),
+            moves: Default::default(),
             winner: None,
             reshuffles: 0,
         }
@@ -248,6 +279,10 @@ impl Knowledge {
     /// came back from the pile).
     pub fn evidence(&self, seat: usize, card: Card) -> Evidence {
         self.evidence[seat][card.index() as usize]
+    }
+    /// An opponent's actions so far, oldest first, for the opponent model (empty for us).
+    pub fn seat_moves(&self, seat: usize) -> &[SeatMove] {
+        &self.moves[seat]
     }
     /// Cards each seat has legally played.
     pub fn valid_moves(&self, seat: usize) -> u16 {
@@ -321,6 +356,7 @@ impl Knowledge {
                             let e = &mut self.evidence[m][c.index() as usize];
                             e.wishes = e.wishes.saturating_add(1);
                         }
+                        self.moves[m].push(SeatMove::Wished { suit: w });
                     }
                 }
                 if let (Some(m), None) = (self.wishing_jack.take(), wish) {
@@ -332,6 +368,7 @@ impl Knowledge {
                             self.sizes[m] += 1;
                             self.age_evidence(m, 1);
                             self.history.push(PublicEvent::Drew { seat: m, n: 1 });
+                            self.moves[m].push(SeatMove::Took { n: 1 });
                         }
                     }
                 }
@@ -396,6 +433,9 @@ impl Knowledge {
                 if self.talon_len() >= 2 {
                     self.sizes[seat] += 2;
                     self.age_evidence(seat, 2);
+                    if seat != self.me {
+                        self.moves[seat].push(SeatMove::Took { n: 2 });
+                    }
                     self.history.push(PublicEvent::Drew { seat, n: 2 });
                 }
             }
@@ -418,6 +458,8 @@ impl Knowledge {
             return;
         }
         let m = p.seat;
+        // The wish after our own Jack is not tracked: then the legal set is unknown.
+        let fitted = (!p.top.is_jack() || p.wish.is_some()).then(|| legal_set(p.top, p.wish));
         match new_top {
             Some(t) if t != p.top => {
                 if t.is_jack() && m != self.me {
@@ -431,6 +473,12 @@ impl Knowledge {
                     }
                 }
                 self.apply_play(m, t);
+                if m != self.me {
+                    self.moves[m].push(SeatMove::Played {
+                        card: t,
+                        legal: fitted,
+                    });
+                }
                 if t.is_jack() && !p.top.is_jack() {
                     self.wishing_jack = Some(m);
                 }
@@ -450,6 +498,7 @@ impl Knowledge {
                     self.sizes[m] += 1;
                     self.age_evidence(m, 1);
                     self.history.push(PublicEvent::Drew { seat: m, n: 1 });
+                    self.moves[m].push(SeatMove::Drew { legal: fitted });
                 }
             }
             _ => {}

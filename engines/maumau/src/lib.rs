@@ -11,6 +11,7 @@
 //! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
 //! - [`sim`]: the search's bit-mask game state and playout RNG.
 //! - [`determinize`]: sampling search states from the tracker, weighted by evidence.
+//! - [`model`]: the opponent model weighing sampled hands by the opponents' actions.
 //! - [`rollout`]: the playout policy (epsilon-greedy heuristic on bit masks).
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
@@ -29,6 +30,7 @@ pub mod determinize;
 pub mod game;
 pub mod knowledge;
 pub mod mcts;
+pub mod model;
 pub mod params;
 pub mod player;
 pub mod prior;

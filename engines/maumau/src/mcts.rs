@@ -5,6 +5,7 @@
 use crate::cards::Suit;
 use crate::game::{Action, Game};
 use crate::knowledge::Knowledge;
+use crate::model::ModelWeights;
 use crate::player::Player;
 pub use crate::rollout::GreedyRollout;
 use crate::sim::{suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, JACKS};
@@ -117,6 +118,8 @@ pub struct IsmctsParams {
     pub rollout_void: i32,
     /// Likelihood factors for sampling opponents' hands from the tracker's evidence.
     pub evidence: EvidenceWeights,
+    /// Opponent model weighing sampled hands by the opponents' actions so far.
+    pub model: ModelWeights,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
     pub threads: usize,
 }
@@ -146,6 +149,13 @@ impl Default for IsmctsParams {
                 decay: 0.55,
                 wish: 1.42,
                 jack: 0.65,
+            },
+            model: ModelWeights {
+                play: 1.0,
+                wish: 1.0,
+                void: 0.1,
+                noise: 0.2,
+                particles: 256,
             },
             threads: 1,
         }
@@ -179,6 +189,7 @@ impl IsmctsParams {
                 wish: 3.0,
                 jack: 1.0,
             },
+            model: ModelWeights::OFF,
             threads: 1,
         }
     }
@@ -224,7 +235,8 @@ impl IsmctsPlayer {
     /// Searches from `know` and returns the merged root statistics.
     pub fn search(&mut self, know: &Knowledge, tc: &TimeControl) -> SearchStats<Action> {
         let p = self.params;
-        let det = Determinizer::new(know, &p.evidence);
+        let mut model_rng = SimRng::new(self.rng.random());
+        let det = Determinizer::new(know, &p.evidence, &p.model, &mut model_rng);
         let run = |searcher: &mut Ismcts<FastSim>, seed: u64| {
             let mut rng = SimRng::new(seed);
             let mut policy = p.rollout();

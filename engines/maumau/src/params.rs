@@ -128,6 +128,46 @@ impl Tunable for IsmctsParams {
                 0.05,
                 "sampling weight per Jack spent while the card would have been legal",
             ),
+            spec(
+                "om_play",
+                d.model.play,
+                0.0,
+                4.0,
+                0.25,
+                "opponent model: weight of a played card's greedy score (0 = off)",
+            ),
+            spec(
+                "om_wish",
+                d.model.wish,
+                0.0,
+                4.0,
+                0.25,
+                "opponent model: weight of the wished suit's count in the hand (0 = off)",
+            ),
+            spec(
+                "om_void",
+                d.model.void,
+                0.001,
+                1.0,
+                0.05,
+                "opponent model: factor per fitting card held at a draw (1 = off)",
+            ),
+            spec(
+                "om_noise",
+                d.model.noise,
+                0.0,
+                1.0,
+                0.05,
+                "opponent model: share of choices taken as uniformly random",
+            ),
+            spec(
+                "om_particles",
+                d.model.particles as f64,
+                0.0,
+                4096.0,
+                64.0,
+                "opponent model: candidate deals scored per decision (0 = off)",
+            ),
         ]
     }
 
@@ -149,6 +189,11 @@ impl Tunable for IsmctsParams {
             "ev_decay" => self.evidence.decay = v.clamp(0.0, 1.0),
             "ev_wish" => self.evidence.wish = v.max(0.0),
             "ev_jack" => self.evidence.jack = v.max(0.0),
+            "om_play" => self.model.play = v.max(0.0),
+            "om_wish" => self.model.wish = v.max(0.0),
+            "om_void" => self.model.void = v.clamp(0.0, 1.0),
+            "om_noise" => self.model.noise = v.clamp(0.0, 1.0),
+            "om_particles" => self.model.particles = v.round().clamp(0.0, 1e6) as u32,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
@@ -171,6 +216,11 @@ impl Tunable for IsmctsParams {
             "ev_decay" => self.evidence.decay,
             "ev_wish" => self.evidence.wish,
             "ev_jack" => self.evidence.jack,
+            "om_play" => self.model.play,
+            "om_wish" => self.model.wish,
+            "om_void" => self.model.void,
+            "om_noise" => self.model.noise,
+            "om_particles" => self.model.particles as f64,
             _ => return None,
         })
     }

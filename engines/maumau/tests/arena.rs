@@ -3,6 +3,7 @@
 
 use kibitz_maumau::arena::{play_game_with, run_match};
 use kibitz_maumau::game::{Config, ExhaustionWinner, Phase};
+use kibitz_maumau::knowledge::SeatMove;
 use kibitz_maumau::player::{GreedyPlayer, HeuristicPlayer, Player, RandomPlayer};
 use kibitz_maumau::CardSet;
 use rand::SeedableRng;
@@ -17,6 +18,28 @@ fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Box<dyn Player>>
             decisions += 1;
             if let Err(e) = know.check_against(game) {
                 panic!("seed {seed}: tracker wrong: {e}\n{game}");
+            }
+            // The opponent model's log adds up: 7 dealt + taken − played = the hand now, and
+            // every play it records fitted what it says was legal.
+            for o in (0..game.players()).filter(|&o| o != know.me()) {
+                let (mut played, mut taken) = (0usize, 0usize);
+                for m in know.seat_moves(o) {
+                    match *m {
+                        SeatMove::Played { card, legal } => {
+                            played += 1;
+                            assert!(legal.is_none_or(|l| l.contains(card)), "seed {seed}");
+                        }
+                        SeatMove::Drew { .. } => taken += 1,
+                        SeatMove::Took { n } => taken += n as usize,
+                        SeatMove::Wished { suit } => assert!(suit.index() < 4),
+                    }
+                }
+                assert_eq!(played, know.valid_moves(o) as usize, "seed {seed} seat {o}");
+                assert_eq!(
+                    7 + taken - played,
+                    game.hand_size(o),
+                    "seed {seed} seat {o}"
+                );
             }
             // A determinization keeps what we know and the card counts.
             let d = know.sample(&mut rng);

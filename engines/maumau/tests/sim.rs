@@ -4,7 +4,8 @@
 
 use kibitz_maumau::arena::play_game_with;
 use kibitz_maumau::game::{Action, Config, ExhaustionWinner, Game, Phase};
-use kibitz_maumau::mcts::candidate_actions;
+use kibitz_maumau::mcts::{candidate_actions, IsmctsParams};
+use kibitz_maumau::model::ModelWeights;
 use kibitz_maumau::player::{Player, RandomPlayer};
 use kibitz_maumau::sim::{Determinizer, EvidenceWeights, FastSim, SimRng};
 use kibitz_maumau::{Card, CardSet};
@@ -132,7 +133,14 @@ fn determinizations_keep_what_the_tracker_knows() {
         wish: 3.0,
         jack: 0.3,
     };
-    for players in [2, 3] {
+    let on = IsmctsParams::default().model;
+    assert!(on.is_on(), "the default player uses the opponent model");
+    for (players, model) in [
+        (2, ModelWeights::OFF),
+        (3, ModelWeights::OFF),
+        (2, on),
+        (3, on),
+    ] {
         let cfg = Config {
             players,
             ..Config::default()
@@ -143,7 +151,7 @@ fn determinizations_keep_what_the_tracker_knows() {
                 .collect();
             let mut rng = SimRng::new(seed);
             play_game_with(cfg, seed, &mut players_v, None, &mut |game, know| {
-                let det = Determinizer::new(know, &ev);
+                let det = Determinizer::new(know, &ev, &model, &mut rng);
                 for _ in 0..3 {
                     let d = det.sample(&mut rng);
                     let me = know.me();

@@ -1,0 +1,182 @@
+//! The opponent model: how likely an opponent's actions so far were, had it held a given hand.
+//!
+//! The determinizer ([`crate::determinize`]) samples many candidate hands from the tracker's
+//! evidence and keeps them in proportion to this likelihood, so the search plays against the
+//! hands the opponent's play makes likely, not merely the ones it makes possible.
+//!
+//! The hand at each past action is rebuilt by walking back from the candidate hand: a card
+//! played since was in the hand then. Cards drawn since cannot be told apart from the older
+//! ones, so the rebuilt hand may hold a few cards too many; the draw test allows for them.
+//! The model of a choice is a mixture of "uniform among the legal options" and a soft greedy
+//! player (longest suit, 7s and 8s first, Jacks last; wish the suit held most), which is how
+//! most bots play. Both parts are tunable, and weight 0 turns each off.
+
+use crate::cards::{Card, CardSet, Suit};
+use crate::knowledge::SeatMove;
+
+/// Weights of the opponent model (all settable by `--param`, see [`crate::params`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelWeights {
+    /// Inverse temperature of the played card's greedy score (per card of its suit held;
+    /// 0: a card choice says nothing).
+    pub play: f64,
+    /// Inverse temperature of the wished suit's count in the hand (0: a wish says nothing).
+    pub wish: f64,
+    /// Likelihood factor per card the seat would have held that fitted when it drew anyway
+    /// (1: draws say nothing; most bots draw only when nothing fits).
+    pub void: f64,
+    /// Share of choices modelled as uniformly random (the rest follow the soft greedy player).
+    pub noise: f64,
+    /// Candidate hands scored per decision (0: no model, sample by evidence alone).
+    pub particles: u32,
+}
+
+impl ModelWeights {
+    /// No model: every consistent hand as likely as the evidence weights say.
+    pub const OFF: ModelWeights = ModelWeights {
+        play: 0.0,
+        wish: 0.0,
+        void: 1.0,
+        noise: 1.0,
+        particles: 0,
+    };
+
+    /// Whether the model changes anything.
+    pub fn is_on(&self) -> bool {
+        self.particles > 0 && (self.play > 0.0 || self.wish > 0.0 || self.void < 1.0)
+    }
+}
+
+/// A soft greedy player's score of playing `c` from `hand` (in cards of the suit held).
+fn play_score(hand: CardSet, c: Card) -> f64 {
+    let mut s = hand.count_suit(c.suit()) as f64;
+    if c.is_seven() || c.is_eight() {
+        s += 3.0;
+    }
+    if c.is_jack() {
+        s -= 6.0;
+    }
+    s
+}
+
+/// Log-likelihood of `seat_moves` (oldest first) for a seat that holds `hand` now, averaged
+/// over two hypotheses about the seat, equally likely a priori: it plays like the soft greedy
+/// player of `w`, or it chooses uniformly at random (`noise` 1). Against a random player the
+/// second one dominates and its card choices stop shaping the sampled hands.
+pub fn log_likelihood(seat_moves: &[SeatMove], hand: CardSet, w: &ModelWeights) -> f64 {
+    let greedy = log_likelihood_of(seat_moves, hand, w);
+    if w.noise >= 1.0 {
+        return greedy;
+    }
+    let uniform = log_likelihood_of(seat_moves, hand, &ModelWeights { noise: 1.0, ..*w });
+    let top = greedy.max(uniform);
+    top + (0.5 * ((greedy - top).exp() + (uniform - top).exp())).ln()
+}
+
+/// Log-likelihood of `seat_moves` under the one hypothesis `w`.
+fn log_likelihood_of(seat_moves: &[SeatMove], hand: CardSet, w: &ModelWeights) -> f64 {
+    let mut hand = hand;
+    // Cards taken since the action being looked at: in `hand`, but not held back then.
+    let mut taken_since = 0usize;
+    let mut ll = 0.0;
+    let noise = w.noise.clamp(0.0, 1.0);
+    for m in seat_moves.iter().rev() {
+        match *m {
+            SeatMove::Wished { suit } => {
+                if w.wish > 0.0 {
+                    let rest = hand.minus(CardSet::JACKS);
+                    let z: f64 = Suit::ALL
+                        .iter()
+                        .map(|&s| (w.wish * rest.count_suit(s) as f64).exp())
+                        .sum();
+                    let p = (w.wish * rest.count_suit(suit) as f64).exp() / z;
+                    ll += ((1.0 - noise) * p + noise / 4.0).ln();
+                }
+            }
+            SeatMove::Played { card, legal } => {
+                hand = hand.with(card);
+                if let Some(legal) = legal.filter(|_| w.play > 0.0) {
+                    let options = hand.inter(legal);
+                    if options.contains(card) {
+                        let z: f64 = options
+                            .iter()
+                            .map(|c| (w.play * play_score(hand, c)).exp())
+                            .sum();
+                        let p = (w.play * play_score(hand, card)).exp() / z;
+                        ll += ((1.0 - noise) * p + noise / options.len() as f64).ln();
+                    }
+                }
+            }
+            SeatMove::Drew { legal } => {
+                taken_since += 1;
+                if let Some(legal) = legal.filter(|_| w.void < 1.0) {
+                    // Fitting cards beyond those that may have come in since (this draw too).
+                    let excess = hand.inter(legal).len().saturating_sub(taken_since);
+                    ll += excess as f64 * w.void.max(1e-6).ln();
+                }
+            }
+            SeatMove::Took { n } => taken_since += n as usize,
+        }
+    }
+    ll
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Rank;
+
+    const ON: ModelWeights = ModelWeights {
+        play: 1.0,
+        wish: 1.0,
+        void: 0.1,
+        noise: 0.1,
+        particles: 64,
+    };
+
+    fn c(rank: Rank, suit: Suit) -> Card {
+        Card::new(rank, suit)
+    }
+
+    #[test]
+    fn a_draw_is_unlikely_with_fitting_cards_but_not_with_one_drawn_since() {
+        let legal = CardSet::suit(Suit::Herz);
+        let moves = [SeatMove::Drew { legal: Some(legal) }];
+        let none = CardSet::from_cards([c(Rank::Ace, Suit::Pik)]);
+        let one = none.with(c(Rank::Nine, Suit::Herz));
+        let two = one.with(c(Rank::Ten, Suit::Herz));
+        // The drawn card may be the one fitting card; two fitting cards break the rule.
+        assert!(log_likelihood(&moves, none, &ON).abs() < 1e-12);
+        assert!(log_likelihood(&moves, one, &ON).abs() < 1e-12);
+        assert!(log_likelihood(&moves, two, &ON) < -2.0);
+        assert_eq!(log_likelihood(&moves, two, &ModelWeights::OFF), 0.0);
+    }
+
+    #[test]
+    fn longest_suit_plays_and_most_held_wishes_are_likelier() {
+        // On the Kreuz King: both Kings fit, the Herz and Pik small cards do not, so both
+        // hands below have the same two options and only the suit lengths differ.
+        let legal = CardSet::suit(Suit::Kreuz).union(CardSet::rank(Rank::King));
+        let played = c(Rank::King, Suit::Herz);
+        let moves = [SeatMove::Played {
+            card: played,
+            legal: Some(legal),
+        }];
+        // Holding more Herz makes playing the Herz King (over the Pik King) likelier.
+        let long = CardSet::from_cards([
+            c(Rank::King, Suit::Pik),
+            c(Rank::Nine, Suit::Herz),
+            c(Rank::Ten, Suit::Herz),
+        ]);
+        let short = CardSet::from_cards([
+            c(Rank::King, Suit::Pik),
+            c(Rank::Nine, Suit::Pik),
+            c(Rank::Ten, Suit::Pik),
+        ]);
+        assert!(log_likelihood(&moves, long, &ON) > log_likelihood(&moves, short, &ON));
+        let wish = [SeatMove::Wished { suit: Suit::Kreuz }];
+        let kreuz = CardSet::from_cards([c(Rank::Nine, Suit::Kreuz), c(Rank::Ten, Suit::Kreuz)]);
+        let pik = CardSet::from_cards([c(Rank::Nine, Suit::Pik), c(Rank::Ten, Suit::Pik)]);
+        assert!(log_likelihood(&wish, kreuz, &ON) > log_likelihood(&wish, pik, &ON));
+    }
+}
