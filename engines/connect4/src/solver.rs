@@ -117,6 +117,8 @@ pub struct Solver<B: Bits> {
     /// Column stride (rows + 1) when the line test may use constant shifts (connect 4 with
     /// room in the word), else 0.
     stride4: u32,
+    /// Whether the CPU has the `popcnt` instruction (the search then runs a copy using it).
+    popcnt: bool,
 }
 
 /// A move found by [`Solver::best_move`].
@@ -161,7 +163,14 @@ impl<B: Bits> Solver<B> {
         } else {
             0
         };
+        #[cfg(target_arch = "x86_64")]
+        let popcnt = std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let popcnt = false;
         Self {
+            popcnt,
             stride4,
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
