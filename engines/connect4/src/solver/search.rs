@@ -56,7 +56,8 @@ impl<B: Bits> Solver<B> {
     /// it: the workspace builds for baseline x86-64, where counting the bits of a word (the
     /// threat counts of the move ordering, twice per move) is a dozen instructions.
     pub(super) fn negamax(&mut self, cur: B, mask: B, moves: u32, alpha: i32, beta: i32) -> i32 {
-        self.recurse::<true>(cur, mask, moves, alpha, beta)
+        let opp_win = self.wins(cur ^ mask, mask);
+        self.recurse::<true>(cur, mask, moves, alpha, beta, opp_win)
     }
 
     /// Calls the search of a child: the `popcnt` copy if `FAST` and the CPU has it, else the
@@ -69,28 +70,47 @@ impl<B: Bits> Solver<B> {
         moves: u32,
         alpha: i32,
         beta: i32,
+        opp_win: B,
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if FAST && self.popcnt {
             // SAFETY: `self.popcnt` is set only when the CPU has the instruction.
-            return unsafe { self.negamax_popcnt(cur, mask, moves, alpha, beta) };
+            return unsafe { self.negamax_popcnt(cur, mask, moves, alpha, beta, opp_win) };
         }
-        self.negamax_portable(cur, mask, moves, alpha, beta)
+        self.negamax_portable(cur, mask, moves, alpha, beta, opp_win)
     }
 
     /// [`Self::negamax_body`] compiled with `popcnt`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    fn negamax_popcnt(&mut self, cur: B, mask: B, moves: u32, alpha: i32, beta: i32) -> i32 {
-        self.negamax_body::<true>(cur, mask, moves, alpha, beta)
+    fn negamax_popcnt(
+        &mut self,
+        cur: B,
+        mask: B,
+        moves: u32,
+        alpha: i32,
+        beta: i32,
+        opp_win: B,
+    ) -> i32 {
+        self.negamax_body::<true>(cur, mask, moves, alpha, beta, opp_win)
     }
 
     /// [`Self::negamax_body`] for any CPU.
-    fn negamax_portable(&mut self, cur: B, mask: B, moves: u32, alpha: i32, beta: i32) -> i32 {
-        self.negamax_body::<false>(cur, mask, moves, alpha, beta)
+    fn negamax_portable(
+        &mut self,
+        cur: B,
+        mask: B,
+        moves: u32,
+        alpha: i32,
+        beta: i32,
+        opp_win: B,
+    ) -> i32 {
+        self.negamax_body::<false>(cur, mask, moves, alpha, beta, opp_win)
     }
 
     /// The search of one node (see [`Self::negamax`]); `FAST` tells which copy recurses.
+    /// `opp_win` is the opponent's [`Self::wins`]: the parent computed it for the move that
+    /// led here (the line test is most of the work of a node; no need to make it twice).
     #[inline(always)]
     fn negamax_body<const FAST: bool>(
         &mut self,
@@ -99,6 +119,7 @@ impl<B: Bits> Solver<B> {
         moves: u32,
         mut alpha: i32,
         mut beta: i32,
+        opp_win: B,
     ) -> i32 {
         // 0. Count the node; poll the clock now and then.
         self.nodes += 1;
@@ -114,7 +135,6 @@ impl<B: Bits> Solver<B> {
         let cells = geo.cells();
         // 1. Non-losing moves: answer a single threat, never play below an opponent's threat.
         let possible = geo.possible(mask);
-        let opp_win = self.wins(cur ^ mask, mask);
         let forced = possible & opp_win;
         let mut next = possible;
         if forced != B::ZERO {
@@ -164,6 +184,8 @@ impl<B: Bits> Solver<B> {
         //     The same loop scores the moves for ordering (step 4): threats created (those
         //     on rows favouring the mover count extra), then centre first.
         let mut list = MoveList::new();
+        // The line test of each move's child, by column (only the columns of `list` set).
+        let mut child_wins = [MaybeUninit::<B>::uninit(); 64];
         let side = (moves & 1) as usize * B::BITS as usize;
         let pw = self.config.parity_weight as u64;
         let odd_rows = self.good_rows[(moves & 1) as usize];
@@ -173,6 +195,7 @@ impl<B: Bits> Solver<B> {
                 continue;
             }
             let w = self.wins(cur | m, mask | m);
+            child_wins[c].write(w);
             let p = geo.possible(mask | m);
             let a = w & p;
             if self.config.next_win_bound {
@@ -271,7 +294,9 @@ impl<B: Bits> Solver<B> {
         let mut best_col = NO_MOVE as usize;
         for c in list.columns() {
             let m = next & self.column_masks[c];
-            let s = -self.recurse::<FAST>(cur ^ mask, mask | m, moves + 1, -beta, -alpha);
+            // SAFETY: step 2b wrote the entry of every column in `list`.
+            let w = unsafe { child_wins[c].assume_init() };
+            let s = -self.recurse::<FAST>(cur ^ mask, mask | m, moves + 1, -beta, -alpha, w);
             if self.aborted {
                 return 0;
             }
