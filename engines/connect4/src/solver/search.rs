@@ -182,7 +182,8 @@ impl<B: Bits> Solver<B> {
         //     none wins only if every opponent move fills the cell below a line cell. If no
         //     move wins that way, the earliest win is one own stone later.
         //     The same loop scores the moves for ordering (step 4): threats created (those
-        //     on rows favouring the mover count extra), then centre first.
+        //     on rows favouring the mover count extra, see `shape` for the cell above the
+        //     move), then centre first.
         let mut list = MoveList::new();
         // The line test of each move's child, by column (only the columns of `list` set).
         let mut child_wins = [MaybeUninit::<B>::uninit(); 64];
@@ -215,7 +216,21 @@ impl<B: Bits> Solver<B> {
                 0
             };
             let forcing = (a != B::ZERO) as u64 * self.config.forcing_weight as u64;
-            let threat_score = (w.popcount() as u64 * 4 + good * pw + forcing).min((1 << 20) - 1);
+            // The cell right above `m` completes a line of ours: the opponent answers there.
+            // Either `m` made it by stacking three (a forcing move: a good try), or it was a
+            // threat before (thrown away: a poor try).
+            let above = (m << 1) & w != B::ZERO;
+            let stacked = above && m & (cur << 1) & (cur << 2) != B::ZERO;
+            let keep = self.config.keep_threat_weight as u64;
+            let shape = if stacked {
+                keep + self.config.stack_weight as u64
+            } else if above {
+                0
+            } else {
+                keep
+            };
+            let threat_score =
+                (w.popcount() as u64 * 4 + good * pw + forcing + shape).min((1 << 20) - 1);
             list.insert((threat_score << 44) | (h << 12) | ((63 - i as u64) << 6) | c as u64);
         }
         if self.config.next_win_bound {
