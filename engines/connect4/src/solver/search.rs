@@ -470,6 +470,41 @@ mod tests {
         }
     }
 
+    /// The copy of the search built with `popcnt` and the portable one are the same search:
+    /// same scores, node for node (the ordering counts bits, so a slip would show here).
+    #[test]
+    fn both_copies_of_the_search_agree() {
+        use crate::board::Board;
+        use kibitz_search::time::TimeControl;
+        // Test-set lines (middle, medium) with their scores.
+        let lines = [
+            ("274552224131661", 0),
+            ("5455174361263362", -1),
+            ("2531276566711153", 2),
+            ("32751571231557", -3),
+            ("335662333565", -2),
+        ];
+        let geo = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let config = SolverConfig {
+            hash_mb: 4,
+            ..SolverConfig::default()
+        };
+        let tc = TimeControl::infinite();
+        for (moves, score) in lines {
+            let board = Board::<u64>::from_digits(7, 6, 4, moves).unwrap();
+            let mut portable = Solver::new(geo, config.clone());
+            portable.popcnt = false;
+            assert_eq!(portable.solve(&board, &tc), Some(score), "{moves}");
+            assert!(portable.nodes() > 1, "{moves}: a search took place");
+            let mut fast = Solver::new(geo, config.clone());
+            if !fast.popcnt {
+                continue; // this CPU has only the portable copy
+            }
+            assert_eq!(fast.solve(&board, &tc), Some(score), "{moves}");
+            assert_eq!(fast.nodes(), portable.nodes(), "{moves}");
+        }
+    }
+
     #[test]
     fn constant_stride_line_test_matches_the_geometry() {
         let wide = |a: u64, b: u64| u128::from(a) | (u128::from(b) << 64);
