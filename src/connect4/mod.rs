@@ -44,7 +44,7 @@ pub enum Cmd {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
-        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, probe_rule).
+        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule).
         #[arg(long = "param")]
         params: Vec<String>,
         /// Only win / draw / loss (checks the sign of the expected score).
@@ -356,6 +356,8 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
         "near_empty" => config.near_empty = v as u32,
         "near_kb" => config.near_kb = v as usize,
         "forcing_weight" => config.forcing_weight = v as u32,
+        "keep_threat_weight" => config.keep_threat_weight = v as u32,
+        "stack_weight" => config.stack_weight = v as u32,
         "probe_rule" => config.probe_rule = v as u32,
         "tt_min_empty" => config.tt_min_empty = v as u32,
         _ => bail!("unknown or invalid solver parameter {p:?}"),

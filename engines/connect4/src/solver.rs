@@ -12,7 +12,8 @@
 //! - a two-tier transposition table with lower *and* upper bounds and the best move
 //!   ([`crate::tt`]);
 //! - move ordering: stored best move, then the number of own threats created (threats on the
-//!   rows that favour the mover count extra), then centre first;
+//!   rows that favour the mover count extra; a little less for a move right below an own
+//!   threat, a little more for three stacked in a column), then centre first;
 //! - enhanced transposition cutoffs (children probed before any is searched);
 //! - left-right symmetry: early positions share one table entry with their mirror image.
 //!
@@ -54,6 +55,12 @@ pub struct SolverConfig {
     pub probe_rule: u32,
     /// Ordering bonus of a move that makes a threat the opponent must answer at once.
     pub forcing_weight: u32,
+    /// Ordering bonus of a move that does not play directly below a threat of the mover's
+    /// that was there before it (the opponent would kill that threat by answering on top).
+    pub keep_threat_weight: u32,
+    /// Ordering bonus of a move that stacks three of the mover's stones in a column with
+    /// room above: a threat the opponent must block at once, so the reply is known.
+    pub stack_weight: u32,
     /// Positions with fewer empty cells than this live in a small separate table (the "near"
     /// table, [`Self::near_kb`]) that stays in the CPU caches: they are most of the nodes
     /// and their subtrees are cheap, so a cache miss costs more than the work it saves.
@@ -85,6 +92,8 @@ impl Default for SolverConfig {
             grow_table: true,
             near_empty: 0,
             forcing_weight: 0,
+            keep_threat_weight: 1,
+            stack_weight: 2,
             probe_rule: 0,
             near_kb: 256,
         }
@@ -117,6 +126,8 @@ pub struct Solver<B: Bits> {
     /// Column stride (rows + 1) when the line test may use constant shifts (connect 4 with
     /// room in the word), else 0.
     stride4: u32,
+    /// Whether the CPU has the `popcnt` instruction (the search then runs a copy using it).
+    popcnt: bool,
 }
 
 /// A move found by [`Solver::best_move`].
@@ -161,7 +172,14 @@ impl<B: Bits> Solver<B> {
         } else {
             0
         };
+        #[cfg(target_arch = "x86_64")]
+        let popcnt = std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let popcnt = false;
         Self {
+            popcnt,
             stride4,
             good_rows,
             history: vec![0; 2 * B::BITS as usize],

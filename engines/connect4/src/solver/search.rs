@@ -51,13 +51,75 @@ impl<B: Bits> Solver<B> {
 
     /// Null-window-friendly negamax. Precondition: the side to move cannot win at once and
     /// the board is not full. Returns a bound in the usual fail-soft sense.
-    pub(super) fn negamax(
+    ///
+    /// Runs the copy of the search compiled with the `popcnt` instruction when the CPU has
+    /// it: the workspace builds for baseline x86-64, where counting the bits of a word (the
+    /// threat counts of the move ordering, twice per move) is a dozen instructions.
+    pub(super) fn negamax(&mut self, cur: B, mask: B, moves: u32, alpha: i32, beta: i32) -> i32 {
+        let opp_win = self.wins(cur ^ mask, mask);
+        self.recurse::<true>(cur, mask, moves, alpha, beta, opp_win)
+    }
+
+    /// Calls the search of a child: the `popcnt` copy if `FAST` and the CPU has it, else the
+    /// portable one. A copy only ever calls itself, so the check is made once per search.
+    #[inline(always)]
+    fn recurse<const FAST: bool>(
+        &mut self,
+        cur: B,
+        mask: B,
+        moves: u32,
+        alpha: i32,
+        beta: i32,
+        opp_win: B,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST && self.popcnt {
+            // SAFETY: `self.popcnt` is set only when the CPU has the instruction.
+            return unsafe { self.negamax_popcnt(cur, mask, moves, alpha, beta, opp_win) };
+        }
+        self.negamax_portable(cur, mask, moves, alpha, beta, opp_win)
+    }
+
+    /// [`Self::negamax_body`] compiled with `popcnt`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    fn negamax_popcnt(
+        &mut self,
+        cur: B,
+        mask: B,
+        moves: u32,
+        alpha: i32,
+        beta: i32,
+        opp_win: B,
+    ) -> i32 {
+        self.negamax_body::<true>(cur, mask, moves, alpha, beta, opp_win)
+    }
+
+    /// [`Self::negamax_body`] for any CPU.
+    fn negamax_portable(
+        &mut self,
+        cur: B,
+        mask: B,
+        moves: u32,
+        alpha: i32,
+        beta: i32,
+        opp_win: B,
+    ) -> i32 {
+        self.negamax_body::<false>(cur, mask, moves, alpha, beta, opp_win)
+    }
+
+    /// The search of one node (see [`Self::negamax`]); `FAST` tells which copy recurses.
+    /// `opp_win` is the opponent's [`Self::wins`]: the parent computed it for the move that
+    /// led here (the line test is most of the work of a node; no need to make it twice).
+    #[inline(always)]
+    fn negamax_body<const FAST: bool>(
         &mut self,
         cur: B,
         mask: B,
         moves: u32,
         mut alpha: i32,
         mut beta: i32,
+        opp_win: B,
     ) -> i32 {
         // 0. Count the node; poll the clock now and then.
         self.nodes += 1;
@@ -73,7 +135,6 @@ impl<B: Bits> Solver<B> {
         let cells = geo.cells();
         // 1. Non-losing moves: answer a single threat, never play below an opponent's threat.
         let possible = geo.possible(mask);
-        let opp_win = self.wins(cur ^ mask, mask);
         let forced = possible & opp_win;
         let mut next = possible;
         if forced != B::ZERO {
@@ -121,8 +182,11 @@ impl<B: Bits> Solver<B> {
         //     none wins only if every opponent move fills the cell below a line cell. If no
         //     move wins that way, the earliest win is one own stone later.
         //     The same loop scores the moves for ordering (step 4): threats created (those
-        //     on rows favouring the mover count extra), then centre first.
+        //     on rows favouring the mover count extra, see `shape` for the cell above the
+        //     move), then centre first.
         let mut list = MoveList::new();
+        // The line test of each move's child, by column (only the columns of `list` set).
+        let mut child_wins = [MaybeUninit::<B>::uninit(); 64];
         let side = (moves & 1) as usize * B::BITS as usize;
         let pw = self.config.parity_weight as u64;
         let odd_rows = self.good_rows[(moves & 1) as usize];
@@ -132,6 +196,7 @@ impl<B: Bits> Solver<B> {
                 continue;
             }
             let w = self.wins(cur | m, mask | m);
+            child_wins[c].write(w);
             let p = geo.possible(mask | m);
             let a = w & p;
             if self.config.next_win_bound {
@@ -151,7 +216,21 @@ impl<B: Bits> Solver<B> {
                 0
             };
             let forcing = (a != B::ZERO) as u64 * self.config.forcing_weight as u64;
-            let threat_score = (w.popcount() as u64 * 4 + good * pw + forcing).min((1 << 20) - 1);
+            // The cell right above `m` completes a line of ours: the opponent answers there.
+            // Either `m` made it by stacking three (a forcing move: a good try), or it was a
+            // threat before (thrown away: a poor try).
+            let above = (m << 1) & w != B::ZERO;
+            let stacked = above && m & (cur << 1) & (cur << 2) != B::ZERO;
+            let keep = self.config.keep_threat_weight as u64;
+            let shape = if stacked {
+                keep + self.config.stack_weight as u64
+            } else if above {
+                0
+            } else {
+                keep
+            };
+            let threat_score =
+                (w.popcount() as u64 * 4 + good * pw + forcing + shape).min((1 << 20) - 1);
             list.insert((threat_score << 44) | (h << 12) | ((63 - i as u64) << 6) | c as u64);
         }
         if self.config.next_win_bound {
@@ -230,7 +309,9 @@ impl<B: Bits> Solver<B> {
         let mut best_col = NO_MOVE as usize;
         for c in list.columns() {
             let m = next & self.column_masks[c];
-            let s = -self.negamax(cur ^ mask, mask | m, moves + 1, -beta, -alpha);
+            // SAFETY: step 2b wrote the entry of every column in `list`.
+            let w = unsafe { child_wins[c].assume_init() };
+            let s = -self.recurse::<FAST>(cur ^ mask, mask | m, moves + 1, -beta, -alpha, w);
             if self.aborted {
                 return 0;
             }
@@ -386,6 +467,41 @@ mod tests {
                 geo.winning_cells(stones, mask),
                 "{columns}×{rows}: stones {stones:?} mask {mask:?}"
             );
+        }
+    }
+
+    /// The copy of the search built with `popcnt` and the portable one are the same search:
+    /// same scores, node for node (the ordering counts bits, so a slip would show here).
+    #[test]
+    fn both_copies_of_the_search_agree() {
+        use crate::board::Board;
+        use kibitz_search::time::TimeControl;
+        // Test-set lines (middle, medium) with their scores.
+        let lines = [
+            ("274552224131661", 0),
+            ("5455174361263362", -1),
+            ("2531276566711153", 2),
+            ("32751571231557", -3),
+            ("335662333565", -2),
+        ];
+        let geo = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let config = SolverConfig {
+            hash_mb: 4,
+            ..SolverConfig::default()
+        };
+        let tc = TimeControl::infinite();
+        for (moves, score) in lines {
+            let board = Board::<u64>::from_digits(7, 6, 4, moves).unwrap();
+            let mut portable = Solver::new(geo, config.clone());
+            portable.popcnt = false;
+            assert_eq!(portable.solve(&board, &tc), Some(score), "{moves}");
+            assert!(portable.nodes() > 1, "{moves}: a search took place");
+            let mut fast = Solver::new(geo, config.clone());
+            if !fast.popcnt {
+                continue; // this CPU has only the portable copy
+            }
+            assert_eq!(fast.solve(&board, &tc), Some(score), "{moves}");
+            assert_eq!(fast.nodes(), portable.nodes(), "{moves}");
         }
     }
 
