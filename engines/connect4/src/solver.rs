@@ -9,7 +9,8 @@
 //!   the cell below one); without such a win the upper bound drops by one stone;
 //! - optionally the opening book inside the tree ([`Solver::set_book`]);
 //! - null-window searches narrowing on the exact score from the root;
-//! - a two-tier transposition table with lower *and* upper bounds and the best move
+//! - a transposition table of 8-byte entries, four to a bucket, exact partial keys, lower *and*
+//!   upper bounds and the best move
 //!   ([`crate::tt`]);
 //! - move ordering: stored best move, then the number of own threats created (threats on the
 //!   rows that favour the mover count extra), then centre first;
@@ -161,16 +162,18 @@ impl<B: Bits> Solver<B> {
         } else {
             0
         };
+        // Position keys have columns × (rows + 1) bits; wider ones are hashed to 64.
+        let key_bits = (w * (geo.rows() + 1)).min(64) as u32;
         Self {
             stride4,
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
             tt: if config.grow_table {
-                Tt::new(config.hash_mb)
+                Tt::new(config.hash_mb, key_bits)
             } else {
-                Tt::new_full(config.hash_mb)
+                Tt::new_full(config.hash_mb, key_bits)
             },
-            near: Tt::with_bytes(config.near_kb << 10),
+            near: Tt::with_bytes(config.near_kb << 10, key_bits),
             geo,
             config,
             nodes: 0,
