@@ -17,12 +17,14 @@
 //! top index bits of the result choose the bucket and the next 36 bits are stored. Bucket and
 //! stored bits together are the whole k-bit value, so no two positions can be mistaken for
 //! each other, whenever k − index bits ≤ 36 ([`Tt::is_exact`]): on 7×6 from 2^13 buckets
-//! (256 KiB) on, which is why no table for such keys is smaller. Pons' solver reaches the same with a prime number of slots and the Chinese
-//! remainder theorem; a power of two keeps the index a shift and lets the table double.
+//! (256 KiB) on, which is why no table for such keys is smaller. Pons' solver reaches the
+//! same with a prime number of slots and the Chinese remainder theorem; a power of two keeps
+//! the index a shift and lets the table double.
 //!
 //! Wider keys (boards over 64 key bits, whose `hash64` already folds 128 bits into 64, and
 //! 64-bit keys on tables of fewer than 2^28 buckets) are not exact: a probe then takes a
-//! stranger's entry with a chance of about [`WAYS`] · 2^-36, like any 36-bit check key.
+//! stranger's entry with a chance of about [`WAYS`] · 2^-36, like any 36-bit check key
+//! (the 16-byte entries before held a 64-bit check key: 2^-63 there).
 //!
 //! # Growth
 //!
@@ -39,7 +41,9 @@
 //!
 //! A new position goes into a free slot of its bucket, else replaces the entry with the most
 //! stones on the board (the smallest subtree, the cheapest to search again); ties go to the
-//! later slot. Every store is kept, so the latest results are always there.
+//! later slot. Every store is kept, so the latest results are always there. Measured on
+//! Test_L1_R3 (first 8, 4 MiB table): 18.1 M nodes, against 38.4 M when the oldest entry
+//! goes instead.
 //!
 //! The table lives in huge pages where possible ([`crate::hugemem`]).
 
