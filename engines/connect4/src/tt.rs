@@ -290,7 +290,7 @@ impl Tt {
     }
 
     /// The entry for `key`, if stored. A free slot whose zero key bits happen to match
-    /// reads as "no bounds, no move" ([`FREE`]), which is as good as a miss.
+    /// reads as "no bounds, no move", which is as good as a miss.
     #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let (i, tag) = self.locate(key);
