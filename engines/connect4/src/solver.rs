@@ -9,7 +9,8 @@
 //!   the cell below one); without such a win the upper bound drops by one stone;
 //! - optionally the opening book inside the tree ([`Solver::set_book`]);
 //! - null-window searches narrowing on the exact score from the root;
-//! - a two-tier transposition table with lower *and* upper bounds and the best move
+//! - a transposition table of 8-byte entries, four to a bucket, exact partial keys, lower *and*
+//!   upper bounds and the best move
 //!   ([`crate::tt`]);
 //! - move ordering: stored best move, then the number of own threats created (threats on the
 //!   rows that favour the mover count extra; a little less for a move right below an own
@@ -178,17 +179,19 @@ impl<B: Bits> Solver<B> {
             && std::arch::is_x86_feature_detected!("bmi2");
         #[cfg(not(target_arch = "x86_64"))]
         let popcnt = false;
+        // Position keys have columns × (rows + 1) bits; wider ones are hashed to 64.
+        let key_bits = (w * (geo.rows() + 1)).min(64) as u32;
         Self {
             popcnt,
             stride4,
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
             tt: if config.grow_table {
-                Tt::new(config.hash_mb)
+                Tt::new(config.hash_mb, key_bits)
             } else {
-                Tt::new_full(config.hash_mb)
+                Tt::new_full(config.hash_mb, key_bits)
             },
-            near: Tt::with_bytes(config.near_kb << 10),
+            near: Tt::with_bytes(config.near_kb << 10, key_bits),
             geo,
             config,
             nodes: 0,
@@ -453,7 +456,9 @@ impl<B: Bits> Solver<B> {
     pub fn probe_bounds(&self, board: &Board<B>) -> Option<(i32, i32)> {
         let (cur, mask) = board.bitboards();
         let moves = board.moves_played() as u32;
-        let e = self.table(moves).probe(self.tt_key(cur, mask, moves).0)?;
+        let e = self
+            .table(moves)
+            .probe(self.tt_key(cur, mask, moves).0, moves)?;
         let (lo, hi) = self.score_range(moves);
         Some(((e.lower as i32).max(lo), (e.upper as i32).min(hi)))
     }
@@ -477,7 +482,10 @@ impl<B: Bits> Solver<B> {
         let mut order: Vec<usize> = v.into_iter().map(|(_, c)| c).collect();
         // The move that refuted a null window here last time goes first.
         let moves = board.moves_played() as u32;
-        if let Some(e) = self.table(moves).probe(self.tt_key(cur, mask, moves).0) {
+        if let Some(e) = self
+            .table(moves)
+            .probe(self.tt_key(cur, mask, moves).0, moves)
+        {
             if e.best != NO_MOVE {
                 let mut best = e.best as usize;
                 if self.tt_key(cur, mask, moves).1 {

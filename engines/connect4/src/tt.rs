@@ -1,71 +1,148 @@
-//! Two-tier transposition table for the exact solver.
+//! Bucketed transposition table for the exact solver, with 8-byte entries.
 //!
-//! Each bucket holds two entries: a *deep* slot that keeps the most valuable position seen
-//! (fewest stones on the board, i.e. the biggest subtree) and an *always-replace* slot for the
-//! rest. An entry keeps both a lower and an upper bound on the exact score plus the best move
-//! found, so fail-high and fail-low results of null-window searches meet in one entry and
-//! tighten into an exact score.
+//! An entry packs a partial key (36 bits), a lower and an upper bound on the exact score
+//! (7 bits each), the best move (7 bits) and the number of stones on the board (7 bits) into
+//! one `u64`. A bucket is [`WAYS`] entries on half a cache line, so a probe costs one memory
+//! access however many entries it compares (four ways, not eight on a whole line: as few
+//! nodes, and half the compares per probe). Lower and upper bounds meet in one entry, so
+//! fail-high and fail-low results of null-window searches tighten into an exact score.
+//!
+//! # Keys, and why a partial key is exact
+//!
+//! The table is made for keys of `key_bits` = k bits (at most 64): the solver passes
+//! [`crate::bitboard::Bits::hash64`] of the position key, and for a board whose key has
+//! k = columns × (rows + 1) ≤ 64 bits (49 on 7×6) that hash is a multiplication by an odd
+//! constant, so distinct keys stay distinct modulo 2^k. The table maps the low k bits through
+//! a bijection of the k-bit space (a multiplication by an odd constant modulo 2^k); the
+//! top index bits of the result choose the bucket and the next 36 bits are stored. Bucket and
+//! stored bits together are the whole k-bit value, so no two positions can be mistaken for
+//! each other, whenever k − index bits ≤ 36 ([`Tt::is_exact`]): on 7×6 from 2^13 buckets
+//! (256 KiB) on, which is why no table for such keys is smaller. Pons' solver reaches the
+//! same with a prime number of slots and the Chinese remainder theorem; a power of two keeps
+//! the index a shift and lets the table double.
+//!
+//! Wider keys (boards over 64 key bits, whose `hash64` already folds 128 bits into 64, and
+//! 64-bit keys on tables of fewer than 2^28 buckets) are not exact: a probe then takes a
+//! stranger's entry only if its 36 stored bits match and it has the same number of stones
+//! on the board (every probe compares the stone count too), a chance below [`WAYS`] · 2^-36
+//! per probe (the 16-byte entries before held a 64-bit check key: 2^-63 there).
+//!
+//! # Growth
+//!
+//! A growing table ([`Tt::new`], [`Tt::with_bytes`]) starts at [`START_BYTES`] after every
+//! clear and doubles in place whenever three quarters of its entries are in use (four ways
+//! and the replacement below keep collisions cheap at that load), up to the size it was
+//! made with: small searches stay inside the CPU caches, and clearing costs only the part in
+//! use. Bucket `i` splits into `2i` and `2i + 1` by the top stored bit, and the stored bits
+//! move up by one, so doubling keeps every entry of an exact table. A table that is not
+//! exact at its start size has no spare stored bit to split by and is in full use from the
+//! start instead ([`Tt::new_full`] asks for that anyway, for searches under a clock).
+//!
+//! # Replacement
+//!
+//! A new position goes into a free slot of its bucket, else replaces the entry with the most
+//! stones on the board (the smallest subtree, the cheapest to search again); ties go to the
+//! later slot. Every store is kept, so the latest results are always there. Measured on
+//! Test_L1_R3 (first 8, 4 MiB table): 18.1 M nodes, against 38.4 M when the oldest entry
+//! goes instead.
 //!
 //! The table lives in huge pages where possible ([`crate::hugemem`]).
-//!
-//! A fresh (or cleared) table starts small, [`START_BYTES`], and doubles in place whenever
-//! half of its entries are in use, up to the size it was made with. Small searches then
-//! stay inside the CPU caches instead of probing a random line of a big table at every
-//! node, and clearing costs only the part in use. Doubling keeps every entry: the bucket
-//! index is the top bits of a mixed key, so bucket `i` splits into `2i` and `2i + 1`.
-//!
-//! Keys are the 64-bit [`crate::bitboard::Bits::hash64`] of the position key; for boards that
-//! fit a `u64` that hash is a bijection, so there are no false hits at all.
 
 use crate::hugemem::HugeBuf;
 
-/// One stored position.
+/// One stored position, unpacked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C)]
 pub struct Entry {
-    /// Full 64-bit key.
-    pub key: u64,
     /// The exact score is at least this.
     pub lower: i8,
     /// The exact score is at most this.
     pub upper: i8,
     /// Best column found (`NO_MOVE` when unknown), in the orientation of the stored key.
     pub best: u8,
-    /// Stones on the board (`EMPTY` marks an unused slot).
+    /// Stones on the board.
     pub moves: u8,
 }
 
 /// Marks "no best move" in [`Entry::best`].
 pub const NO_MOVE: u8 = u8::MAX;
-const EMPTY: u8 = u8::MAX;
 
-impl Entry {
-    const VACANT: Entry = Entry {
-        key: 0,
-        lower: i8::MIN,
-        upper: i8::MAX,
-        best: NO_MOVE,
-        moves: EMPTY,
-    };
+/// Entries per bucket (32 bytes, half a cache line).
+pub const WAYS: usize = 4;
+
+/// Bits of the key stored in an entry.
+pub const STORED_BITS: u32 = 36;
+
+/// Packed layout, from bit 0: stones + 1 (0 = free slot), best (127 = none), lower, upper
+/// (7-bit two's complement), then the stored key bits.
+const FIELD: u32 = 7;
+/// Odd multiplier of [`Tt::mix`].
+const MIX: u64 = 0xD1B5_4A32_D192_ED03;
+const FIELD_MASK: u64 = (1 << FIELD) - 1;
+const BEST_AT: u32 = FIELD;
+const LOWER_AT: u32 = 2 * FIELD;
+const UPPER_AT: u32 = 3 * FIELD;
+const KEY_AT: u32 = 64 - STORED_BITS;
+const KEY_MASK: u64 = !0 << KEY_AT;
+const PACKED_NO_MOVE: u64 = FIELD_MASK;
+/// Score bounds fit 7 bits: on boards of at most 128 cells every score is in [-64, 63].
+const SCORE_MIN: i32 = -(1 << (FIELD - 1));
+const SCORE_MAX: i32 = (1 << (FIELD - 1)) - 1;
+
+/// What a probe compares: the stored key bits and the stone count.
+const CHECK_MASK: u64 = KEY_MASK | FIELD_MASK;
+
+/// The packed stone count of a position with `moves` stones (never 0, the free mark).
+#[inline(always)]
+fn stones_field(moves: u32) -> u64 {
+    (u64::from(moves) + 1).min(FIELD_MASK)
 }
 
-/// Two entries on one half cache line.
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(32))]
-struct Bucket([Entry; 2]);
+#[inline(always)]
+fn signed_field(e: u64, at: u32) -> i8 {
+    (((e << (64 - FIELD - at)) as i64) >> (64 - FIELD)) as i8
+}
 
-impl std::ops::Index<usize> for Bucket {
-    type Output = Entry;
-    fn index(&self, i: usize) -> &Entry {
-        &self.0[i]
+#[inline(always)]
+fn unpack(e: u64) -> Entry {
+    let best = (e >> BEST_AT) & FIELD_MASK;
+    Entry {
+        lower: signed_field(e, LOWER_AT),
+        upper: signed_field(e, UPPER_AT),
+        best: if best == PACKED_NO_MOVE {
+            NO_MOVE
+        } else {
+            best as u8
+        },
+        moves: ((e & FIELD_MASK) as u8).wrapping_sub(1),
     }
 }
+
+#[inline(always)]
+fn pack_bounds(lower: i32, upper: i32) -> u64 {
+    let l = lower.clamp(SCORE_MIN, SCORE_MAX) as u64 & FIELD_MASK;
+    let u = upper.clamp(SCORE_MIN, SCORE_MAX) as u64 & FIELD_MASK;
+    (l << LOWER_AT) | (u << UPPER_AT)
+}
+
+/// [`WAYS`] packed entries on half a cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Bucket([u64; WAYS]);
+
+/// A free slot: stones field 0, bounds that cut nothing, no move.
+const FREE_ENTRY: u64 = ((SCORE_MIN as u64 & FIELD_MASK) << LOWER_AT)
+    | ((SCORE_MAX as u64 & FIELD_MASK) << UPPER_AT)
+    | (PACKED_NO_MOVE << BEST_AT);
+const FREE: Bucket = Bucket([FREE_ENTRY; WAYS]);
 
 /// Size a fresh or cleared table starts with (it fits the L2 cache of most CPUs).
 pub const START_BYTES: usize = 512 << 10;
 
-/// The table: a power-of-two number of two-entry buckets, of which the first
-/// `2^(64 - shift)` are in use.
+/// Fewest buckets of any table.
+const MIN_BUCKETS: usize = 1024;
+
+/// The table: a power-of-two number of buckets, of which the first `2^(64 - shift)` are in
+/// use.
 pub struct Tt {
     slots: HugeBuf<Bucket>,
     /// Buckets in use: `2^(64 - shift)`.
@@ -74,51 +151,77 @@ pub struct Tt {
     min_shift: u32,
     /// `shift` after a clear.
     start_shift: u32,
+    /// Key bits `k` (1..=64).
+    key_bits: u32,
+    /// `64 - key_bits`: keys are left-aligned by this shift.
+    align: u32,
     /// Occupied entries in the part in use.
     used: usize,
 }
 
 impl Tt {
-    /// A table using at most `mb` MiB (at least 1024 buckets).
-    pub fn new(mb: usize) -> Self {
-        Self::with_bytes(mb.max(1) << 20)
+    /// A growing table for `key_bits`-bit keys using at most `mb` MiB.
+    pub fn new(mb: usize, key_bits: u32) -> Self {
+        Self::with_bytes(mb.max(1) << 20, key_bits)
     }
 
     /// A table of `mb` MiB in use from the start, also after a clear: it never grows, so no
     /// probe or store ever pays for a doubling (for searches under a clock).
-    pub fn new_full(mb: usize) -> Self {
-        let mut t = Self::new(mb);
+    pub fn new_full(mb: usize, key_bits: u32) -> Self {
+        let mut t = Self::new(mb, key_bits);
         t.start_shift = t.min_shift;
         t.shift = t.min_shift;
         t
     }
 
-    /// A table using at most `bytes` bytes (at least 1024 buckets), e.g. a small one meant
-    /// to stay in the CPU caches.
-    pub fn with_bytes(bytes: usize) -> Self {
-        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1024);
+    /// A growing table for `key_bits`-bit keys using at most `bytes` bytes (at least 1024
+    /// buckets, and at least as many as make it exact if that takes at most [`START_BYTES`]),
+    /// e.g. a small one meant to stay in the CPU caches.
+    pub fn with_bytes(bytes: usize, key_bits: u32) -> Self {
+        let key_bits = key_bits.clamp(1, 64);
+        let size = std::mem::size_of::<Bucket>();
+        let exact_min = 1usize
+            .checked_shl(key_bits.saturating_sub(STORED_BITS))
+            .unwrap_or(usize::MAX);
+        let floor = if exact_min <= START_BYTES / size {
+            exact_min.max(MIN_BUCKETS)
+        } else {
+            MIN_BUCKETS
+        };
+        let buckets = (bytes / size).max(floor);
         let buckets = if buckets.is_power_of_two() {
             buckets
         } else {
             buckets.next_power_of_two() / 2
         };
         let min_shift = 64 - buckets.trailing_zeros();
-        let start = (START_BYTES / std::mem::size_of::<Bucket>()).clamp(1024, buckets);
-        let start_shift = 64 - start.trailing_zeros();
+        let start = (START_BYTES / size).clamp(floor, buckets);
+        let mut start_shift = 64 - start.trailing_zeros();
+        if key_bits > 64 - start_shift + STORED_BITS {
+            // Not exact when small: no stored bit to split buckets by, so no growing.
+            start_shift = min_shift;
+        }
         Self {
-            slots: HugeBuf::new(buckets, Bucket([Entry::VACANT; 2])),
+            slots: HugeBuf::new(buckets, FREE),
             shift: start_shift,
             min_shift,
             start_shift,
+            key_bits,
+            align: 64 - key_bits,
             used: 0,
         }
+    }
+
+    /// Whether two different keys can never share an entry at the size in use.
+    pub fn is_exact(&self) -> bool {
+        self.key_bits <= 64 - self.shift + STORED_BITS
     }
 
     /// Forgets everything; the table starts small again. Costs only the part in use (the
     /// rest is rewritten when the table grows into it).
     pub fn clear(&mut self) {
         let n = self.buckets_in_use();
-        self.slots[..n].fill(Bucket([Entry::VACANT; 2]));
+        self.slots[..n].fill(FREE);
         self.shift = self.start_shift;
         self.used = 0;
     }
@@ -134,45 +237,53 @@ impl Tt {
         self.buckets_in_use() * std::mem::size_of::<Bucket>()
     }
 
-    /// Doubles the part in use, moving every entry of bucket `i` to bucket `2i` or
-    /// `2i + 1` (from the top down, so no bucket is overwritten before it is moved).
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self) {
-        let n = self.buckets_in_use();
-        let shift = self.shift - 1;
-        for i in (0..n).rev() {
-            let old = self.slots[i];
-            let mut halves = [Bucket([Entry::VACANT; 2]); 2];
-            for e in old.0 {
-                if e.moves != EMPTY {
-                    let half = (Self::mix(e.key) >> shift) as usize & 1;
-                    let b = &mut halves[half].0;
-                    let j = usize::from(b[0].moves != EMPTY);
-                    b[j] = e;
-                }
-            }
-            self.slots[2 * i] = halves[0];
-            self.slots[2 * i + 1] = halves[1];
-        }
-        self.shift = shift;
-    }
-
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Bucket>()
     }
 
-    /// The key remixed; its top bits index the bucket.
-    #[inline(always)]
-    fn mix(key: u64) -> u64 {
-        // The key is already a multiplicative hash: its high bits are the best mixed.
-        key.rotate_left(17).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    /// Doubles the part in use: every entry of bucket `i` moves to bucket `2i` or `2i + 1`
+    /// by its top stored bit, and its stored bits move up by one (from the top down, so no
+    /// bucket is overwritten before it is moved). Only called on an exact table, whose
+    /// lowest stored bit is zero in every key, so nothing is lost.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let n = self.buckets_in_use();
+        for i in (0..n).rev() {
+            let old = self.slots[i];
+            let mut halves = [FREE; 2];
+            let mut fill = [0usize; 2];
+            for e in old.0 {
+                if e & FIELD_MASK != 0 {
+                    let half = (e >> 63) as usize;
+                    halves[half].0[fill[half]] = ((e & KEY_MASK) << 1) | (e & !KEY_MASK);
+                    fill[half] += 1;
+                }
+            }
+            self.slots[2 * i] = halves[0];
+            self.slots[2 * i + 1] = halves[1];
+        }
+        self.shift -= 1;
     }
 
+    /// The key mapped by a bijection of the k-bit space, left-aligned in 64 bits: a
+    /// multiplication by an odd constant modulo 2^k (the solver's keys are already one, so
+    /// the top bits, which index the bucket, depend on every key bit).
     #[inline(always)]
-    fn bucket(&self, key: u64) -> usize {
-        (Self::mix(key) >> self.shift) as usize
+    fn mix(&self, key: u64) -> u64 {
+        // Left-aligned, multiplication modulo 2^k is multiplication modulo 2^64.
+        (key << self.align).wrapping_mul(MIX)
+    }
+
+    /// Bucket index and the stored key bits (in place) of `key`.
+    #[inline(always)]
+    fn locate(&self, key: u64) -> (usize, u64) {
+        let z = self.mix(key);
+        (
+            (z >> self.shift) as usize,
+            (z << (64 - self.shift)) & KEY_MASK,
+        )
     }
 
     /// Hints the CPU to fetch the bucket of `key` (used before the entry is needed).
@@ -180,7 +291,7 @@ impl Tt {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = &self.slots[self.bucket(key)] as *const Bucket as *const i8;
+            let p = &self.slots[self.locate(key).0] as *const Bucket as *const i8;
             // SAFETY: prefetching is a pure hint on a valid pointer into our own vector.
             unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
         }
@@ -188,59 +299,72 @@ impl Tt {
         let _ = key;
     }
 
-    /// The entry for `key`, if stored.
-    #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
-        let b = &self.slots[self.bucket(key)];
-        if b[0].key == key && b[0].moves != EMPTY {
-            Some(b[0])
-        } else if b[1].key == key && b[1].moves != EMPTY {
-            Some(b[1])
-        } else {
-            None
+    /// The entry for `key` of a position with `moves` stones, if stored. The stone count
+    /// must match too: free for an exact table (the key fixes the stones), and on a table
+    /// that is not exact a stranger with the same check bits but another stone count is no
+    /// hit (free slots have stone field 0 and never match).
+    #[inline(always)]
+    pub fn probe(&self, key: u64, moves: u32) -> Option<Entry> {
+        let (i, tag) = self.locate(key);
+        let tag = tag | stones_field(moves);
+        let b = &self.slots[i].0;
+        // Branch-free: one bit per matching slot.
+        let mut hits = 0u32;
+        for (j, &e) in b.iter().enumerate() {
+            hits |= u32::from((e ^ tag) & CHECK_MASK == 0) << j;
         }
+        (hits != 0).then(|| unpack(b[hits.trailing_zeros() as usize]))
     }
 
     /// Stores bounds for `key`, merging with what is already known about it.
-    #[inline]
+    #[inline(always)]
     pub fn store(&mut self, key: u64, moves: u32, lower: i32, upper: i32, best: u8) {
-        let i = self.bucket(key);
+        let (i, tag) = self.locate(key);
         let b = &mut self.slots[i].0;
-        let lower = lower.clamp(i8::MIN as i32, i8::MAX as i32) as i8;
-        let upper = upper.clamp(i8::MIN as i32, i8::MAX as i32) as i8;
-        for e in b.iter_mut() {
-            if e.key == key && e.moves != EMPTY {
-                e.lower = e.lower.max(lower);
-                e.upper = e.upper.min(upper);
-                if best != NO_MOVE {
-                    e.best = best;
-                }
+        let mut victim = 0;
+        let mut victim_moves = 0;
+        for (j, e) in b.iter_mut().enumerate() {
+            let m = *e & FIELD_MASK;
+            if m == 0 {
+                // A free slot: the key is in no later one (slots fill from the front and
+                // are never freed but by a clear).
+                victim = j;
+                victim_moves = u64::MAX;
+                break;
+            }
+            if (*e ^ tag) & CHECK_MASK == stones_field(moves) {
+                // Same key bits and stone count: the same position.
+                let old = unpack(*e);
+                let lower = lower.max(old.lower as i32);
+                let upper = upper.min(old.upper as i32);
+                let best = if best == NO_MOVE { old.best } else { best };
+                *e = Self::pack(tag, moves, lower, upper, best);
                 return;
             }
+            if m >= victim_moves {
+                victim = j;
+                victim_moves = m;
+            }
         }
-        let new = Entry {
-            key,
-            lower,
-            upper,
-            best,
-            moves: moves as u8,
-        };
-        let fills = usize::from(b[0].moves == EMPTY) + usize::from(b[1].moves == EMPTY) > 0;
-        if b[0].moves == EMPTY || new.moves <= b[0].moves {
-            // More valuable than the deep slot: demote the old one.
-            b[1] = b[0];
-            b[0] = new;
-        } else {
-            b[1] = new;
-        }
-        if fills {
+        b[victim] = Self::pack(tag, moves, lower, upper, best);
+        if victim_moves == u64::MAX {
             self.used += 1;
-            // Half the entries in use: double while there is room (growing earlier costs more
-            // copying and cache than the extra collisions it avoids).
-            if self.used > self.buckets_in_use() && self.shift > self.min_shift {
+            // Three quarters of the entries in use: double while there is room (growing
+            // earlier costs more copying and cache than the extra collisions it avoids).
+            if 4 * self.used > 3 * WAYS * self.buckets_in_use() && self.shift > self.min_shift {
                 self.grow();
             }
         }
+    }
+
+    #[inline(always)]
+    fn pack(tag: u64, moves: u32, lower: i32, upper: i32, best: u8) -> u64 {
+        let best = if best == NO_MOVE {
+            PACKED_NO_MOVE
+        } else {
+            u64::from(best) & FIELD_MASK
+        };
+        tag | pack_bounds(lower, upper) | (best << BEST_AT) | stones_field(moves)
     }
 }
 
@@ -249,68 +373,209 @@ mod tests {
     use super::*;
     use crate::bitboard::Bits;
 
+    /// 7×6 position keys have 49 bits.
+    const K49: u32 = 49;
+
+    /// xorshift64 stream of `n` keys below `2^bits`.
+    fn keys(n: usize, bits: u32, seed: u64) -> Vec<u64> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x >> (64 - bits)
+            })
+            .collect()
+    }
+
+    /// Inverse of an odd number modulo 2^64 (Newton's iteration).
+    fn inverse(c: u64) -> u64 {
+        let mut inv = c;
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(c.wrapping_mul(inv)));
+        }
+        assert_eq!(inv.wrapping_mul(c), 1);
+        inv
+    }
+
+    /// The k-bit key back from a bucket index and stored bits (inverts [`Tt::mix`]).
+    fn unmix(tt: &Tt, bucket: usize, tag: u64) -> u64 {
+        let k = tt.key_bits;
+        let idx = 64 - tt.shift;
+        let z = ((bucket as u64) << tt.shift) | (tag >> idx);
+        let z = z.wrapping_mul(inverse(MIX));
+        z >> (64 - k)
+    }
+
     #[test]
-    fn bounds_merge_and_deep_slot_survives() {
-        let mut tt = Tt::new(1);
-        tt.store(42, 10, -5, 3, 2);
-        tt.store(42, 10, -1, 7, NO_MOVE);
-        let e = tt.probe(42).unwrap();
+    fn partial_keys_are_exact_on_49_bit_keys() {
+        for mb in [0, 1, 64] {
+            let tt = if mb == 0 {
+                Tt::with_bytes(0, K49)
+            } else {
+                Tt::new_full(mb, K49)
+            };
+            assert!(tt.is_exact(), "{mb} MiB");
+            // Random keys and keys differing only in their top or bottom bits: the bucket
+            // and the stored bits determine the key.
+            let mut sample = keys(200_000, K49, 0x1234_5678 + mb as u64);
+            sample.extend((0..4096).map(|i| i << (K49 - 12)));
+            sample.extend(0..4096);
+            sample.push((1 << K49) - 1);
+            for x in sample {
+                let h = x.hash64();
+                let (i, tag) = tt.locate(h);
+                assert_eq!(tag & !KEY_MASK, 0);
+                assert_eq!(unmix(&tt, i, tag), h & ((1 << K49) - 1), "key {x:#x}");
+                // hash64 is a multiplication by an odd constant: also exact modulo 2^49.
+                let c_inv = inverse(0x9E37_79B9_7F4A_7C15);
+                assert_eq!(h.wrapping_mul(c_inv) & ((1 << K49) - 1), x);
+            }
+        }
+    }
+
+    #[test]
+    fn no_false_hits_among_many_keys_sharing_few_buckets() {
+        // The smallest exact table: 8192 buckets for 2^49 keys, 2^36 keys per bucket.
+        let mut tt = Tt::with_bytes(0, K49);
+        assert_eq!((tt.buckets_in_use(), tt.bytes()), (1 << 13, 256 << 10));
+        let stored = keys(50_000, K49, 7);
+        for (n, &k) in stored.iter().enumerate() {
+            tt.store(k.hash64(), 10, -3, 4, (n % 7) as u8);
+        }
+        let set: std::collections::HashSet<u64> = stored.iter().copied().collect();
+        for k in keys(1_000_000, K49, 99) {
+            if !set.contains(&k) {
+                assert!(tt.probe(k.hash64(), 10).is_none(), "false hit {k:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn fields_round_trip() {
+        let mut tt = Tt::new(1, K49);
+        let mut n = 0u64;
+        for lower in -64..=63 {
+            for upper in [-64, -1, 0, 1, 21, 63] {
+                for best in [0u8, 6, 63, NO_MOVE] {
+                    n += 1;
+                    let moves = (n % 126) as u32;
+                    let key = n.hash64();
+                    tt.store(key, moves, lower, upper, best);
+                    let e = tt.probe(key, moves).unwrap();
+                    assert_eq!((e.lower, e.upper, e.best), (lower as i8, upper as i8, best));
+                    assert_eq!(e.moves, moves as u8);
+                }
+            }
+        }
+        // Out-of-range bounds are widened to the range, never narrowed into it.
+        tt.store(1u64 << 40, 3, i32::MIN, i32::MAX, NO_MOVE);
+        let e = tt.probe(1u64 << 40, 3).unwrap();
+        assert_eq!((e.lower, e.upper), (-64, 63));
+    }
+
+    #[test]
+    fn bounds_merge_and_best_move_survives() {
+        let mut tt = Tt::new(1, K49);
+        tt.store(42u64.hash64(), 10, -5, 3, 2);
+        tt.store(42u64.hash64(), 10, -1, 7, NO_MOVE);
+        let e = tt.probe(42u64.hash64(), 10).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (-1, 3, 2));
-        assert!(tt.probe(43).is_none());
+        assert!(tt.probe(43u64.hash64(), 10).is_none());
+        // The same key with another stone count is a stranger.
+        assert!(tt.probe(42u64.hash64(), 11).is_none());
         tt.clear();
-        assert!(tt.probe(42).is_none());
+        assert!(tt.probe(42u64.hash64(), 10).is_none());
+    }
+
+    #[test]
+    fn a_full_bucket_drops_the_entry_with_the_most_stones() {
+        let mut tt = Tt::new_full(0, K49);
+        // WAYS + 1 keys of one bucket.
+        let target = tt.locate(1u64.hash64()).0;
+        let same: Vec<u64> = (1u64..)
+            .map(Bits::hash64)
+            .filter(|&h| tt.locate(h).0 == target)
+            .take(WAYS + 1)
+            .collect();
+        let stones = |j: usize| match j {
+            // Stones 20, 21, …; the one with 25 stones is the shallowest.
+            3 => 25,
+            j if j == WAYS => 30,
+            j => 20 + j as u32 % 3,
+        };
+        for (j, &h) in same.iter().enumerate() {
+            tt.store(h, stones(j), 0, 0, NO_MOVE);
+        }
+        let kept: Vec<bool> = (0..=WAYS)
+            .map(|j| tt.probe(same[j], stones(j)).is_some())
+            .collect();
+        let mut want = vec![true; WAYS + 1];
+        want[3] = false;
+        assert_eq!(kept, want);
     }
 
     #[test]
     fn a_full_table_is_in_use_from_the_start_and_after_a_clear() {
-        let mut tt = Tt::new_full(8);
+        let mut tt = Tt::new_full(8, K49);
         assert_eq!(tt.bytes_in_use(), tt.bytes());
         tt.store(42, 10, -5, 3, 2);
         tt.clear();
         assert_eq!(tt.bytes_in_use(), tt.bytes());
-        assert!(tt.probe(42).is_none());
+        assert!(tt.probe(42, 10).is_none());
+    }
+
+    #[test]
+    fn wide_keys_are_not_exact_and_do_not_grow() {
+        let tt = Tt::new(8, 64);
+        assert!(!tt.is_exact());
+        assert_eq!(tt.bytes_in_use(), tt.bytes());
+        let tt = Tt::new(8, K49);
+        assert!(tt.is_exact());
+        assert_eq!(tt.bytes_in_use(), START_BYTES);
     }
 
     #[test]
     fn growing_keeps_every_entry_and_clear_shrinks() {
-        let mut tt = Tt::new(8);
+        let mut tt = Tt::new(16, K49);
         let start = tt.bytes_in_use();
         assert!(start < tt.bytes());
-        let keys: Vec<u64> = (1..=3_000u64).map(Bits::hash64).collect();
-        for (i, &k) in keys.iter().enumerate() {
-            tt.store(k, (i % 40) as u32, -(i as i32 % 7), 5, (i % 7) as u8);
+        let sample = keys(30_000, K49, 5);
+        let hashed: Vec<u64> = sample.iter().map(|k| k.hash64()).collect();
+        let stones = |i: usize| (i % 40) as u32;
+        for (i, &k) in hashed.iter().enumerate() {
+            tt.store(k, stones(i), -(i as i32 % 7), 5, (i % 7) as u8);
         }
-        let kept: Vec<u64> = keys
-            .iter()
-            .copied()
-            .filter(|&k| tt.probe(k).is_some())
-            .collect();
-        assert!(kept.len() * 100 >= keys.len() * 99, "{} kept", kept.len());
+        let present = |tt: &Tt| -> Vec<usize> {
+            (0..hashed.len())
+                .filter(|&i| tt.probe(hashed[i], stones(i)).is_some())
+                .collect()
+        };
+        let kept = present(&tt);
+        // At 46 % load a few four-way buckets overflow.
+        assert!(kept.len() * 100 >= hashed.len() * 95, "{} kept", kept.len());
         for _ in 0..3 {
             tt.grow();
         }
         assert_eq!(tt.bytes_in_use(), 8 * start);
-        let after: Vec<u64> = keys
-            .iter()
-            .copied()
-            .filter(|&k| tt.probe(k).is_some())
-            .collect();
+        let after = present(&tt);
         assert_eq!(kept, after, "doubling loses no entry");
-        for (i, &k) in keys.iter().enumerate() {
-            if let Some(e) = tt.probe(k) {
+        for (i, &k) in hashed.iter().enumerate() {
+            if let Some(e) = tt.probe(k, stones(i)) {
                 assert_eq!(
-                    (e.lower, e.upper, e.best),
-                    (-((i % 7) as i8), 5, (i % 7) as u8)
+                    (e.lower, e.upper, e.best, e.moves),
+                    (-((i % 7) as i8), 5, (i % 7) as u8, (i % 40) as u8)
                 );
             }
         }
         // Filling the table makes it grow by itself.
-        for k in 10_000..200_000u64 {
+        for k in keys(600_000, K49, 11) {
             tt.store(k.hash64(), 20, 0, 0, NO_MOVE);
         }
         assert!(tt.bytes_in_use() > 8 * start);
         tt.clear();
         assert_eq!(tt.bytes_in_use(), start);
-        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        assert!(present(&tt).is_empty());
     }
 }

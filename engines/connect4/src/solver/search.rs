@@ -248,7 +248,7 @@ impl<B: Bits> Solver<B> {
         let (key, mirrored) = self.tt_key(cur, mask, moves);
         let mut tt_best = usize::MAX;
         if let Some(e) = if use_tt {
-            self.table(moves).probe(key)
+            self.table(moves).probe(key, moves)
         } else {
             None
         } {
@@ -295,7 +295,7 @@ impl<B: Bits> Solver<B> {
                 } else {
                     self.tt_key(child_cur, mask | m, moves + 1).0
                 };
-                if let Some(e) = self.table(moves + 1).probe(ck) {
+                if let Some(e) = self.table(moves + 1).probe(ck, moves + 1) {
                     let s = -(e.upper as i32);
                     if s >= beta {
                         self.store(key, mirrored, moves, s, i32::MAX, c);
