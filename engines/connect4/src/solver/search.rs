@@ -476,14 +476,21 @@ mod tests {
     fn both_copies_of_the_search_agree() {
         use crate::board::Board;
         use kibitz_search::time::TimeControl;
-        // Test-set lines (middle, medium) with their scores.
-        let lines = [
-            ("274552224131661", 0),
-            ("5455174361263362", -1),
-            ("2531276566711153", 2),
-            ("32751571231557", -3),
-            ("335662333565", -2),
-        ];
+        // Every 100th line of a test set (middle, medium) with its score.
+        let path = format!(
+            "{}/../../../shared/data/connect4/Test_L2_R2",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("test set present");
+        let lines: Vec<(&str, i32)> = text
+            .lines()
+            .step_by(100)
+            .map(|l| {
+                let (m, s) = l.split_once(' ').expect("two fields");
+                (m, s.parse().expect("a score"))
+            })
+            .collect();
+        assert_eq!(lines.len(), 10);
         let geo = Geometry::<u64>::new(7, 6, 4).unwrap();
         let config = SolverConfig {
             hash_mb: 4,
