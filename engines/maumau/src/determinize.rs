@@ -62,9 +62,9 @@ pub struct Determinizer {
     weights: [[f32; DECK_SIZE]; MAX_PLAYERS],
     uniform: [bool; MAX_PLAYERS],
     want: [usize; MAX_PLAYERS],
-    /// Candidate hidden hands (per seat) scored by the opponent model, with their cumulative
-    /// weights; empty without a model.
-    particles: Vec<[u32; MAX_PLAYERS]>,
+    /// Candidate deals (hidden cards per seat, talon) scored by the opponent model, with
+    /// their cumulative weights; empty without a model.
+    particles: Vec<([u32; MAX_PLAYERS], u32)>,
     cumulative: Vec<f64>,
 }
 
@@ -166,13 +166,13 @@ impl Determinizer {
         let me = know.me();
         let mut logs = Vec::with_capacity(model.particles as usize);
         for _ in 0..model.particles {
-            let (hidden, _) = self.sample_hidden(rng);
+            let (hidden, talon) = self.sample_hidden(rng);
             let mut ll = 0.0;
             for s in (0..n).filter(|&s| s != me) {
                 let hand = CardSet(hidden[s] | self.base.hand(s).0);
                 ll += log_likelihood(know.seat_moves(s), hand, model);
             }
-            self.particles.push(hidden);
+            self.particles.push((hidden, talon));
             logs.push(ll);
         }
         let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -234,12 +234,7 @@ impl Determinizer {
             Some(&total) if total > 0.0 => {
                 let x = rng.random::<f64>() * total;
                 let i = self.cumulative.partition_point(|&c| c <= x);
-                let hidden = self.particles[i.min(self.particles.len() - 1)];
-                let dealt = hidden.iter().fold(0, |m, &h| m | h);
-                let pool = self.pool[..self.pool_len]
-                    .iter()
-                    .fold(0u32, |m, &c| m | 1 << c);
-                (hidden, pool & !dealt)
+                self.particles[i.min(self.particles.len() - 1)]
             }
             _ => self.sample_hidden(rng),
         };
