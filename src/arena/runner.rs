@@ -116,8 +116,7 @@ pub fn run_match(
         Some(dir) => {
             // One file per match: a rerun replaces it rather than appending to it.
             let name = format!("{}-{}", arena.name(), settings.seed);
-            let _ = std::fs::remove_file(dir.join(format!("{name}.jsonl")));
-            let w = RecordWriter::create(dir, &name)
+            let w = RecordWriter::replace(dir, &name)
                 .with_context(|| format!("creating a record file in {}", dir.display()))?;
             Some((w, 0))
         }

@@ -27,11 +27,23 @@ impl RecordWriter {
     /// Creates `dir` if needed and opens `dir/<name>.jsonl` for appending (a restarted server
     /// keeps the games it recorded before).
     pub fn create(dir: &Path, name: &str) -> std::io::Result<Self> {
+        Self::open(dir, name, false)
+    }
+
+    /// Like [`Self::create`], but starts the file empty: one file per run (a rerun of the
+    /// same match replaces its records instead of adding to them).
+    pub fn replace(dir: &Path, name: &str) -> std::io::Result<Self> {
+        Self::open(dir, name, true)
+    }
+
+    fn open(dir: &Path, name: &str, truncate: bool) -> std::io::Result<Self> {
         std::fs::create_dir_all(dir)?;
         let path = dir.join(format!("{name}.jsonl"));
         let file = std::fs::OpenOptions::new()
             .create(true)
-            .append(true)
+            .append(!truncate)
+            .write(true)
+            .truncate(truncate)
             .open(&path)?;
         Ok(Self {
             path,
@@ -86,6 +98,13 @@ mod tests {
         assert_eq!(lines[0]["format"], FORMAT);
         assert_eq!(lines[0]["moves"], json!([4, 4]));
         assert_eq!(lines[1]["format"], "other");
+        // `replace` starts the file over.
+        drop(w);
+        let w = RecordWriter::replace(&dir, "games").unwrap();
+        w.write(&json!({"game": "maumau"})).unwrap();
+        let text = std::fs::read_to_string(w.path()).unwrap();
+        assert_eq!(text.lines().count(), 1);
+        assert!(text.contains("maumau"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
