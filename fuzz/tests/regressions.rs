@@ -3,11 +3,11 @@
 
 use kibitz_bots_koehandel::protocol::Envelope;
 
-/// Finding F2 (bots/koehandel/src/protocol/money.rs, `Money::parse` / `Display`): an empty
-/// `money=` decodes to `Money::Real` without letters, whose encoding `money=0` decodes to
-/// `Money::Hidden { count: 0 }`, so `decode(encode(x)) != x`.
+/// Finding F2 (bots/koehandel/src/protocol/money.rs, `Money::parse` / `Display`), fixed: an
+/// empty `money=` decoded to `Money::Real` without letters, whose encoding was `money=0`, which
+/// decodes to `Money::Hidden { count: 0 }`, so `decode(encode(x)) != x`. An empty real field is
+/// now written back empty.
 #[test]
-#[ignore = "finding F2: koehandel empty money field does not round-trip (owner: koehandel codec)"]
 fn koehandel_empty_money_round_trips() {
     for q in [
         "market=1&id=1&type=information&money=",

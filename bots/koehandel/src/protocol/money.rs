@@ -290,7 +290,8 @@ impl fmt::Display for Money {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let neg = if self.is_neg() { "-" } else { "" };
         match self {
-            Money::Real { letters, .. } if letters.is_empty() => write!(f, "{neg}0"),
+            // An empty field stays empty (`money=`): writing `0` would turn it into the hidden
+            // "offer of no cards" form on the way back.
             Money::Real { letters, .. } => write!(f, "{neg}{letters}"),
             Money::Hidden {
                 count: 0, price, ..
