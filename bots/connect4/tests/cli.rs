@@ -1,16 +1,9 @@
 //! The binaries' command lines: `--help` lists the common flags, `--version` answers, and
 //! neither starts a bot or a server.
 
-use std::process::Command;
-
 fn run(bin: &str, args: &[&str]) -> (bool, String) {
-    let out = Command::new(bin)
-        .args(args)
-        .output()
-        .expect("run the binary");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+    let r = kibitz_testkit::run_bin(bin, args);
+    (r.ok, r.text())
 }
 
 #[test]

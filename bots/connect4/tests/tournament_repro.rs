@@ -7,27 +7,12 @@ use kibitz_net::tournament::Options;
 use kibitz_search::stats::Standing;
 
 fn key(rows: &[Standing]) -> Vec<(String, u32, u32, u32, u32, String)> {
-    let mut v: Vec<_> = rows
-        .iter()
-        .map(|r| {
-            (
-                r.player.clone(),
-                r.games,
-                r.wins,
-                r.draws,
-                r.losses,
-                format!("{:.1}", r.points),
-            )
-        })
-        .collect();
-    v.sort();
-    v
+    kibitz_testkit::standings_key(rows, false)
 }
 
 #[test]
 fn same_seed_same_standings_and_every_game_recorded() {
-    let dir = std::env::temp_dir().join(format!("kibitz-c4-repro-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kibitz_testkit::fresh_dir("c4-repro");
     let opts = Options {
         games: 2,
         seed: 7,
@@ -42,11 +27,7 @@ fn same_seed_same_standings_and_every_game_recorded() {
     .expect("second run");
     assert_eq!(key(&first), key(&second));
     assert_eq!(first.iter().map(|r| r.games).sum::<u32>(), 24);
-    let text = std::fs::read_to_string(dir.join("connect4.jsonl")).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = kibitz_testkit::json_lines(&dir.join("connect4.jsonl"));
     assert_eq!(lines.len() as u64, GAMES_PER_SEASON);
     for (i, l) in lines.iter().enumerate() {
         assert_eq!(l["format"], "kibitz-record/1");

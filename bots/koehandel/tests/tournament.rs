@@ -25,29 +25,12 @@ fn tournament_plays_games_and_every_entrant_gets_a_row() {
     );
 }
 
-/// Counts what the runner reports.
-#[derive(Default)]
-struct Count {
-    total: std::sync::atomic::AtomicU64,
-    done: std::sync::Mutex<Vec<String>>,
-}
-
-impl kibitz_net::tournament::ProgressSink for Count {
-    fn total(&self, games: u64) {
-        self.total.store(games, std::sync::atomic::Ordering::SeqCst);
-    }
-    fn game_done(&self, summary: &str) {
-        self.done.lock().unwrap().push(summary.to_string());
-    }
-}
-
 #[test]
 fn same_seed_same_standings_with_progress_and_replayable_records() {
     use std::sync::Arc;
-    let dir = std::env::temp_dir().join(format!("kh-tournament-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kibitz_testkit::fresh_dir("kh-tournament");
     let run = |records: Option<std::path::PathBuf>| {
-        let count = Arc::new(Count::default());
+        let count = Arc::new(kibitz_testkit::CountingProgress::default());
         let rows = kibitz_bots_koehandel::tournament::run(&kibitz_net::tournament::Options {
             games: 4,
             seed: 7,
@@ -60,15 +43,11 @@ fn same_seed_same_standings_with_progress_and_replayable_records() {
     let (a, ca) = run(Some(dir.clone()));
     let (b, cb) = run(None);
     assert_eq!(a, b, "the same seed gives the same standings");
-    assert_eq!(ca.total.load(std::sync::atomic::Ordering::SeqCst), 4);
-    assert_eq!(*ca.done.lock().unwrap(), *cb.done.lock().unwrap());
-    assert_eq!(ca.done.lock().unwrap().len(), 4);
+    assert_eq!(ca.announced(), 4);
+    assert_eq!(ca.done(), cb.done());
+    assert_eq!(ca.done().len(), 4);
     // One record per game; each replays to the recorded scores.
-    let text = std::fs::read_to_string(dir.join("koehandel.jsonl")).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = kibitz_testkit::json_lines(&dir.join("koehandel.jsonl"));
     assert_eq!(lines.len(), 4);
     for l in &lines {
         assert_eq!(l["format"], kibitz_net::record::FORMAT);

@@ -6,12 +6,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 fn run(bin: &str, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(bin).args(args).output().expect("binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    let r = kibitz_testkit::run_bin(bin, args);
+    (r.ok, r.stdout, r.stderr)
 }
 
 const BOT: &str = env!("CARGO_BIN_EXE_maumau-bot");

@@ -25,29 +25,12 @@ fn tournament_reports_every_bot() {
     assert!(ours.note.contains("penalties 0"), "{}", ours.note);
 }
 
-/// Counts what the runner reports.
-#[derive(Default)]
-struct Count {
-    total: std::sync::atomic::AtomicU64,
-    done: std::sync::Mutex<Vec<String>>,
-}
-
-impl kibitz_net::tournament::ProgressSink for Count {
-    fn total(&self, games: u64) {
-        self.total.store(games, std::sync::atomic::Ordering::SeqCst);
-    }
-    fn game_done(&self, summary: &str) {
-        self.done.lock().unwrap().push(summary.to_string());
-    }
-}
-
 #[test]
 fn same_seed_same_standings_with_progress_and_replayable_records() {
     use std::sync::Arc;
-    let dir = std::env::temp_dir().join(format!("mm-tournament-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kibitz_testkit::fresh_dir("mm-tournament");
     let run = |records: Option<std::path::PathBuf>| {
-        let count = Arc::new(Count::default());
+        let count = Arc::new(kibitz_testkit::CountingProgress::default());
         let rows = kibitz_bots_maumau::tournament::run(&kibitz_net::tournament::Options {
             games: 3,
             seed: 11,
@@ -60,16 +43,12 @@ fn same_seed_same_standings_with_progress_and_replayable_records() {
     let (a, ca) = run(Some(dir.clone()));
     let (b, cb) = run(None);
     assert_eq!(a, b, "the same seed gives the same standings");
-    let done = ca.done.lock().unwrap().clone();
-    assert_eq!(done, *cb.done.lock().unwrap(), "game by game");
+    let done = ca.done();
+    assert_eq!(done, cb.done(), "game by game");
     // 4 entrants: 3 matches of 3 games, all played.
-    assert_eq!(ca.total.load(std::sync::atomic::Ordering::SeqCst), 9);
+    assert_eq!(ca.announced(), 9);
     assert_eq!(done.len(), 9);
-    let text = std::fs::read_to_string(dir.join("maumau.jsonl")).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = kibitz_testkit::json_lines(&dir.join("maumau.jsonl"));
     assert_eq!(lines.len(), 9, "one record per game");
     for l in &lines {
         assert_eq!(l["format"], kibitz_net::record::FORMAT);

@@ -7,27 +7,12 @@ use kibitz_net::tournament::Options;
 use kibitz_search::stats::Standing;
 
 fn key(rows: &[Standing]) -> Vec<(String, u32, u32, u32, u32, String)> {
-    let mut v: Vec<_> = rows
-        .iter()
-        .map(|r| {
-            (
-                r.player.clone(),
-                r.games,
-                r.wins,
-                r.draws,
-                r.losses,
-                format!("{:.1} {}", r.points, r.note),
-            )
-        })
-        .collect();
-    v.sort();
-    v
+    kibitz_testkit::standings_key(rows, true)
 }
 
 #[test]
 fn same_seed_same_standings_and_every_game_recorded() {
-    let dir = std::env::temp_dir().join(format!("kibitz-pir-repro-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kibitz_testkit::fresh_dir("pir-repro");
     let opts = Options {
         games: 2,
         seed: 11,
@@ -42,11 +27,7 @@ fn same_seed_same_standings_and_every_game_recorded() {
     .expect("second run");
     assert_eq!(key(&first), key(&second));
     assert_eq!(first.iter().map(|r| r.games).sum::<u32>(), 12);
-    let text = std::fs::read_to_string(dir.join("piranhas.jsonl")).unwrap();
-    let mut lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let mut lines = kibitz_testkit::json_lines(&dir.join("piranhas.jsonl"));
     assert_eq!(lines.len(), 6);
     lines.sort_by_key(|l| l["index"].as_u64());
     for (i, l) in lines.iter().enumerate() {

@@ -1,0 +1,160 @@
+//! Helpers shared by the integration tests of the `bots/*` crates: running a binary and
+//! capturing what it printed, a fresh scratch folder, reading a records file, counting what a
+//! tournament reports, and the comparable part of a standings table.
+//!
+//! Only a dev-dependency. It exists because the four bots crates' tests had grown the same
+//! helpers four times; a fix to one (a flaky temp-dir name, a lossy decode) now reaches all.
+
+use kibitz_net::tournament::ProgressSink;
+use kibitz_search::stats::Standing;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// What a binary run to its end printed, and whether it exited with success.
+#[derive(Clone, Debug)]
+pub struct Ran {
+    /// Exit status 0.
+    pub ok: bool,
+    /// Standard output (lossy UTF-8).
+    pub stdout: String,
+    /// Standard error (lossy UTF-8).
+    pub stderr: String,
+}
+
+impl Ran {
+    /// Standard output followed by standard error: where a `--help` or an error line went
+    /// does not matter to most assertions.
+    pub fn text(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs `bin` with `args` to its end (stdin closed) and captures its output.
+///
+/// Panics when the binary cannot be started at all: that is a broken test set-up, not a
+/// finding about the binary.
+pub fn run_bin(bin: &str, args: &[&str]) -> Ran {
+    let out = Command::new(bin)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
+    Ran {
+        ok: out.status.success(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// An empty scratch folder under the system temp dir, unique to `tag` and this test process
+/// (whatever an earlier run with the same process id left there is removed first).
+pub fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kibitz-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {dir:?}: {e}"));
+    dir
+}
+
+/// Every line of a JSON-lines file (records), parsed; panics naming the file and line on
+/// anything that is not whole JSON, which is what a records test must catch.
+pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path:?}: {e}"));
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("{path:?} line {}: not JSON ({e}): {l}", i + 1))
+        })
+        .collect()
+}
+
+/// A [`ProgressSink`] that remembers what a tournament runner reported: the announced total
+/// and each finished game's summary, in the order reported.
+#[derive(Default)]
+pub struct CountingProgress {
+    total: AtomicU64,
+    done: Mutex<Vec<String>>,
+}
+
+impl CountingProgress {
+    /// The total the runner announced (0 if it announced none).
+    pub fn announced(&self) -> u64 {
+        self.total.load(Ordering::SeqCst)
+    }
+
+    /// The summaries of the finished games, in the order they were reported.
+    pub fn done(&self) -> Vec<String> {
+        self.done.lock().map(|d| d.clone()).unwrap_or_default()
+    }
+}
+
+impl ProgressSink for CountingProgress {
+    fn total(&self, games: u64) {
+        self.total.store(games, Ordering::SeqCst);
+    }
+    fn game_done(&self, summary: &str) {
+        if let Ok(mut d) = self.done.lock() {
+            d.push(summary.to_string());
+        }
+    }
+}
+
+/// The part of a standings table two runs with the same seed must agree on: per player, the
+/// games, W/D/L and points (one decimal), and the note when `with_note`; sorted by player, so
+/// the order of equal scores does not matter.
+pub fn standings_key(
+    rows: &[Standing],
+    with_note: bool,
+) -> Vec<(String, u32, u32, u32, u32, String)> {
+    let mut v: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            let points = if with_note {
+                format!("{:.1} {}", r.points, r.note)
+            } else {
+                format!("{:.1}", r.points)
+            };
+            (r.player.clone(), r.games, r.wins, r.draws, r.losses, points)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_lines_reads_every_line_and_fresh_dir_starts_empty() {
+        let dir = fresh_dir("testkit-self");
+        let f = dir.join("r.jsonl");
+        std::fs::write(&f, "{\"a\":1}\n{\"a\":2}\n").unwrap();
+        let v = json_lines(&f);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[1]["a"], 2);
+        let again = fresh_dir("testkit-self");
+        assert_eq!(std::fs::read_dir(again).unwrap().count(), 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "line 2")]
+    fn json_lines_names_a_torn_line() {
+        let dir = fresh_dir("testkit-torn");
+        let f = dir.join("r.jsonl");
+        std::fs::write(&f, "{\"a\":1}\n{\"a\":\n").unwrap();
+        json_lines(&f);
+    }
+
+    #[test]
+    fn counting_progress_keeps_order_and_total() {
+        let c = CountingProgress::default();
+        c.total(3);
+        c.game_done("x");
+        c.game_done("y");
+        assert_eq!(c.announced(), 3);
+        assert_eq!(c.done(), ["x", "y"]);
+    }
+}
