@@ -156,6 +156,7 @@ impl Default for IsmctsParams {
                 void: 0.1,
                 noise: 0.2,
                 particles: 256,
+                filter: false,
             },
             threads: 1,
         }

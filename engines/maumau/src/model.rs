@@ -27,8 +27,12 @@ pub struct ModelWeights {
     pub void: f64,
     /// Share of choices modelled as uniformly random (the rest follow the soft greedy player).
     pub noise: f64,
-    /// Candidate hands scored per decision (0: no model, sample by evidence alone).
+    /// Candidate hands scored per decision (0: no model, sample by evidence alone); with
+    /// `filter`, the number of particles followed through the game.
     pub particles: u32,
+    /// Follow the opponent's hand forward from the deal with a particle filter
+    /// ([`crate::filter`]) instead of scoring hands rebuilt backwards (two players only).
+    pub filter: bool,
 }
 
 impl ModelWeights {
@@ -39,6 +43,7 @@ impl ModelWeights {
         void: 1.0,
         noise: 1.0,
         particles: 0,
+        filter: false,
     };
 
     /// Whether the model changes anything.
@@ -57,6 +62,58 @@ fn play_score(hand: CardSet, c: Card) -> f64 {
         s -= 6.0;
     }
     s
+}
+
+/// Log-likelihood of one action `m` for a seat that held exactly `hand` when it acted (for a
+/// play: before the card left; for a wish: after the Jack left), under the soft greedy
+/// hypothesis of `w` and under the uniform one: `(greedy, uniform)`. Used by the forward
+/// filter, which knows each particle's hand at every moment.
+pub fn step_log_likelihood(m: &SeatMove, hand: CardSet, w: &ModelWeights) -> (f64, f64) {
+    let noise = w.noise.clamp(0.0, 1.0);
+    match *m {
+        SeatMove::Wished { suit } if w.wish > 0.0 => {
+            let rest = hand.minus(CardSet::JACKS);
+            let z: f64 = Suit::ALL
+                .iter()
+                .map(|&s| (w.wish * rest.count_suit(s) as f64).exp())
+                .sum();
+            let p = (w.wish * rest.count_suit(suit) as f64).exp() / z;
+            (((1.0 - noise) * p + noise / 4.0).ln(), 0.25f64.ln())
+        }
+        SeatMove::Played {
+            card,
+            legal: Some(legal),
+        } if w.play > 0.0 => {
+            let options = hand.inter(legal);
+            if !options.contains(card) {
+                return (0.0, 0.0);
+            }
+            let z: f64 = options
+                .iter()
+                .map(|c| (w.play * play_score(hand, c)).exp())
+                .sum();
+            let p = (w.play * play_score(hand, card)).exp() / z;
+            let k = options.len() as f64;
+            (((1.0 - noise) * p + noise / k).ln(), -k.ln())
+        }
+        SeatMove::Drew { legal: Some(legal) } if w.void < 1.0 => {
+            let l = hand.inter(legal).len() as f64 * w.void.max(1e-6).ln();
+            (l, l)
+        }
+        _ => (0.0, 0.0),
+    }
+}
+
+/// The two hypotheses' log-likelihoods combined as [`log_likelihood`] does (equal priors).
+pub fn mix(greedy: f64, uniform: f64, w: &ModelWeights) -> f64 {
+    if w.noise >= 1.0 {
+        return greedy;
+    }
+    let top = greedy.max(uniform);
+    if top == f64::NEG_INFINITY {
+        return top;
+    }
+    top + (0.5 * ((greedy - top).exp() + (uniform - top).exp())).ln()
 }
 
 /// Log-likelihood of `seat_moves` (oldest first) for a seat that holds `hand` now, averaged
@@ -132,6 +189,7 @@ mod tests {
         void: 0.1,
         noise: 0.1,
         particles: 64,
+        filter: false,
     };
 
     fn c(rank: Rank, suit: Suit) -> Card {

@@ -168,6 +168,14 @@ impl Tunable for IsmctsParams {
                 64.0,
                 "opponent model: candidate deals scored per decision (0 = off)",
             ),
+            spec(
+                "om_filter",
+                d.model.filter as u8 as f64,
+                0.0,
+                1.0,
+                1.0,
+                "1: follow the opponent's hand forward with a particle filter (two players)",
+            ),
         ]
     }
 
@@ -194,6 +202,7 @@ impl Tunable for IsmctsParams {
             "om_void" => self.model.void = v.clamp(0.0, 1.0),
             "om_noise" => self.model.noise = v.clamp(0.0, 1.0),
             "om_particles" => self.model.particles = v.round().clamp(0.0, 1e6) as u32,
+            "om_filter" => self.model.filter = v.round() != 0.0,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
@@ -221,6 +230,7 @@ impl Tunable for IsmctsParams {
             "om_void" => self.model.void,
             "om_noise" => self.model.noise,
             "om_particles" => self.model.particles as f64,
+            "om_filter" => self.model.filter as u8 as f64,
             _ => return None,
         })
     }
