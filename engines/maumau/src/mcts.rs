@@ -157,6 +157,8 @@ impl Default for IsmctsParams {
                 noise: 0.2,
                 particles: 256,
                 filter: false,
+                special: 3.0,
+                jack: 6.0,
             },
             threads: 1,
         }

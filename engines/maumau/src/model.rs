@@ -33,6 +33,11 @@ pub struct ModelWeights {
     /// Follow the opponent's hand forward from the deal with a particle filter
     /// ([`crate::filter`]) instead of scoring hands rebuilt backwards (two players only).
     pub filter: bool,
+    /// The soft greedy player's bonus for a 7 or an 8, in cards of a suit (greedy bots play
+    /// them first).
+    pub special: f64,
+    /// The soft greedy player's cost of a Jack, in cards of a suit (bots keep them last).
+    pub jack: f64,
 }
 
 impl ModelWeights {
@@ -44,6 +49,8 @@ impl ModelWeights {
         noise: 1.0,
         particles: 0,
         filter: false,
+        special: 3.0,
+        jack: 6.0,
     };
 
     /// Whether the model changes anything.
@@ -53,13 +60,13 @@ impl ModelWeights {
 }
 
 /// A soft greedy player's score of playing `c` from `hand` (in cards of the suit held).
-fn play_score(hand: CardSet, c: Card) -> f64 {
+fn play_score(hand: CardSet, c: Card, w: &ModelWeights) -> f64 {
     let mut s = hand.count_suit(c.suit()) as f64;
     if c.is_seven() || c.is_eight() {
-        s += 3.0;
+        s += w.special;
     }
     if c.is_jack() {
-        s -= 6.0;
+        s -= w.jack;
     }
     s
 }
@@ -90,9 +97,9 @@ pub fn step_log_likelihood(m: &SeatMove, hand: CardSet, w: &ModelWeights) -> (f6
             }
             let z: f64 = options
                 .iter()
-                .map(|c| (w.play * play_score(hand, c)).exp())
+                .map(|c| (w.play * play_score(hand, c, w)).exp())
                 .sum();
-            let p = (w.play * play_score(hand, card)).exp() / z;
+            let p = (w.play * play_score(hand, card, w)).exp() / z;
             let k = options.len() as f64;
             (((1.0 - noise) * p + noise / k).ln(), -k.ln())
         }
@@ -157,9 +164,9 @@ fn log_likelihood_of(seat_moves: &[SeatMove], hand: CardSet, w: &ModelWeights) -
                     if options.contains(card) {
                         let z: f64 = options
                             .iter()
-                            .map(|c| (w.play * play_score(hand, c)).exp())
+                            .map(|c| (w.play * play_score(hand, c, w)).exp())
                             .sum();
-                        let p = (w.play * play_score(hand, card)).exp() / z;
+                        let p = (w.play * play_score(hand, card, w)).exp() / z;
                         ll += ((1.0 - noise) * p + noise / options.len() as f64).ln();
                     }
                 }
@@ -190,6 +197,8 @@ mod tests {
         noise: 0.1,
         particles: 64,
         filter: false,
+        special: 3.0,
+        jack: 6.0,
     };
 
     fn c(rank: Rank, suit: Suit) -> Card {
@@ -236,5 +245,48 @@ mod tests {
         let kreuz = CardSet::from_cards([c(Rank::Nine, Suit::Kreuz), c(Rank::Ten, Suit::Kreuz)]);
         let pik = CardSet::from_cards([c(Rank::Nine, Suit::Pik), c(Rank::Ten, Suit::Pik)]);
         assert!(log_likelihood(&wish, kreuz, &ON) > log_likelihood(&wish, pik, &ON));
+    }
+
+    #[test]
+    fn one_step_on_the_exact_hand_orders_hands() {
+        let w = ModelWeights { filter: true, ..ON };
+        // A draw on Herz: every held Herz card makes it less likely; no Herz, no penalty.
+        let draw = SeatMove::Drew {
+            legal: Some(CardSet::suit(Suit::Herz)),
+        };
+        let none = CardSet::from_cards([c(Rank::Ace, Suit::Pik), c(Rank::Nine, Suit::Pik)]);
+        let one = none.with(c(Rank::Nine, Suit::Herz));
+        let two = one.with(c(Rank::Ten, Suit::Herz));
+        let ll = |h| step_log_likelihood(&draw, h, &w);
+        assert_eq!(ll(none), (0.0, 0.0));
+        assert!(ll(one).0 < -2.0 && ll(two).0 < ll(one).0);
+        // A played 7 is likelier from a hand where it is the greedy choice (7s first, over a
+        // longer suit when the 7 bonus is large) than from one where a Jack was the only
+        // other option... and a Jack is least likely when anything else fitted.
+        let legal = CardSet::suit(Suit::Kreuz).union(CardSet::JACKS);
+        let seven = c(Rank::Seven, Suit::Kreuz);
+        let play = SeatMove::Played {
+            card: seven,
+            legal: Some(legal),
+        };
+        let with_king = CardSet::from_cards([seven, c(Rank::King, Suit::Kreuz)]);
+        let with_jack = CardSet::from_cards([seven, c(Rank::Jack, Suit::Pik)]);
+        let alone = CardSet::from_cards([seven, c(Rank::Nine, Suit::Herz)]);
+        let lp = |h| step_log_likelihood(&play, h, &w);
+        assert!(lp(alone).0 > lp(with_king).0, "no alternative is likeliest");
+        assert!(
+            lp(with_jack).0 > lp(with_king).0,
+            "a Jack is a worse alternative"
+        );
+        // A card the hand lacks says nothing here (the filter never asks).
+        assert_eq!(lp(CardSet::EMPTY), (0.0, 0.0));
+        // The uniform hypothesis only counts options.
+        assert!((lp(with_king).1 - 0.5f64.ln()).abs() < 1e-12);
+        // A wish of the suit held most is likeliest.
+        let wish = SeatMove::Wished { suit: Suit::Herz };
+        let herz = CardSet::from_cards([c(Rank::Nine, Suit::Herz), c(Rank::Ten, Suit::Herz)]);
+        let pik = CardSet::from_cards([c(Rank::Nine, Suit::Pik), c(Rank::Ten, Suit::Pik)]);
+        assert!(step_log_likelihood(&wish, herz, &w).0 > step_log_likelihood(&wish, pik, &w).0);
+        assert!(mix(-1.0, -3.0, &w) < -1.0 && mix(-1.0, -3.0, &w) > -3.0);
     }
 }

@@ -70,6 +70,48 @@ fn particles_stay_consistent_with_the_truth_in_two_seat_games() {
     assert!(patched * 50 < total, "patched {patched} of {total}");
 }
 
+/// Weighed by the model on exact hands, the filter's hands hold more of a greedy opponent's
+/// true cards than hands drawn by the tracker's evidence alone.
+#[test]
+fn the_filter_finds_more_true_cards_than_the_evidence() {
+    let p = IsmctsParams::default();
+    let on = filter_on();
+    let mut rng = SimRng::new(5);
+    let (mut ev, mut fi, mut k) = (0.0, 0.0, 0);
+    for seed in 0..60u64 {
+        let mut players: Vec<Box<dyn Player>> =
+            vec![Box::new(HeuristicPlayer::default()), Box::new(GreedyPlayer)];
+        play_game_with(
+            Config::default(),
+            seed,
+            &mut players,
+            None,
+            &mut |game, know| {
+                let truth = game.hand(1).0 & !know.known(1).0;
+                if know.me() != 0 || truth == 0 {
+                    return;
+                }
+                let off = Determinizer::new(know, &p.evidence, &ModelWeights::OFF, &mut rng);
+                let out = filter_hands(know, &on, &mut rng).expect("two seats");
+                let n = truth.count_ones() as f64;
+                for _ in 0..8 {
+                    ev += (off.sample(&mut rng).hand(1).0 & truth).count_ones() as f64 / n;
+                }
+                fi += 8.0
+                    * out
+                        .hands
+                        .iter()
+                        .map(|&(h, w)| w * (h & truth).count_ones() as f64 / n)
+                        .sum::<f64>();
+                k += 8;
+            },
+        );
+    }
+    let (ev, fi) = (ev / k as f64, fi / k as f64);
+    assert!(k > 1000, "{k}");
+    assert!(fi > ev + 0.03, "filter {fi:.3} vs evidence {ev:.3}");
+}
+
 /// Three seats: the filter declines and the determinizer falls back to today's sampler with
 /// hands of the right size and no card we see.
 #[test]
@@ -101,46 +143,30 @@ fn three_seats_fall_back_to_the_sampler() {
 }
 
 /// The share of the opponent's true hidden cards in sampled hands (opponent holding <= 4
-/// cards), evidence only / backward model / forward filter. A measurement, not a check:
-/// `cargo test -p kibitz-maumau --release --test filter -- --ignored --nocapture`.
+/// cards, our seat played by the heuristic), per parameter set. A measurement, not a check:
+/// `PROBE="om_particles=0;;om_filter=1" PROBE_OPP=greedy cargo test -p kibitz-maumau
+/// --release --test filter -- --ignored --nocapture` (sets separated by `;`, each a comma list
+/// of `NAME=V` as for `--param`).
 #[test]
 #[ignore]
 fn probe_true_card_share() {
-    for opp_kind in ["greedy"] {
-        let base = IsmctsParams::default();
-        let variants = [
-            ("evidence", ModelWeights::OFF),
-            ("model", base.model),
-            (
-                "filter",
-                ModelWeights {
-                    filter: true,
-                    ..base.model
-                },
-            ),
-            (
-                "filter_sharp",
-                ModelWeights {
-                    filter: true,
-                    play: 3.0,
-                    wish: 3.0,
-                    void: 0.01,
-                    noise: 0.05,
-                    ..base.model
-                },
-            ),
-            (
-                "model_sharp",
-                ModelWeights {
-                    play: 3.0,
-                    wish: 3.0,
-                    void: 0.01,
-                    noise: 0.05,
-                    ..base.model
-                },
-            ),
-        ];
-        let mut sums = [(0.0f64, 0u64); 5];
+    use kibitz_search::params::Tunable;
+    let sets = std::env::var("PROBE").unwrap_or_else(|_| "om_particles=0;;om_filter=1".into());
+    let opps = std::env::var("PROBE_OPP").unwrap_or_else(|_| "greedy,heuristic,random".into());
+    let variants: Vec<(String, IsmctsParams)> = sets
+        .split(';')
+        .map(|set| {
+            let mut p = IsmctsParams::default();
+            for kv in set.split(',').filter(|kv| !kv.is_empty()) {
+                p.apply(kv).expect("parameter");
+            }
+            (set.to_string(), p)
+        })
+        .collect();
+    for opp_kind in opps.split(',') {
+        let mut sums = vec![(0.0f64, 0u64); variants.len()];
+        // Calibration: per tenth of predicted probability, (sum predicted, sum true, count).
+        let mut calib = vec![[(0.0f64, 0.0f64, 0u64); 10]; variants.len()];
         let mut rng = SimRng::new(11);
         for seed in 0..300u64 {
             let opp: Box<dyn Player> = match opp_kind {
@@ -162,27 +188,40 @@ fn probe_true_card_share() {
                     if truth == 0 {
                         return;
                     }
-                    for (i, (_, m)) in variants.iter().enumerate() {
-                        let det = Determinizer::new(know, &base.evidence, m, &mut rng);
+                    for (i, (_, p)) in variants.iter().enumerate() {
+                        let det = Determinizer::new(know, &p.evidence, &p.model, &mut rng);
+                        let mut counts = [0u32; 32];
                         for _ in 0..32 {
                             let h = det.sample(&mut rng).hand(1).0 & !know.known(1).0;
                             sums[i].0 +=
                                 (h & truth).count_ones() as f64 / truth.count_ones() as f64;
                             sums[i].1 += 1;
+                            for c in kibitz_maumau::CardSet(h) {
+                                counts[c.index() as usize] += 1;
+                            }
+                        }
+                        for c in know.pool().minus(know.known(1)) {
+                            let q = counts[c.index() as usize] as f64 / 32.0;
+                            let b = &mut calib[i][((q * 10.0) as usize).min(9)];
+                            b.0 += q;
+                            b.1 += (truth >> c.index() & 1) as f64;
+                            b.2 += 1;
                         }
                     }
                 },
             );
         }
-        let shares: Vec<String> = variants
-            .iter()
-            .zip(sums)
-            .map(|((n, _), (s, k))| format!("{n} {:.3}", s / k as f64))
-            .collect();
-        println!(
-            "opponent {opp_kind}: {} ({} samples each)",
-            shares.join(", "),
-            sums[0].1
-        );
+        for (i, ((name, _), (s, k))) in variants.iter().zip(&sums).enumerate() {
+            println!(
+                "opponent {opp_kind} [{name}]: share {:.3} ({k} samples)",
+                s / *k as f64
+            );
+            let rows: Vec<String> = calib[i]
+                .iter()
+                .filter(|b| b.2 > 0)
+                .map(|b| format!("{:.2}->{:.2} ({})", b.0 / b.2 as f64, b.1 / b.2 as f64, b.2))
+                .collect();
+            println!("  calibration (predicted->true): {}", rows.join(", "));
+        }
     }
 }
