@@ -167,6 +167,8 @@ fn probe_true_card_share() {
         let mut sums = vec![(0.0f64, 0u64); variants.len()];
         // Calibration: per tenth of predicted probability, (sum predicted, sum true, count).
         let mut calib = vec![[(0.0f64, 0.0f64, 0u64); 10]; variants.len()];
+        // Time spent preparing the determinizer (filter included), per variant.
+        let mut spent = vec![std::time::Duration::ZERO; variants.len()];
         let mut rng = SimRng::new(11);
         for seed in 0..300u64 {
             let opp: Box<dyn Player> = match opp_kind {
@@ -189,7 +191,9 @@ fn probe_true_card_share() {
                         return;
                     }
                     for (i, (_, p)) in variants.iter().enumerate() {
+                        let t0 = std::time::Instant::now();
                         let det = Determinizer::new(know, &p.evidence, &p.model, &mut rng);
+                        spent[i] += t0.elapsed();
                         let mut counts = [0u32; 32];
                         for _ in 0..32 {
                             let h = det.sample(&mut rng).hand(1).0 & !know.known(1).0;
@@ -212,8 +216,9 @@ fn probe_true_card_share() {
             );
         }
         for (i, ((name, _), (s, k))) in variants.iter().zip(&sums).enumerate() {
+            let us = spent[i].as_secs_f64() * 1e6 / (*k as f64 / 32.0);
             println!(
-                "opponent {opp_kind} [{name}]: share {:.3} ({k} samples)",
+                "opponent {opp_kind} [{name}]: share {:.3} ({k} samples), {us:.0} us per setup",
                 s / *k as f64
             );
             let rows: Vec<String> = calib[i]
