@@ -148,10 +148,30 @@ impl Determinizer {
             particles: Vec::new(),
             cumulative: Vec::new(),
         };
+        if model.filter && model.particles > 0 {
+            if let Some(out) = crate::filter::filter_hands(know, model, rng) {
+                det.use_filter(know.me(), pool_set, &out);
+                return det;
+            }
+        }
         if model.is_on() {
             det.score_particles(know, model, rng);
         }
         det
+    }
+
+    /// Takes the particle filter's opponent hands (two players) as the candidate deals.
+    fn use_filter(&mut self, me: usize, pool_set: u32, out: &crate::filter::FilterOutput) {
+        let opp = 1 - me;
+        let fixed = self.base.hand(opp).0;
+        let mut sum = 0.0;
+        for &(hand, w) in &out.hands {
+            let mut hidden = [0u32; MAX_PLAYERS];
+            hidden[opp] = hand & !fixed & pool_set;
+            self.particles.push((hidden, pool_set & !hidden[opp]));
+            sum += w;
+            self.cumulative.push(sum);
+        }
     }
 
     /// Draws `model.particles` candidate deals by evidence and weighs each by how likely the

@@ -15,6 +15,7 @@
 //! [`Knowledge::sample`] draws a full [`Game`](crate::game::Game) consistent with all of this.
 
 use crate::cards::{Card, CardSet, Suit, DECK_SIZE};
+use crate::filter::TraceEvent;
 use crate::game::{legal_set, Config, DrawTwo, MAX_PLAYERS};
 
 #[path = "knowledge_sample.rs"]
@@ -185,6 +186,10 @@ pub struct Knowledge {
     history: Vec<PublicEvent>,
     /// Opponents' actions for the opponent model, per seat.
     moves: [Vec<SeatMove>; MAX_PLAYERS],
+    /// All opponents' actions in order, with what we saw then (for the hand filter).
+    trace: Vec<TraceEvent>,
+    /// Cards not dealt to opponents: the first top card and our first hand.
+    deal_visible: CardSet,
     winner: Option<usize>,
     reshuffles: u32,
 }
@@ -217,6 +222,8 @@ impl Knowledge {
             wishing_jack: None,
             history: Vec::new(),
             moves: Default::default(),
+            trace: Vec::new(),
+            deal_visible: CardSet::EMPTY,
             winner: None,
             reshuffles: 0,
         }
@@ -284,6 +291,14 @@ impl Knowledge {
     pub fn seat_moves(&self, seat: usize) -> &[SeatMove] {
         &self.moves[seat]
     }
+    /// Every opponent action in order, with the cards we saw at the time ([`crate::filter`]).
+    pub fn trace(&self) -> &[TraceEvent] {
+        &self.trace
+    }
+    /// Cards that cannot have been dealt to an opponent (first top card, our first hand).
+    pub fn deal_visible(&self) -> CardSet {
+        self.deal_visible
+    }
     /// Cards each seat has legally played.
     pub fn valid_moves(&self, seat: usize) -> u16 {
         self.played[seat]
@@ -337,6 +352,9 @@ impl Knowledge {
                 hand,
             } => {
                 if let Some(h) = hand {
+                    if self.hand.is_empty() {
+                        self.deal_visible = self.deal_visible.union(h);
+                    }
                     self.hand = h;
                     self.pool = self.pool.minus(h);
                 }
@@ -356,7 +374,7 @@ impl Knowledge {
                             let e = &mut self.evidence[m][c.index() as usize];
                             e.wishes = e.wishes.saturating_add(1);
                         }
-                        self.moves[m].push(SeatMove::Wished { suit: w });
+                        self.log_move(m, SeatMove::Wished { suit: w });
                     }
                 }
                 if let (Some(m), None) = (self.wishing_jack.take(), wish) {
@@ -368,7 +386,7 @@ impl Knowledge {
                             self.sizes[m] += 1;
                             self.age_evidence(m, 1);
                             self.history.push(PublicEvent::Drew { seat: m, n: 1 });
-                            self.moves[m].push(SeatMove::Took { n: 1 });
+                            self.log_move(m, SeatMove::Took { n: 1 });
                         }
                     }
                 }
@@ -397,6 +415,17 @@ impl Knowledge {
         self.deduce();
     }
 
+    /// Records an opponent's action for the model and, with what we see now, for the filter.
+    fn log_move(&mut self, seat: usize, mv: SeatMove) {
+        self.moves[seat].push(mv);
+        let visible = self.hand.union(self.pile).0;
+        self.trace.push(TraceEvent {
+            seat: seat as u8,
+            mv,
+            visible,
+        });
+    }
+
     /// A card we learned is in our hand (drawn): out of the pool.
     fn take_known(&mut self, seat: usize, c: Card) {
         self.pool.remove(c);
@@ -413,6 +442,7 @@ impl Knowledge {
             self.pile.insert(top);
             self.pool.remove(top);
             self.top = Some(top);
+            self.deal_visible.insert(top);
         }
         self.wishing_jack = None;
         self.resolve(Some(top));
@@ -434,7 +464,7 @@ impl Knowledge {
                     self.sizes[seat] += 2;
                     self.age_evidence(seat, 2);
                     if seat != self.me {
-                        self.moves[seat].push(SeatMove::Took { n: 2 });
+                        self.log_move(seat, SeatMove::Took { n: 2 });
                     }
                     self.history.push(PublicEvent::Drew { seat, n: 2 });
                 }
@@ -474,10 +504,13 @@ impl Knowledge {
                 }
                 self.apply_play(m, t);
                 if m != self.me {
-                    self.moves[m].push(SeatMove::Played {
-                        card: t,
-                        legal: fitted,
-                    });
+                    self.log_move(
+                        m,
+                        SeatMove::Played {
+                            card: t,
+                            legal: fitted,
+                        },
+                    );
                 }
                 if t.is_jack() && !p.top.is_jack() {
                     self.wishing_jack = Some(m);
@@ -498,7 +531,7 @@ impl Knowledge {
                     self.sizes[m] += 1;
                     self.age_evidence(m, 1);
                     self.history.push(PublicEvent::Drew { seat: m, n: 1 });
-                    self.moves[m].push(SeatMove::Drew { legal: fitted });
+                    self.log_move(m, SeatMove::Drew { legal: fitted });
                 }
             }
             _ => {}

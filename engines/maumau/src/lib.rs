@@ -11,6 +11,7 @@
 //! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
 //! - [`sim`]: the search's bit-mask game state and playout RNG.
 //! - [`determinize`]: sampling search states from the tracker, weighted by evidence.
+//! - [`filter`]: a forward particle filter over the opponent's hand (two players).
 //! - [`model`]: the opponent model weighing sampled hands by the opponents' actions.
 //! - [`rollout`]: the playout policy (epsilon-greedy heuristic on bit masks).
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
@@ -27,6 +28,7 @@
 pub mod arena;
 pub mod cards;
 pub mod determinize;
+pub mod filter;
 pub mod game;
 pub mod knowledge;
 pub mod mcts;

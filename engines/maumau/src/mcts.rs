@@ -156,6 +156,9 @@ impl Default for IsmctsParams {
                 void: 0.1,
                 noise: 0.2,
                 particles: 256,
+                filter: false,
+                special: 3.0,
+                jack: 6.0,
             },
             threads: 1,
         }

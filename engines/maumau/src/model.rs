@@ -27,8 +27,17 @@ pub struct ModelWeights {
     pub void: f64,
     /// Share of choices modelled as uniformly random (the rest follow the soft greedy player).
     pub noise: f64,
-    /// Candidate hands scored per decision (0: no model, sample by evidence alone).
+    /// Candidate hands scored per decision (0: no model, sample by evidence alone); with
+    /// `filter`, the number of particles followed through the game.
     pub particles: u32,
+    /// Follow the opponent's hand forward from the deal with a particle filter
+    /// ([`crate::filter`]) instead of scoring hands rebuilt backwards (two players only).
+    pub filter: bool,
+    /// The soft greedy player's bonus for a 7 or an 8, in cards of a suit (greedy bots play
+    /// them first).
+    pub special: f64,
+    /// The soft greedy player's cost of a Jack, in cards of a suit (bots keep them last).
+    pub jack: f64,
 }
 
 impl ModelWeights {
@@ -39,6 +48,9 @@ impl ModelWeights {
         void: 1.0,
         noise: 1.0,
         particles: 0,
+        filter: false,
+        special: 3.0,
+        jack: 6.0,
     };
 
     /// Whether the model changes anything.
@@ -48,15 +60,67 @@ impl ModelWeights {
 }
 
 /// A soft greedy player's score of playing `c` from `hand` (in cards of the suit held).
-fn play_score(hand: CardSet, c: Card) -> f64 {
+fn play_score(hand: CardSet, c: Card, w: &ModelWeights) -> f64 {
     let mut s = hand.count_suit(c.suit()) as f64;
     if c.is_seven() || c.is_eight() {
-        s += 3.0;
+        s += w.special;
     }
     if c.is_jack() {
-        s -= 6.0;
+        s -= w.jack;
     }
     s
+}
+
+/// Log-likelihood of one action `m` for a seat that held exactly `hand` when it acted (for a
+/// play: before the card left; for a wish: after the Jack left), under the soft greedy
+/// hypothesis of `w` and under the uniform one: `(greedy, uniform)`. Used by the forward
+/// filter, which knows each particle's hand at every moment.
+pub fn step_log_likelihood(m: &SeatMove, hand: CardSet, w: &ModelWeights) -> (f64, f64) {
+    let noise = w.noise.clamp(0.0, 1.0);
+    match *m {
+        SeatMove::Wished { suit } if w.wish > 0.0 => {
+            let rest = hand.minus(CardSet::JACKS);
+            let z: f64 = Suit::ALL
+                .iter()
+                .map(|&s| (w.wish * rest.count_suit(s) as f64).exp())
+                .sum();
+            let p = (w.wish * rest.count_suit(suit) as f64).exp() / z;
+            (((1.0 - noise) * p + noise / 4.0).ln(), 0.25f64.ln())
+        }
+        SeatMove::Played {
+            card,
+            legal: Some(legal),
+        } if w.play > 0.0 => {
+            let options = hand.inter(legal);
+            if !options.contains(card) {
+                return (0.0, 0.0);
+            }
+            let z: f64 = options
+                .iter()
+                .map(|c| (w.play * play_score(hand, c, w)).exp())
+                .sum();
+            let p = (w.play * play_score(hand, card, w)).exp() / z;
+            let k = options.len() as f64;
+            (((1.0 - noise) * p + noise / k).ln(), -k.ln())
+        }
+        SeatMove::Drew { legal: Some(legal) } if w.void < 1.0 => {
+            let l = hand.inter(legal).len() as f64 * w.void.max(1e-6).ln();
+            (l, l)
+        }
+        _ => (0.0, 0.0),
+    }
+}
+
+/// The two hypotheses' log-likelihoods combined as [`log_likelihood`] does (equal priors).
+pub fn mix(greedy: f64, uniform: f64, w: &ModelWeights) -> f64 {
+    if w.noise >= 1.0 {
+        return greedy;
+    }
+    let top = greedy.max(uniform);
+    if top == f64::NEG_INFINITY {
+        return top;
+    }
+    top + (0.5 * ((greedy - top).exp() + (uniform - top).exp())).ln()
 }
 
 /// Log-likelihood of `seat_moves` (oldest first) for a seat that holds `hand` now, averaged
@@ -100,9 +164,9 @@ fn log_likelihood_of(seat_moves: &[SeatMove], hand: CardSet, w: &ModelWeights) -
                     if options.contains(card) {
                         let z: f64 = options
                             .iter()
-                            .map(|c| (w.play * play_score(hand, c)).exp())
+                            .map(|c| (w.play * play_score(hand, c, w)).exp())
                             .sum();
-                        let p = (w.play * play_score(hand, card)).exp() / z;
+                        let p = (w.play * play_score(hand, card, w)).exp() / z;
                         ll += ((1.0 - noise) * p + noise / options.len() as f64).ln();
                     }
                 }
@@ -132,6 +196,9 @@ mod tests {
         void: 0.1,
         noise: 0.1,
         particles: 64,
+        filter: false,
+        special: 3.0,
+        jack: 6.0,
     };
 
     fn c(rank: Rank, suit: Suit) -> Card {
@@ -178,5 +245,48 @@ mod tests {
         let kreuz = CardSet::from_cards([c(Rank::Nine, Suit::Kreuz), c(Rank::Ten, Suit::Kreuz)]);
         let pik = CardSet::from_cards([c(Rank::Nine, Suit::Pik), c(Rank::Ten, Suit::Pik)]);
         assert!(log_likelihood(&wish, kreuz, &ON) > log_likelihood(&wish, pik, &ON));
+    }
+
+    #[test]
+    fn one_step_on_the_exact_hand_orders_hands() {
+        let w = ModelWeights { filter: true, ..ON };
+        // A draw on Herz: every held Herz card makes it less likely; no Herz, no penalty.
+        let draw = SeatMove::Drew {
+            legal: Some(CardSet::suit(Suit::Herz)),
+        };
+        let none = CardSet::from_cards([c(Rank::Ace, Suit::Pik), c(Rank::Nine, Suit::Pik)]);
+        let one = none.with(c(Rank::Nine, Suit::Herz));
+        let two = one.with(c(Rank::Ten, Suit::Herz));
+        let ll = |h| step_log_likelihood(&draw, h, &w);
+        assert_eq!(ll(none), (0.0, 0.0));
+        assert!(ll(one).0 < -2.0 && ll(two).0 < ll(one).0);
+        // A played 7 is likelier from a hand where it is the greedy choice (7s first, over a
+        // longer suit when the 7 bonus is large) than from one where a Jack was the only
+        // other option... and a Jack is least likely when anything else fitted.
+        let legal = CardSet::suit(Suit::Kreuz).union(CardSet::JACKS);
+        let seven = c(Rank::Seven, Suit::Kreuz);
+        let play = SeatMove::Played {
+            card: seven,
+            legal: Some(legal),
+        };
+        let with_king = CardSet::from_cards([seven, c(Rank::King, Suit::Kreuz)]);
+        let with_jack = CardSet::from_cards([seven, c(Rank::Jack, Suit::Pik)]);
+        let alone = CardSet::from_cards([seven, c(Rank::Nine, Suit::Herz)]);
+        let lp = |h| step_log_likelihood(&play, h, &w);
+        assert!(lp(alone).0 > lp(with_king).0, "no alternative is likeliest");
+        assert!(
+            lp(with_jack).0 > lp(with_king).0,
+            "a Jack is a worse alternative"
+        );
+        // A card the hand lacks says nothing here (the filter never asks).
+        assert_eq!(lp(CardSet::EMPTY), (0.0, 0.0));
+        // The uniform hypothesis only counts options.
+        assert!((lp(with_king).1 - 0.5f64.ln()).abs() < 1e-12);
+        // A wish of the suit held most is likeliest.
+        let wish = SeatMove::Wished { suit: Suit::Herz };
+        let herz = CardSet::from_cards([c(Rank::Nine, Suit::Herz), c(Rank::Ten, Suit::Herz)]);
+        let pik = CardSet::from_cards([c(Rank::Nine, Suit::Pik), c(Rank::Ten, Suit::Pik)]);
+        assert!(step_log_likelihood(&wish, herz, &w).0 > step_log_likelihood(&wish, pik, &w).0);
+        assert!(mix(-1.0, -3.0, &w) < -1.0 && mix(-1.0, -3.0, &w) > -3.0);
     }
 }

@@ -168,6 +168,30 @@ impl Tunable for IsmctsParams {
                 64.0,
                 "opponent model: candidate deals scored per decision (0 = off)",
             ),
+            spec(
+                "om_filter",
+                d.model.filter as u8 as f64,
+                0.0,
+                1.0,
+                1.0,
+                "1: follow the opponent's hand forward with a particle filter (two players)",
+            ),
+            spec(
+                "om_p78",
+                d.model.special,
+                0.0,
+                20.0,
+                1.0,
+                "opponent model: bonus of a 7 or 8 in the soft greedy score (cards of a suit)",
+            ),
+            spec(
+                "om_pjack",
+                d.model.jack,
+                0.0,
+                40.0,
+                2.0,
+                "opponent model: cost of a Jack in the soft greedy score (cards of a suit)",
+            ),
         ]
     }
 
@@ -194,6 +218,9 @@ impl Tunable for IsmctsParams {
             "om_void" => self.model.void = v.clamp(0.0, 1.0),
             "om_noise" => self.model.noise = v.clamp(0.0, 1.0),
             "om_particles" => self.model.particles = v.round().clamp(0.0, 1e6) as u32,
+            "om_filter" => self.model.filter = v.round() != 0.0,
+            "om_p78" => self.model.special = v,
+            "om_pjack" => self.model.jack = v,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
@@ -221,6 +248,9 @@ impl Tunable for IsmctsParams {
             "om_void" => self.model.void,
             "om_noise" => self.model.noise,
             "om_particles" => self.model.particles as f64,
+            "om_filter" => self.model.filter as u8 as f64,
+            "om_p78" => self.model.special,
+            "om_pjack" => self.model.jack,
             _ => return None,
         })
     }
