@@ -21,6 +21,10 @@ use crate::game::{legal_set, Config, DrawTwo, MAX_PLAYERS};
 #[path = "knowledge_sample.rs"]
 mod sample;
 
+#[path = "knowledge_events.rs"]
+mod events;
+pub use events::{Notice, PublicEvent, SeatMove};
+
 /// Likelihood factor for holding a card that would have been legal when the seat drew.
 pub const DRAW_EVIDENCE: f32 = 0.2;
 
@@ -59,101 +63,6 @@ impl Default for Evidence {
     }
 }
 
-/// One message received by a seat, in game terms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Notice {
-    /// The broadcast at the start of every turn (`topCard`, `cardsLeft`, `turnOf`, `skipped`).
-    Broadcast {
-        /// Seat of `turnOf`.
-        seat: usize,
-        /// `topCard`.
-        top: Card,
-        /// `cardsLeft`: the mover's hand size before any draw-two.
-        cards_left: usize,
-        /// `skipped`.
-        skipped: bool,
-    },
-    /// The private message to the mover (`topcard`, `wishedColor`, `drawTwoCards`, `hand`).
-    Private {
-        /// `topcard`.
-        top: Card,
-        /// `wishedColor` (−1 → `None`).
-        wish: Option<Suit>,
-        /// `cardsLeft`, after any draw-two.
-        cards_left: usize,
-        /// The 7's effect: `drawTwoCards` + `drawedCards`, or the key missing (`Failed`).
-        draw_two: DrawTwo,
-        /// `hand`, only in the first private message (already holds drawn cards).
-        hand: Option<CardSet>,
-    },
-    /// The reply to our draw (`status` okay) or to an illegal answer (`status` error).
-    DrawReply {
-        /// `drawedCards` (−1 → `None`).
-        card: Option<Card>,
-        /// True for `status: error`.
-        penalty: bool,
-    },
-    /// `won` with the winner's seat.
-    Won {
-        /// Seat of `nameOfWinner`.
-        seat: usize,
-    },
-}
-
-/// One opponent action as the opponent model reads it ([`crate::model`]): what the seat did
-/// and, where we know it, which cards were legal for it then.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeatMove {
-    /// The seat played `card`; `legal` is `None` when the wish in force was unknown to us.
-    Played {
-        /// The card.
-        card: Card,
-        /// Cards that were legal for it.
-        legal: Option<CardSet>,
-    },
-    /// The seat drew one card of its own choosing (or as a penalty) while `legal` fitted.
-    Drew {
-        /// Cards that were legal for it.
-        legal: Option<CardSet>,
-    },
-    /// The seat had to take `n` cards (a 7, a missing wish): no choice, no evidence.
-    Took {
-        /// Cards taken.
-        n: u8,
-    },
-    /// The seat wished `suit` with the Jack it just laid.
-    Wished {
-        /// The suit.
-        suit: Suit,
-    },
-}
-
-/// A public event in the game's history, as this seat understood it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PublicEvent {
-    /// `seat` played `card`.
-    Played {
-        /// Seat.
-        seat: usize,
-        /// Card.
-        card: Card,
-    },
-    /// `seat` drew `n` cards (draw, penalty or 7).
-    Drew {
-        /// Seat.
-        seat: usize,
-        /// Number of cards.
-        n: usize,
-    },
-    /// `seat` lost its turn to an 8.
-    Skipped {
-        /// Seat.
-        seat: usize,
-    },
-    /// The pile under the top card was shuffled into the talon.
-    Reshuffled,
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     seat: usize,
@@ -184,9 +93,8 @@ pub struct Knowledge {
     /// Seat that just laid a Jack onto a non-Jack (its wish shows in our next private message).
     wishing_jack: Option<usize>,
     history: Vec<PublicEvent>,
-    /// Opponents' actions for the opponent model, per seat.
-    moves: [Vec<SeatMove>; MAX_PLAYERS],
-    /// All opponents' actions in order, with what we saw then (for the hand filter).
+    /// All opponents' actions in order, with what we saw then: the opponent model reads one
+    /// seat's actions from it, the hand filter all of it.
     trace: Vec<TraceEvent>,
     /// Cards not dealt to opponents: the first top card and our first hand.
     deal_visible: CardSet,
@@ -221,7 +129,6 @@ impl Knowledge {
             drew_this_turn: false,
             wishing_jack: None,
             history: Vec::new(),
-            moves: Default::default(),
             trace: Vec::new(),
             deal_visible: CardSet::EMPTY,
             winner: None,
@@ -288,8 +195,14 @@ impl Knowledge {
         self.evidence[seat][card.index() as usize]
     }
     /// An opponent's actions so far, oldest first, for the opponent model (empty for us).
-    pub fn seat_moves(&self, seat: usize) -> &[SeatMove] {
-        &self.moves[seat]
+    pub fn seat_moves(
+        &self,
+        seat: usize,
+    ) -> impl DoubleEndedIterator<Item = SeatMove> + Clone + '_ {
+        self.trace
+            .iter()
+            .filter(move |t| usize::from(t.seat) == seat)
+            .map(|t| t.mv)
     }
     /// Every opponent action in order, with the cards we saw at the time ([`crate::filter`]).
     pub fn trace(&self) -> &[TraceEvent] {
@@ -417,7 +330,6 @@ impl Knowledge {
 
     /// Records an opponent's action for the model and, with what we see now, for the filter.
     fn log_move(&mut self, seat: usize, mv: SeatMove) {
-        self.moves[seat].push(mv);
         let visible = self.hand.union(self.pile).0;
         self.trace.push(TraceEvent {
             seat: seat as u8,

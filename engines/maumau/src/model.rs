@@ -127,8 +127,11 @@ pub fn mix(greedy: f64, uniform: f64, w: &ModelWeights) -> f64 {
 /// over two hypotheses about the seat, equally likely a priori: it plays like the soft greedy
 /// player of `w`, or it chooses uniformly at random (`noise` 1). Against a random player the
 /// second one dominates and its card choices stop shaping the sampled hands.
-pub fn log_likelihood(seat_moves: &[SeatMove], hand: CardSet, w: &ModelWeights) -> f64 {
-    let greedy = log_likelihood_of(seat_moves, hand, w);
+pub fn log_likelihood<I>(seat_moves: I, hand: CardSet, w: &ModelWeights) -> f64
+where
+    I: DoubleEndedIterator<Item = SeatMove> + Clone,
+{
+    let greedy = log_likelihood_of(seat_moves.clone(), hand, w);
     if w.noise >= 1.0 {
         return greedy;
     }
@@ -138,14 +141,17 @@ pub fn log_likelihood(seat_moves: &[SeatMove], hand: CardSet, w: &ModelWeights) 
 }
 
 /// Log-likelihood of `seat_moves` under the one hypothesis `w`.
-fn log_likelihood_of(seat_moves: &[SeatMove], hand: CardSet, w: &ModelWeights) -> f64 {
+fn log_likelihood_of<I>(seat_moves: I, hand: CardSet, w: &ModelWeights) -> f64
+where
+    I: DoubleEndedIterator<Item = SeatMove>,
+{
     let mut hand = hand;
     // Cards taken since the action being looked at: in `hand`, but not held back then.
     let mut taken_since = 0usize;
     let mut ll = 0.0;
     let noise = w.noise.clamp(0.0, 1.0);
-    for m in seat_moves.iter().rev() {
-        match *m {
+    for m in seat_moves.rev() {
+        match m {
             SeatMove::Wished { suit } => {
                 if w.wish > 0.0 {
                     let rest = hand.minus(CardSet::JACKS);
@@ -213,10 +219,13 @@ mod tests {
         let one = none.with(c(Rank::Nine, Suit::Herz));
         let two = one.with(c(Rank::Ten, Suit::Herz));
         // The drawn card may be the one fitting card; two fitting cards break the rule.
-        assert!(log_likelihood(&moves, none, &ON).abs() < 1e-12);
-        assert!(log_likelihood(&moves, one, &ON).abs() < 1e-12);
-        assert!(log_likelihood(&moves, two, &ON) < -2.0);
-        assert_eq!(log_likelihood(&moves, two, &ModelWeights::OFF), 0.0);
+        assert!(log_likelihood(moves.iter().copied(), none, &ON).abs() < 1e-12);
+        assert!(log_likelihood(moves.iter().copied(), one, &ON).abs() < 1e-12);
+        assert!(log_likelihood(moves.iter().copied(), two, &ON) < -2.0);
+        assert_eq!(
+            log_likelihood(moves.iter().copied(), two, &ModelWeights::OFF),
+            0.0
+        );
     }
 
     #[test]
@@ -240,11 +249,17 @@ mod tests {
             c(Rank::Nine, Suit::Pik),
             c(Rank::Ten, Suit::Pik),
         ]);
-        assert!(log_likelihood(&moves, long, &ON) > log_likelihood(&moves, short, &ON));
+        assert!(
+            log_likelihood(moves.iter().copied(), long, &ON)
+                > log_likelihood(moves.iter().copied(), short, &ON)
+        );
         let wish = [SeatMove::Wished { suit: Suit::Kreuz }];
         let kreuz = CardSet::from_cards([c(Rank::Nine, Suit::Kreuz), c(Rank::Ten, Suit::Kreuz)]);
         let pik = CardSet::from_cards([c(Rank::Nine, Suit::Pik), c(Rank::Ten, Suit::Pik)]);
-        assert!(log_likelihood(&wish, kreuz, &ON) > log_likelihood(&wish, pik, &ON));
+        assert!(
+            log_likelihood(wish.iter().copied(), kreuz, &ON)
+                > log_likelihood(wish.iter().copied(), pik, &ON)
+        );
     }
 
     #[test]

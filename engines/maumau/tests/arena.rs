@@ -24,7 +24,7 @@ fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Box<dyn Player>>
             for o in (0..game.players()).filter(|&o| o != know.me()) {
                 let (mut played, mut taken) = (0usize, 0usize);
                 for m in know.seat_moves(o) {
-                    match *m {
+                    match m {
                         SeatMove::Played { card, legal } => {
                             played += 1;
                             assert!(legal.is_none_or(|l| l.contains(card)), "seed {seed}");
