@@ -42,7 +42,6 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::auction::server_payment;
 use crate::belief::Belief;
-use crate::eval::auction_value;
 use crate::event::{Answer, Event, Question, TradeStart};
 use crate::game::Game;
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
@@ -51,6 +50,7 @@ use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
 use crate::player::{legal_trades, Player};
 use crate::sim::{rollout_seats, utility, World};
 
+mod bidding;
 mod worlds;
 use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
 
@@ -77,6 +77,19 @@ pub struct StrongParams {
     pub model_rollouts: bool,
     /// Add trade offers aimed just above the opponent's modelled counter offer.
     pub counter_cands: bool,
+    /// Monte-Carlo choice of the turn's action (auction or which trade); off: the heuristic's.
+    pub mc_start: bool,
+    /// Monte-Carlo reservation price in auctions; off: the heuristic's bid ceiling.
+    pub mc_bid: bool,
+    /// Monte-Carlo buy-back decision as auctioneer; off: the heuristic's.
+    pub mc_buyback: bool,
+    /// Monte-Carlo counter offer when challenged; off: the heuristic's.
+    pub mc_counter: bool,
+    /// Find the reservation price by bisection over `[high bid, cap]` with `price_points`
+    /// tests (resolution `(cap - high) / 2^n`) instead of a linear scan of `price_points`
+    /// equally spaced prices (resolution `(cap - high) / n`, and a first price that fails
+    /// means no bid at all).
+    pub price_bisect: bool,
 }
 
 impl Default for StrongParams {
@@ -92,6 +105,11 @@ impl Default for StrongParams {
             model_offers: true,
             model_rollouts: true,
             counter_cands: true,
+            mc_start: true,
+            mc_bid: true,
+            mc_buyback: true,
+            mc_counter: true,
+            price_bisect: false,
         }
     }
 }
@@ -290,111 +308,6 @@ impl StrongPlayer {
         cands[i]
     }
 
-    /// Tracks who passed in the current run from the bid history.
-    fn track_run(&mut self, animal: Animal, auctioneer: Seat, high: u32, history: &[(Seat, u32)]) {
-        if self.run.key != Some((animal, auctioneer)) {
-            self.run = Run {
-                key: Some((animal, auctioneer)),
-                ..Run::default()
-            };
-            self.run.out[auctioneer.idx()] = true;
-        }
-        for &(s, v) in history {
-            if v > self.run.high {
-                self.run.high = v;
-            } else {
-                self.run.out[s.idx()] = true;
-            }
-        }
-        self.run.high = self.run.high.max(high);
-    }
-
-    /// The most I would pay for `animal`, by Monte Carlo over price points.
-    fn reservation(&mut self, animal: Animal, auctioneer: Seat, high: u32) -> u32 {
-        let me = self.k.me;
-        let p = self.params.rollout;
-        let hand = self.k.hand.value();
-        let ceiling = auction_value(&p.eval, &self.k, me, animal, p.denial) * p.rate;
-        let cap = ((ceiling * 2.5) as u32 + 50).min(hand);
-        if cap <= high {
-            return 0;
-        }
-        // The competitor: the active bidder who values the animal most.
-        let rival = (1..PLAYERS)
-            .map(|i| me.plus(i))
-            .filter(|&s| s != auctioneer && !self.run.out[s.idx()])
-            .max_by(|a, b| {
-                let va = auction_value(&p.eval, &self.k, *a, animal, 0.0);
-                let vb = auction_value(&p.eval, &self.k, *b, animal, 0.0);
-                va.total_cmp(&vb)
-            });
-        let n = self.params.price_points.max(1) as u32;
-        let prices: Vec<u32> = (1..=n)
-            .map(|i| (high + (cap - high) * i / n) / 10 * 10)
-            .collect();
-        let worlds = self.worlds(Some(animal));
-        let k = &self.k;
-        let next = auctioneer.next();
-        let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
-        let policy = self.policy();
-        let mut reservation = 0;
-        for &price in &prices {
-            if tc.as_ref().is_some_and(|t| t.soft_expired()) {
-                break;
-            }
-            let (mut win, mut lose) = (0.0, 0.0);
-            for w in &worlds {
-                let g = w.after_sale(k, animal, me, auctioneer, price, next);
-                win += self.play_out(g, &policy);
-                let g = match rival {
-                    Some(r) if w.money[r.idx()].value() >= price => {
-                        w.after_sale(k, animal, r, auctioneer, price, next)
-                    }
-                    Some(r) if w.money[r.idx()].value() > high => {
-                        let v = w.money[r.idx()].value();
-                        w.after_sale(k, animal, r, auctioneer, v, next)
-                    }
-                    _ => w.after_sale(k, animal, auctioneer, auctioneer, 0, next),
-                };
-                lose += self.play_out(g, &policy);
-            }
-            if win >= lose {
-                reservation = price;
-            } else {
-                break;
-            }
-        }
-        reservation
-    }
-
-    fn bid(
-        &mut self,
-        animal: Animal,
-        auctioneer: Seat,
-        high_bid: &Cards,
-        history: &[(Seat, u32)],
-    ) -> Answer {
-        let high = high_bid.value();
-        self.track_run(animal, auctioneer, high, history);
-        let next = high + 10;
-        if next > self.k.hand.value() {
-            return Answer::Money(Cards::EMPTY);
-        }
-        let res = match self.run.reservation {
-            Some(r) => r,
-            None => {
-                let r = self.reservation(animal, auctioneer, high);
-                self.run.reservation = Some(r);
-                r
-            }
-        };
-        if next <= res {
-            Answer::bid(next)
-        } else {
-            Answer::Money(Cards::EMPTY)
-        }
-    }
-
     fn buy_back(&mut self, animal: Animal, high_bidder: Seat, high_bid: &Cards) -> Answer {
         let me = self.k.me;
         let price = high_bid.value();
@@ -521,7 +434,12 @@ impl Player for StrongPlayer {
         self.k.on_question(q);
         self.belief.sync(&mut self.k);
         self.model.on_question(&self.k, q);
+        let p = &self.params;
         let a = match q {
+            Question::Start if !p.mc_start => self.heuristic(q),
+            Question::Bid { .. } if !p.mc_bid => self.heuristic(q),
+            Question::BuyBack { .. } if !p.mc_buyback => self.heuristic(q),
+            Question::Challenged { .. } if !p.mc_counter => self.heuristic(q),
             Question::Start => self.start(),
             Question::Bid {
                 animal,
