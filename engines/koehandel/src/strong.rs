@@ -48,7 +48,7 @@ use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
 use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
 use crate::player::{legal_trades, Player};
-use crate::sim::{rollout_seats, utility, World};
+use crate::sim::{rollout_seats, utility_with, World};
 
 mod bidding;
 mod worlds;
@@ -90,6 +90,12 @@ pub struct StrongParams {
     /// equally spaced prices (resolution `(cap - high) / n`, and a first price that fails
     /// means no bid at all).
     pub price_bisect: bool,
+    /// Reservation price by playing the auction out in each world for a few price caps
+    /// (the best mean utility wins) instead of comparing "I buy at p" with "the rival buys
+    /// at p".
+    pub auction_sim: bool,
+    /// Weight of the score margin next to the win share in a play-out's utility.
+    pub margin: f64,
 }
 
 impl Default for StrongParams {
@@ -110,6 +116,8 @@ impl Default for StrongParams {
             mc_buyback: true,
             mc_counter: true,
             price_bisect: false,
+            margin: 0.3,
+            auction_sim: false,
         }
     }
 }
@@ -175,7 +183,7 @@ impl StrongPlayer {
 
     fn play_out(&self, g: Game, policy: &[HeuristicParams; PLAYERS]) -> f64 {
         self.rollouts.set(self.rollouts.get() + 1);
-        utility(&rollout_seats(g, policy), self.k.me)
+        utility_with(&rollout_seats(g, policy), self.k.me, self.params.margin)
     }
 
     /// The roll-out policy per seat: the heuristic, with each opponent's modelled bid rate.
@@ -444,10 +452,10 @@ impl Player for StrongPlayer {
             Question::Bid {
                 animal,
                 auctioneer,
+                high_bidder,
                 high_bid,
                 history,
-                ..
-            } => self.bid(*animal, *auctioneer, high_bid, history),
+            } => self.bid(*animal, *auctioneer, *high_bidder, high_bid, history),
             Question::BuyBack {
                 animal,
                 high_bidder,

@@ -6,6 +6,7 @@ use kibitz_search::time::TimeControl;
 use super::{Run, StrongPlayer};
 use crate::eval::auction_value;
 use crate::event::Answer;
+use crate::sim::{rollout_capped, utility_with};
 use crate::types::{Animal, Cards, Seat, PLAYERS};
 
 impl StrongPlayer {
@@ -26,6 +27,62 @@ impl StrongPlayer {
             }
         }
         self.run.high = self.run.high.max(high);
+    }
+
+    /// The most I would pay for `animal`, chosen among "pass now" and price caps up to the
+    /// Monte-Carlo cap by playing the rest of the auction out in every world (the others
+    /// bid by the roll-out policy, I raise up to the cap): the cap with the best mean
+    /// utility over the same worlds wins. Unlike [`Self::reservation`], this sees what the
+    /// animal would really cost (the others' limits, not my cap) and the buy-back.
+    fn reservation_sim(
+        &mut self,
+        animal: Animal,
+        auctioneer: Seat,
+        high_bidder: Option<Seat>,
+        high_bid: &Cards,
+    ) -> u32 {
+        let me = self.k.me;
+        let p = self.params.rollout;
+        let high = high_bid.value();
+        let hand = self.k.hand.value();
+        let ceiling = auction_value(&p.eval, &self.k, me, animal, p.denial) * p.rate;
+        let cap = ((ceiling * 2.5) as u32 + 50).min(hand);
+        if cap <= high {
+            return 0;
+        }
+        let n = self.params.price_points.max(1) as u32;
+        let mut caps: Vec<u32> = vec![high];
+        caps.extend((1..=n).map(|i| (high + (cap - high) * i / n) / 10 * 10));
+        let heuristic = (ceiling.max(0.0) as u32).min(hand) / 10 * 10;
+        if heuristic > high {
+            caps.push(heuristic);
+        }
+        caps.sort_unstable();
+        caps.dedup();
+        let worlds = self.worlds(Some(animal));
+        let (k, out) = (&self.k, self.run.out);
+        let policy = self.policy();
+        let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let mut sums = vec![0.0; caps.len()];
+        for w in &worlds {
+            for (sum, &c) in sums.iter_mut().zip(&caps) {
+                let g = w.at_bid(k, animal, auctioneer, out, high_bidder, *high_bid);
+                self.rollouts.set(self.rollouts.get() + 1);
+                let scores = rollout_capped(g, &policy, me, c);
+                *sum += utility_with(&scores, me, self.params.margin);
+            }
+            if tc.as_ref().is_some_and(|t| t.soft_expired()) {
+                break;
+            }
+        }
+        let best = (0..caps.len())
+            .max_by(|&a, &b| sums[a].total_cmp(&sums[b]).then(b.cmp(&a)))
+            .unwrap_or(0);
+        if caps[best] > high {
+            caps[best]
+        } else {
+            0
+        }
     }
 
     /// The most I would pay for `animal`, by Monte Carlo over price points.
@@ -98,6 +155,7 @@ impl StrongPlayer {
         &mut self,
         animal: Animal,
         auctioneer: Seat,
+        high_bidder: Option<Seat>,
         high_bid: &Cards,
         history: &[(Seat, u32)],
     ) -> Answer {
@@ -110,7 +168,11 @@ impl StrongPlayer {
         let res = match self.run.reservation {
             Some(r) => r,
             None => {
-                let r = self.reservation(animal, auctioneer, high);
+                let r = if self.params.auction_sim {
+                    self.reservation_sim(animal, auctioneer, high_bidder, high_bid)
+                } else {
+                    self.reservation(animal, auctioneer, high)
+                };
                 self.run.reservation = Some(r);
                 r
             }
