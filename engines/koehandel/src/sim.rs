@@ -327,7 +327,9 @@ mod tests {
                 bought ^ paid_me,
                 "seed {seed}: bought {bought} paid {paid_me}"
             );
+            checked += 1;
         }
+        assert!(checked >= 5, "only {checked} decks checked");
     }
 
     #[test]
