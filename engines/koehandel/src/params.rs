@@ -156,7 +156,7 @@ pub fn strong_specs() -> Vec<ParamSpec> {
         ),
         spec(
             "auction_sim",
-            0.0,
+            1.0,
             0.0,
             1.0,
             1.0,
