@@ -100,6 +100,10 @@ pub struct StrongParams {
     /// (the best mean utility wins) instead of comparing "I buy at p" with "the rival buys
     /// at p".
     pub auction_sim: bool,
+    /// On its own turn, choose the trade on half the worlds and compare it with an auction
+    /// on the other half, instead of taking the best of all candidates on the same worlds
+    /// (where the maximum over many trade estimates wins against the auction by noise).
+    pub start_split: bool,
     /// Weight of the score margin next to the win share in a play-out's utility.
     pub margin: f64,
 }
@@ -124,6 +128,7 @@ impl Default for StrongParams {
             price_bisect: false,
             margin: 0.3,
             auction_sim: true,
+            start_split: false,
         }
     }
 }
@@ -310,15 +315,24 @@ impl StrongPlayer {
         }
         let worlds = self.worlds(None);
         let k = &self.k;
-        let i = self.best_of(
-            &worlds,
-            &|_, w, c| {
-                let mut g = w.at_turn(k, me);
-                g.answer(cands[c]);
-                g
-            },
-            cands.len(),
-        );
+        let at = |w: &World, c: usize| {
+            let mut g = w.at_turn(k, me);
+            g.answer(cands[c]);
+            g
+        };
+        if self.params.start_split && cands[0] == Answer::Auction && cands.len() > 2 {
+            // The best of many noisy trade estimates is biased upwards against the one
+            // auction estimate: pick the trade on half the worlds, then compare it with the
+            // auction on the other half.
+            let (pick, test) = worlds.split_at(worlds.len().div_ceil(2));
+            let t = 1 + self.best_of(pick, &|_, w, c| at(w, c + 1), cands.len() - 1);
+            if test.is_empty() {
+                return cands[t];
+            }
+            let i = self.best_of(test, &|_, w, c| at(w, if c == 0 { 0 } else { t }), 2);
+            return if i == 0 { cands[0] } else { cands[t] };
+        }
+        let i = self.best_of(&worlds, &|_, w, c| at(w, c), cands.len());
         cands[i]
     }
 
