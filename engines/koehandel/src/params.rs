@@ -108,7 +108,7 @@ pub fn strong_specs() -> Vec<ParamSpec> {
         ),
         spec(
             "mc_start",
-            1.0,
+            0.0,
             0.0,
             1.0,
             1.0,

@@ -18,6 +18,13 @@
 //! as a challenger the candidate offers include a zero-value offer padded with `n` cards
 //! (the opponent cannot tell it from a real one by its count).
 //!
+//! The turn's action (auction, or which trade with which offer) is the heuristic's by
+//! default (`mc_start` off): scoring all candidates on the same worlds and taking the best
+//! lost games (85 % against 94 % wins with the heuristic choice on the same 100 decks),
+//! most likely because the best of a dozen noisy trade estimates beats the one auction
+//! estimate by noise; picking the trade on half the worlds (`start_split`) recovers only
+//! part of it (88 %).
+//!
 //! Cheap decisions (payments, re-offers) use the heuristic directly; an auction gets one
 //! Monte-Carlo reservation price, computed when the player is first asked to bid on it. By
 //! default (`auction_sim`) it is chosen among a few price caps by playing the rest of the
@@ -83,7 +90,8 @@ pub struct StrongParams {
     pub model_rollouts: bool,
     /// Add trade offers aimed just above the opponent's modelled counter offer.
     pub counter_cands: bool,
-    /// Monte-Carlo choice of the turn's action (auction or which trade); off: the heuristic's.
+    /// Monte-Carlo choice of the turn's action (auction or which trade); off (the default):
+    /// the heuristic's, which won more (94 % vs 85 % on 100 paired games).
     pub mc_start: bool,
     /// Monte-Carlo reservation price in auctions; off: the heuristic's bid ceiling.
     pub mc_bid: bool,
@@ -121,7 +129,7 @@ impl Default for StrongParams {
             model_offers: true,
             model_rollouts: true,
             counter_cands: true,
-            mc_start: true,
+            mc_start: false,
             mc_bid: true,
             mc_buyback: true,
             mc_counter: true,
