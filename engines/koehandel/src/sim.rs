@@ -7,8 +7,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::belief::Belief;
 use crate::eval::{auction_value_of, gain};
+use crate::event::Answer;
 use crate::event::Question;
-use crate::game::{Game, Phase, Trade};
+use crate::game::{Auction, Game, Phase, Trade};
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
 use crate::types::{Animal, Cards, Herd, Seat, DECK_SIZE, PLAYERS};
@@ -93,8 +94,51 @@ pub fn rollout_seats(mut g: Game, params: &[HeuristicParams; PLAYERS]) -> [u32; 
     g.scores()
 }
 
-/// How good final `scores` are for `me`: the win share plus a small margin term.
+/// Plays `g`, which is in an auction, to the end: until the next turn starts, `me` raises
+/// by 10 while the raise is at most `cap` (and within his money) and everybody else plays
+/// his heuristic; from there on as [`rollout_seats`]. This values "bid up to `cap`" with
+/// the whole auction played out: who else bids how far, the price actually paid, the
+/// auctioneer's buy-back.
+pub fn rollout_capped(
+    mut g: Game,
+    params: &[HeuristicParams; PLAYERS],
+    me: Seat,
+    cap: u32,
+) -> [u32; PLAYERS] {
+    g.set_quiet(true);
+    play_auction_capped(&mut g, params, me, cap);
+    rollout_seats(g, params)
+}
+
+/// The auction part of [`rollout_capped`]: plays `g` until the next turn starts (or the game
+/// ends), `me` raising up to `cap`, the others by their heuristics.
+pub fn play_auction_capped(g: &mut Game, params: &[HeuristicParams; PLAYERS], me: Seat, cap: u32) {
+    while let Some(ask) = g.ask() {
+        let a = match &ask.question {
+            Question::Start => break,
+            Question::Bid { high_bid, .. } if ask.seat == me => {
+                let next = high_bid.value() + 10;
+                if next <= cap && next <= g.money(me).value() {
+                    Answer::bid(next)
+                } else {
+                    Answer::Money(Cards::EMPTY)
+                }
+            }
+            q => HeuristicPlayer::answer_for(&params[ask.seat.idx()], view(g, ask.seat), q),
+        };
+        g.answer(a);
+    }
+}
+
+/// How good final `scores` are for `me`: the win share plus a small margin term (weight 0.3).
 pub fn utility(scores: &[u32; PLAYERS], me: Seat) -> f64 {
+    utility_with(scores, me, 0.3)
+}
+
+/// [`utility`] with the margin term's weight `margin`: the win share plus `margin` × (my
+/// score − the best other score) / max(best score, 1000). The margin term breaks the ties
+/// between worlds that are won (or lost) either way; too much of it trades wins for points.
+pub fn utility_with(scores: &[u32; PLAYERS], me: Seat, margin: f64) -> f64 {
     let mine = scores[me.idx()];
     let best_other = (0..PLAYERS)
         .filter(|&i| i != me.idx())
@@ -104,7 +148,7 @@ pub fn utility(scores: &[u32; PLAYERS], me: Seat) -> f64 {
     let best = mine.max(best_other);
     let ties = scores.iter().filter(|&&s| s == best).count() as f64;
     let win = if mine == best { 1.0 / ties } else { 0.0 };
-    win + 0.3 * (mine as f64 - best_other as f64) / (best.max(1000) as f64)
+    win + margin * (mine as f64 - best_other as f64) / (best.max(1000) as f64)
 }
 
 /// One determinized world: every hand and the order of the unseen deck.
@@ -179,6 +223,37 @@ impl World {
         Game::from_position(&self.deck, herds, money, k.donkeys, next, k.caught)
     }
 
+    /// The world in an auction run of `animal` (already drawn) by `auctioneer`, with `me`
+    /// asked to bid over `high_bid` of `high_bidder`; seats in `out` have left the run.
+    pub fn at_bid(
+        &self,
+        k: &Knowledge,
+        animal: Animal,
+        auctioneer: Seat,
+        out: [bool; PLAYERS],
+        high_bidder: Option<Seat>,
+        high_bid: Cards,
+    ) -> Game {
+        let mut g = self.at_turn(k, auctioneer);
+        g.active = auctioneer;
+        let me = k.me;
+        g.phase = Phase::Bidding(Auction {
+            animal,
+            auctioneer,
+            active: std::array::from_fn(|i| {
+                let s = Seat(i as u8);
+                s == me || (s != auctioneer && !out[i])
+            }),
+            excluded: [false; PLAYERS],
+            high_bidder,
+            high_bid,
+            next: me,
+            history: Vec::new(),
+            seen: [0; PLAYERS],
+        });
+        g
+    }
+
     /// The world where `challenger` has offered `offer` to `me` for `animal` (`count` at
     /// stake) and waits for my answer.
     pub fn at_challenge(
@@ -200,5 +275,73 @@ impl World {
             tie,
         });
         g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{auction_value_of, play_auction_capped, utility, utility_with};
+    use crate::event::{Answer, Question};
+    use crate::game::Game;
+    use crate::heuristic::HeuristicParams;
+    use crate::types::Seat;
+
+    #[test]
+    fn a_capped_bidder_stops_at_his_cap_and_an_open_one_is_not_outbid() {
+        let params = [HeuristicParams::default(); 4];
+        let mut checked = 0;
+        for seed in 0..20 {
+            let mut g = Game::new(seed);
+            g.set_quiet(true);
+            g.answer(Answer::Auction);
+            let Some(ask) = g.ask() else { continue };
+            let Question::Bid { animal, .. } = ask.question else {
+                continue;
+            };
+            let me = ask.seat;
+            let (herd, money) = (g.herd(me).count(animal), g.money(me).value());
+            // Cap 0: I never bid, so I neither get the animal nor pay.
+            let mut a = g.clone();
+            play_auction_capped(&mut a, &params, me, 0);
+            assert_eq!(a.herd(me).count(animal), herd, "seed {seed}");
+            assert!(a.money(me).value() >= money, "seed {seed}");
+            // No cap: if my money tops every other bidder's limit, nobody outbids me, so I
+            // buy it or the auctioneer buys it back from me, paying me.
+            let herds = std::array::from_fn(|i| g.herd(Seat(i as u8)));
+            let top = (1..4)
+                .map(|i| me.plus(i))
+                .map(|s| {
+                    let v = auction_value_of(&params[0].eval, &herds, s, animal, params[0].denial);
+                    (v * params[0].rate) as u32
+                })
+                .max()
+                .unwrap_or(0);
+            if top + 10 > money {
+                continue;
+            }
+            let mut b = g.clone();
+            play_auction_capped(&mut b, &params, me, u32::MAX / 2);
+            let bought = b.herd(me).count(animal) == herd + 1;
+            let paid_me = b.money(me).value() > money;
+            assert!(
+                bought ^ paid_me,
+                "seed {seed}: bought {bought} paid {paid_me}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 5, "only {checked} decks checked");
+    }
+
+    #[test]
+    fn utility_is_the_win_share_plus_the_weighted_margin() {
+        let s = [3000, 2000, 1000, 500];
+        // Winner by 1000 over a best score of 3000.
+        assert!((utility_with(&s, Seat(0), 0.0) - 1.0).abs() < 1e-12);
+        assert!((utility_with(&s, Seat(0), 0.3) - 1.1).abs() < 1e-12);
+        assert!((utility(&s, Seat(0)) - 1.1).abs() < 1e-12);
+        // A loser only has the (negative) margin; a shared first place halves the win.
+        assert!((utility_with(&s, Seat(1), 0.6) + 0.2).abs() < 1e-12);
+        let t = [2000, 2000, 0, 0];
+        assert!((utility_with(&t, Seat(1), 0.3) - 0.5).abs() < 1e-12);
     }
 }

@@ -29,6 +29,32 @@ fn strong_player_is_legal_and_deterministic() {
 }
 
 #[test]
+fn every_decision_switch_keeps_the_player_legal_and_deterministic() {
+    let variants = [
+        "strong:worlds=3:start_split=1",
+        "strong:worlds=3:auction_sim=0:price_bisect=1",
+        "strong:worlds=3:mc_start=0:mc_bid=0:mc_buyback=0:mc_counter=0:margin=0",
+    ];
+    for spec in variants {
+        let seat = |seed: u64| -> Vec<Box<dyn Player>> {
+            let mut v = vec![make_player(spec, seed).unwrap()];
+            for i in 1..4 {
+                v.push(make_player("heuristic", seed + i).unwrap());
+            }
+            v
+        };
+        let a = play_game(Game::new(5), &mut seat(5));
+        let b = play_game(Game::new(5), &mut seat(5));
+        assert_eq!(a, b, "{spec}: same seed, same game");
+        assert_eq!(
+            a.stats[0].defaults, 0,
+            "{spec}: an invalid or missing answer"
+        );
+        assert_eq!(a.stats[0].bluffs, 0, "{spec}: caught bluffing");
+    }
+}
+
+#[test]
 fn registry_parses_parameters() {
     assert!(make_player("strong:worlds=4:rate=0.3", 1).is_some());
     assert!(make_player("strong:soft_ms=1500:hard_ms=3000", 1).is_some());
@@ -70,11 +96,16 @@ fn registry_accepts_param_prefix_and_every_spec() {
     assert!(p.set_param("nope", 1.0).is_err());
 }
 
-/// Plays one game of a small strong player against `others` and returns its model.
+/// Plays one game of a small strong player against `others` and returns its model. The
+/// strong player bids by the older price-point rule (`auction_sim` off): what the model sees
+/// depends on how the strong player's own bids shape the auctions, and the checks below
+/// were calibrated on those games (with 2 worlds the play-out rule's bids are mostly noise,
+/// so it runs fewer auctions up to where a 0.2 bidder drops out).
 fn model_after(seed: u64, others: [&str; 3]) -> kibitz_koehandel::model::OpponentModel {
     let params = StrongParams {
         worlds: 2,
         particles: 8,
+        auction_sim: false,
         ..Default::default()
     };
     let mut strong = StrongPlayer::with_params(params, seed);
