@@ -1,6 +1,6 @@
 //! A forward particle filter over an opponent's hand (two players).
 //!
-//! Each particle is one full history of the opponent's hand: the five cards it was dealt and
+//! Each particle is one full history of the opponent's hand: the seven cards it was dealt and
 //! every card it drew or had to take, in order. Replaying the tracker's [`TraceEvent`]s over it
 //! gives the EXACT hand at every action, so each play, wish and draw is weighed by the
 //! opponent model ([`crate::model::step_log_likelihood`]) on the hand of that moment, not on a
