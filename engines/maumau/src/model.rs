@@ -71,6 +71,25 @@ fn play_score(hand: CardSet, c: Card, w: &ModelWeights) -> f64 {
     s
 }
 
+/// The soft greedy player's chance of wishing `suit` from `hand` (Jacks do not count).
+fn wish_p(hand: CardSet, suit: Suit, w: &ModelWeights) -> f64 {
+    let rest = hand.minus(CardSet::JACKS);
+    let z: f64 = Suit::ALL
+        .iter()
+        .map(|&s| (w.wish * rest.count_suit(s) as f64).exp())
+        .sum();
+    (w.wish * rest.count_suit(suit) as f64).exp() / z
+}
+
+/// The soft greedy player's chance of playing `card` among `options` from `hand`.
+fn play_p(hand: CardSet, options: CardSet, card: Card, w: &ModelWeights) -> f64 {
+    let z: f64 = options
+        .iter()
+        .map(|c| (w.play * play_score(hand, c, w)).exp())
+        .sum();
+    (w.play * play_score(hand, card, w)).exp() / z
+}
+
 /// Log-likelihood of one action `m` for a seat that held exactly `hand` when it acted (for a
 /// play: before the card left; for a wish: after the Jack left), under the soft greedy
 /// hypothesis of `w` and under the uniform one: `(greedy, uniform)`. Used by the forward
@@ -78,15 +97,10 @@ fn play_score(hand: CardSet, c: Card, w: &ModelWeights) -> f64 {
 pub fn step_log_likelihood(m: &SeatMove, hand: CardSet, w: &ModelWeights) -> (f64, f64) {
     let noise = w.noise.clamp(0.0, 1.0);
     match *m {
-        SeatMove::Wished { suit } if w.wish > 0.0 => {
-            let rest = hand.minus(CardSet::JACKS);
-            let z: f64 = Suit::ALL
-                .iter()
-                .map(|&s| (w.wish * rest.count_suit(s) as f64).exp())
-                .sum();
-            let p = (w.wish * rest.count_suit(suit) as f64).exp() / z;
-            (((1.0 - noise) * p + noise / 4.0).ln(), 0.25f64.ln())
-        }
+        SeatMove::Wished { suit } if w.wish > 0.0 => (
+            ((1.0 - noise) * wish_p(hand, suit, w) + noise / 4.0).ln(),
+            0.25f64.ln(),
+        ),
         SeatMove::Played {
             card,
             legal: Some(legal),
@@ -95,11 +109,7 @@ pub fn step_log_likelihood(m: &SeatMove, hand: CardSet, w: &ModelWeights) -> (f6
             if !options.contains(card) {
                 return (0.0, 0.0);
             }
-            let z: f64 = options
-                .iter()
-                .map(|c| (w.play * play_score(hand, c, w)).exp())
-                .sum();
-            let p = (w.play * play_score(hand, card, w)).exp() / z;
+            let p = play_p(hand, options, card, w);
             let k = options.len() as f64;
             (((1.0 - noise) * p + noise / k).ln(), -k.ln())
         }
@@ -136,8 +146,7 @@ where
         return greedy;
     }
     let uniform = log_likelihood_of(seat_moves, hand, &ModelWeights { noise: 1.0, ..*w });
-    let top = greedy.max(uniform);
-    top + (0.5 * ((greedy - top).exp() + (uniform - top).exp())).ln()
+    mix(greedy, uniform, w)
 }
 
 /// Log-likelihood of `seat_moves` under the one hypothesis `w`.
@@ -154,13 +163,7 @@ where
         match m {
             SeatMove::Wished { suit } => {
                 if w.wish > 0.0 {
-                    let rest = hand.minus(CardSet::JACKS);
-                    let z: f64 = Suit::ALL
-                        .iter()
-                        .map(|&s| (w.wish * rest.count_suit(s) as f64).exp())
-                        .sum();
-                    let p = (w.wish * rest.count_suit(suit) as f64).exp() / z;
-                    ll += ((1.0 - noise) * p + noise / 4.0).ln();
+                    ll += ((1.0 - noise) * wish_p(hand, suit, w) + noise / 4.0).ln();
                 }
             }
             SeatMove::Played { card, legal } => {
@@ -168,11 +171,7 @@ where
                 if let Some(legal) = legal.filter(|_| w.play > 0.0) {
                     let options = hand.inter(legal);
                     if options.contains(card) {
-                        let z: f64 = options
-                            .iter()
-                            .map(|c| (w.play * play_score(hand, c, w)).exp())
-                            .sum();
-                        let p = (w.play * play_score(hand, card, w)).exp() / z;
+                        let p = play_p(hand, options, card, w);
                         ll += ((1.0 - noise) * p + noise / options.len() as f64).ln();
                     }
                 }
