@@ -50,9 +50,7 @@
 //! `index` the game or market number).
 
 use super::Played;
-use anyhow::Context;
 use serde_json::{json, Value};
-use std::io::BufRead;
 use std::path::Path;
 
 /// Record format tag, first key of every line.
@@ -77,18 +75,8 @@ pub fn line(game: &str, seed: u64, index: u64, a: &str, b: &str, side: &str, p: 
     v
 }
 
-/// Reads every record of a JSON-lines file (blank lines skipped).
+/// Reads every record of a JSON-lines file (blank lines skipped; see
+/// [`kibitz_net::record::read`]).
 pub fn read(path: &Path) -> anyhow::Result<Vec<Value>> {
-    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, l) in std::io::BufReader::new(f).lines().enumerate() {
-        let l = l.with_context(|| format!("reading {}", path.display()))?;
-        if l.trim().is_empty() {
-            continue;
-        }
-        let v: Value = serde_json::from_str(&l)
-            .with_context(|| format!("{} line {}: not JSON", path.display(), i + 1))?;
-        out.push(v);
-    }
-    Ok(out)
+    Ok(kibitz_net::record::read(path)?)
 }

@@ -3,13 +3,13 @@
 //! server's `--records DIR`, and read by `kibitz replay`.
 //!
 //! The keys every line carries are documented in the root crate's `arena::record` (the
-//! format's one description); this module owns the tag and a writer that several games
+//! format's one description); this module owns the tag, a writer that several games
 //! (threads, tasks) can append to at once, a whole line at a time, flushed per game so a
-//! record survives a killed server.
+//! record survives a killed server, and the reader of such a file.
 
 use serde_json::Value;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -73,6 +73,29 @@ impl RecordWriter {
     }
 }
 
+/// Reads every record of a JSON-lines file, blank lines skipped. A line that is not whole
+/// JSON (a torn write, a foreign file) is an `InvalidData` error naming the file and line.
+pub fn read(path: &Path) -> std::io::Result<Vec<Value>> {
+    let with_path =
+        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let file = File::open(path).map_err(with_path)?;
+    let mut out = Vec::new();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(with_path)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v = serde_json::from_str(&line).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{} line {}: not JSON ({e})", path.display(), i + 1),
+            )
+        })?;
+        out.push(v);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,11 +112,7 @@ mod tests {
         let w = RecordWriter::create(&dir, "games").unwrap();
         w.write(&json!({"format": "other", "game": "piranhas"}))
             .unwrap();
-        let text = std::fs::read_to_string(w.path()).unwrap();
-        let lines: Vec<Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let lines = read(w.path()).unwrap();
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[0]["format"], FORMAT);
         assert_eq!(lines[0]["moves"], json!([4, 4]));
@@ -105,6 +124,23 @@ mod tests {
         let text = std::fs::read_to_string(w.path()).unwrap();
         assert_eq!(text.lines().count(), 1);
         assert!(text.contains("maumau"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn read_skips_blank_lines_and_names_a_torn_one() {
+        let dir = std::env::temp_dir().join(format!("kibitz-net-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("r.jsonl");
+        std::fs::write(&f, "{\"a\":1}\n\n{\"a\":2}\n").unwrap();
+        let v = read(&f).unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[1]["a"], 2);
+        std::fs::write(&f, "{\"a\":1}\n{\"a\":\n").unwrap();
+        let e = read(&f).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("line 2"), "{e}");
+        assert!(read(&dir.join("missing.jsonl")).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -56,18 +56,11 @@ pub fn fresh_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// Every line of a JSON-lines file (records), parsed; panics naming the file and line on
-/// anything that is not whole JSON, which is what a records test must catch.
+/// Every record of a JSON-lines file ([`kibitz_net::record::read`]); panics with the reader's
+/// error, which names the file and the line, on anything that is not whole JSON: that is what
+/// a records test must catch.
 pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path:?}: {e}"));
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("{path:?} line {}: not JSON ({e}): {l}", i + 1))
-        })
-        .collect()
+    kibitz_net::record::read(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A [`ProgressSink`] that remembers what a tournament runner reported: the announced total
