@@ -15,7 +15,7 @@ use crate::cards::CardSet;
 use crate::game::HAND_SIZE;
 use crate::knowledge::{Knowledge, SeatMove};
 use crate::model::{mix, step_log_likelihood, ModelWeights};
-use crate::sim::below;
+use crate::sim::{below, select_bit};
 use rand::RngCore;
 
 /// One opponent action as the tracker logged it, with the cards we saw at that moment (our
@@ -69,12 +69,10 @@ pub struct FilterOutput {
     pub patched: usize,
 }
 
+/// A uniformly random card of `mask` (its index); `None` when `mask` is empty.
 fn pick<R: RngCore + ?Sized>(mask: u32, rng: &mut R) -> Option<u8> {
     let n = mask.count_ones();
-    if n == 0 {
-        return None;
-    }
-    CardSet(mask).nth(below(rng, n) as usize).map(|c| c.index())
+    (n > 0).then(|| select_bit(mask, below(rng, n)) as u8)
 }
 
 /// The filter over one opponent seat's trace.
