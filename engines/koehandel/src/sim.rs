@@ -117,12 +117,7 @@ pub fn play_auction_capped(g: &mut Game, params: &[HeuristicParams; PLAYERS], me
         let a = match &ask.question {
             Question::Start => break,
             Question::Bid { high_bid, .. } if ask.seat == me => {
-                let next = high_bid.value() + 10;
-                if next <= cap && next <= g.money(me).value() {
-                    Answer::bid(next)
-                } else {
-                    Answer::Money(Cards::EMPTY)
-                }
+                raise_up_to(high_bid.value(), cap.min(g.money(me).value()))
             }
             q => HeuristicPlayer::answer_for(&params[ask.seat.idx()], view(g, ask.seat), q),
         };
@@ -130,15 +125,24 @@ pub fn play_auction_capped(g: &mut Game, params: &[HeuristicParams; PLAYERS], me
     }
 }
 
-/// How good final `scores` are for `me`: the win share plus a small margin term (weight 0.3).
-pub fn utility(scores: &[u32; PLAYERS], me: Seat) -> f64 {
-    utility_with(scores, me, 0.3)
+/// The default weight of the score margin in [`utility`] (the strong player's `margin`).
+pub const MARGIN: f64 = 0.3;
+
+/// The reply of a bidder who raises by 10 over `high` while the raise stays within `limit`
+/// (his reservation price or his money, whichever is lower), and passes otherwise.
+pub fn raise_up_to(high: u32, limit: u32) -> Answer {
+    let next = high + 10;
+    if next <= limit {
+        Answer::bid(next)
+    } else {
+        Answer::Money(Cards::EMPTY)
+    }
 }
 
-/// [`utility`] with the margin term's weight `margin`: the win share plus `margin` × (my
-/// score − the best other score) / max(best score, 1000). The margin term breaks the ties
-/// between worlds that are won (or lost) either way; too much of it trades wins for points.
-pub fn utility_with(scores: &[u32; PLAYERS], me: Seat, margin: f64) -> f64 {
+/// How good final `scores` are for `me`: the win share plus `margin` × (my score − the best
+/// other score) / max(best score, 1000). The margin term breaks the ties between worlds that
+/// are won (or lost) either way; too much of it trades wins for points.
+pub fn utility(scores: &[u32; PLAYERS], me: Seat, margin: f64) -> f64 {
     let mine = scores[me.idx()];
     let best_other = (0..PLAYERS)
         .filter(|&i| i != me.idx())
@@ -280,7 +284,7 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use super::{auction_value_of, play_auction_capped, utility, utility_with};
+    use super::{auction_value_of, play_auction_capped, utility, MARGIN};
     use crate::event::{Answer, Question};
     use crate::game::Game;
     use crate::heuristic::HeuristicParams;
@@ -336,12 +340,11 @@ mod tests {
     fn utility_is_the_win_share_plus_the_weighted_margin() {
         let s = [3000, 2000, 1000, 500];
         // Winner by 1000 over a best score of 3000.
-        assert!((utility_with(&s, Seat(0), 0.0) - 1.0).abs() < 1e-12);
-        assert!((utility_with(&s, Seat(0), 0.3) - 1.1).abs() < 1e-12);
-        assert!((utility(&s, Seat(0)) - 1.1).abs() < 1e-12);
+        assert!((utility(&s, Seat(0), 0.0) - 1.0).abs() < 1e-12);
+        assert!((utility(&s, Seat(0), MARGIN) - 1.1).abs() < 1e-12);
         // A loser only has the (negative) margin; a shared first place halves the win.
-        assert!((utility_with(&s, Seat(1), 0.6) + 0.2).abs() < 1e-12);
+        assert!((utility(&s, Seat(1), 0.6) + 0.2).abs() < 1e-12);
         let t = [2000, 2000, 0, 0];
-        assert!((utility_with(&t, Seat(1), 0.3) - 0.5).abs() < 1e-12);
+        assert!((utility(&t, Seat(1), 0.3) - 0.5).abs() < 1e-12);
     }
 }

@@ -61,7 +61,7 @@ use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
 use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
 use crate::player::{legal_trades, Player};
-use crate::sim::{rollout_seats, utility_with, World};
+use crate::sim::{rollout_seats, utility, World, MARGIN};
 
 mod bidding;
 mod worlds;
@@ -134,7 +134,7 @@ impl Default for StrongParams {
             mc_buyback: true,
             mc_counter: true,
             price_bisect: false,
-            margin: 0.3,
+            margin: MARGIN,
             auction_sim: true,
             start_split: false,
         }
@@ -201,8 +201,13 @@ impl StrongPlayer {
     }
 
     fn play_out(&self, g: Game, policy: &[HeuristicParams; PLAYERS]) -> f64 {
+        self.utility_of(&rollout_seats(g, policy))
+    }
+
+    /// The utility of one roll-out's final `scores` for me (and the roll-out counted).
+    fn utility_of(&self, scores: &[u32; PLAYERS]) -> f64 {
         self.rollouts.set(self.rollouts.get() + 1);
-        utility_with(&rollout_seats(g, policy), self.k.me, self.params.margin)
+        utility(scores, self.k.me, self.params.margin)
     }
 
     /// The roll-out policy per seat: the heuristic, with each opponent's modelled bid rate.

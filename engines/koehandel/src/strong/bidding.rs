@@ -6,7 +6,7 @@ use kibitz_search::time::TimeControl;
 use super::{Run, StrongPlayer};
 use crate::eval::auction_value;
 use crate::event::Answer;
-use crate::sim::{rollout_capped, utility_with};
+use crate::sim::{raise_up_to, rollout_capped};
 use crate::types::{Animal, Cards, Seat, PLAYERS};
 
 impl StrongPlayer {
@@ -42,17 +42,13 @@ impl StrongPlayer {
         high_bid: &Cards,
     ) -> u32 {
         let me = self.k.me;
-        let p = self.params.rollout;
         let high = high_bid.value();
         let hand = self.k.hand.value();
-        let ceiling = auction_value(&p.eval, &self.k, me, animal, p.denial) * p.rate;
-        let cap = ((ceiling * 2.5) as u32 + 50).min(hand);
-        if cap <= high {
+        let Some((ceiling, cap)) = self.price_range(animal, high) else {
             return 0;
-        }
-        let n = self.params.price_points.max(1) as u32;
+        };
         let mut caps: Vec<u32> = vec![high];
-        caps.extend((1..=n).map(|i| (high + (cap - high) * i / n) / 10 * 10));
+        caps.extend(self.prices(high, cap));
         let heuristic = (ceiling.max(0.0) as u32).min(hand) / 10 * 10;
         if heuristic > high {
             caps.push(heuristic);
@@ -67,9 +63,7 @@ impl StrongPlayer {
         for w in &worlds {
             for (sum, &c) in sums.iter_mut().zip(&caps) {
                 let g = w.at_bid(k, animal, auctioneer, out, high_bidder, *high_bid);
-                self.rollouts.set(self.rollouts.get() + 1);
-                let scores = rollout_capped(g, &policy, me, c);
-                *sum += utility_with(&scores, me, self.params.margin);
+                *sum += self.utility_of(&rollout_capped(g, &policy, me, c));
             }
             if tc.as_ref().is_some_and(|t| t.soft_expired()) {
                 break;
@@ -89,12 +83,9 @@ impl StrongPlayer {
     fn reservation(&mut self, animal: Animal, auctioneer: Seat, high: u32) -> u32 {
         let me = self.k.me;
         let p = self.params.rollout;
-        let hand = self.k.hand.value();
-        let ceiling = auction_value(&p.eval, &self.k, me, animal, p.denial) * p.rate;
-        let cap = ((ceiling * 2.5) as u32 + 50).min(hand);
-        if cap <= high {
+        let Some((_, cap)) = self.price_range(animal, high) else {
             return 0;
-        }
+        };
         // The competitor: the active bidder who values the animal most.
         let rival = (1..PLAYERS)
             .map(|i| me.plus(i))
@@ -134,11 +125,8 @@ impl StrongPlayer {
         if self.params.price_bisect {
             return bisect_price(high, cap, n, expired, buy_beats_pass);
         }
-        let prices: Vec<u32> = (1..=n)
-            .map(|i| (high + (cap - high) * i / n) / 10 * 10)
-            .collect();
         let mut reservation = 0;
-        for &price in &prices {
+        for price in self.prices(high, cap) {
             if expired() {
                 break;
             }
@@ -161,8 +149,7 @@ impl StrongPlayer {
     ) -> Answer {
         let high = high_bid.value();
         self.track_run(animal, auctioneer, high, history);
-        let next = high + 10;
-        if next > self.k.hand.value() {
+        if high + 10 > self.k.hand.value() {
             return Answer::Money(Cards::EMPTY);
         }
         let res = match self.run.reservation {
@@ -177,11 +164,22 @@ impl StrongPlayer {
                 r
             }
         };
-        if next <= res {
-            Answer::bid(next)
-        } else {
-            Answer::Money(Cards::EMPTY)
-        }
+        raise_up_to(high, res.min(self.k.hand.value()))
+    }
+
+    /// The heuristic's bid ceiling for `animal` and the Monte-Carlo cap above it (2.5× the
+    /// ceiling plus 50, at most my money), or `None` when the cap does not top `high`.
+    fn price_range(&self, animal: Animal, high: u32) -> Option<(f64, u32)> {
+        let p = self.params.rollout;
+        let ceiling = auction_value(&p.eval, &self.k, self.k.me, animal, p.denial) * p.rate;
+        let cap = ((ceiling * 2.5) as u32 + 50).min(self.k.hand.value());
+        (cap > high).then_some((ceiling, cap))
+    }
+
+    /// `price_points` prices spread evenly over `(high, cap]`, rounded down to tens.
+    fn prices(&self, high: u32, cap: u32) -> impl Iterator<Item = u32> {
+        let n = self.params.price_points.max(1) as u32;
+        (1..=n).map(move |i| (high + (cap - high) * i / n) / 10 * 10)
     }
 }
 
