@@ -1,6 +1,7 @@
 //! `kibitz match` for every game: reproducible JSON (independent of --concurrency), one-line
 //! errors for bad specs, records that `kibitz replay --all` can show.
 
+use kibitz_testkit::{fresh_dir, json_lines, run_bin, Ran};
 use std::process::Command;
 
 const KIBITZ: &str = env!("CARGO_BIN_EXE_kibitz");
@@ -13,11 +14,8 @@ const GAMES: [(&str, &str, &str); 4] = [
     ("koehandel", "heuristic", "random"),
 ];
 
-fn run(args: &[&str]) -> std::process::Output {
-    Command::new(KIBITZ)
-        .args(args)
-        .output()
-        .expect("kibitz runs")
+fn run(args: &[&str]) -> Ran {
+    run_bin(KIBITZ, args)
 }
 
 fn json_match(game: &str, a: &str, b: &str, conc: &str) -> serde_json::Value {
@@ -36,12 +34,8 @@ fn json_match(game: &str, a: &str, b: &str, conc: &str) -> serde_json::Value {
         conc,
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{game}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(out.ok, "{game}: {}", out.stderr);
+    let text = out.stdout;
     assert_eq!(
         text.lines().count(),
         1,
@@ -87,9 +81,9 @@ fn bad_spec_fails_with_one_line() {
             let out = run(&[
                 "match", game, "--a", bad, "--b", b, "--games", "2", "--seed", "1", "--json",
             ]);
-            assert!(!out.status.success(), "{game} {bad}");
+            assert!(!out.ok, "{game} {bad}");
             assert!(out.stdout.is_empty(), "{game} {bad}: stdout not empty");
-            let err = String::from_utf8_lossy(&out.stderr);
+            let err = &out.stderr;
             assert_eq!(err.trim_end().lines().count(), 1, "{game} {bad}: {err}");
         }
     }
@@ -97,7 +91,7 @@ fn bad_spec_fails_with_one_line() {
 
 #[test]
 fn records_replay_with_all() {
-    let dir = std::env::temp_dir().join(format!("kibitz-arena-test-{}", std::process::id()));
+    let dir = fresh_dir("arena-test");
     for (game, a, b) in GAMES {
         let d = dir.to_string_lossy().to_string();
         let out = run(&[
@@ -115,29 +109,21 @@ fn records_replay_with_all() {
             &d,
             "--json",
         ]);
-        assert!(
-            out.status.success(),
-            "{game}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert!(out.ok, "{game}: {}", out.stderr);
+        let summary: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
         let file = dir.join(format!("{game}-3.jsonl"));
-        let text = std::fs::read_to_string(&file).expect("record file");
+        let records = json_lines(&file);
         assert_eq!(
-            text.lines().count() as u64,
+            records.len() as u64,
             summary["games"].as_u64().unwrap(),
             "{game}"
         );
-        let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        let first = &records[0];
         assert_eq!(first["format"], "kibitz-record/1");
         let moves = first["moves"].as_array().expect("moves").len();
         let out = run(&["replay", &file.to_string_lossy(), "--game", "0", "--all"]);
-        assert!(
-            out.status.success(),
-            "{game}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let shown = String::from_utf8_lossy(&out.stdout);
+        assert!(out.ok, "{game}: {}", out.stderr);
+        let shown = &out.stdout;
         // One position per move plus the start (Mau-Mau also shows skipped turns).
         let positions = shown.lines().filter(|l| l.starts_with('[')).count();
         assert!(
@@ -162,8 +148,8 @@ fn without_a_terminal_progress_comes_as_stderr_lines() {
         "--seed",
         "3",
     ]);
-    assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.ok);
+    let err = &out.stderr;
     let lines: Vec<_> = err.lines().filter(|l| l.starts_with("match: ")).collect();
     assert!(lines.len() >= 2, "{err}");
     assert!(
@@ -174,8 +160,7 @@ fn without_a_terminal_progress_comes_as_stderr_lines() {
 
 #[test]
 fn records_are_written_as_games_end_and_survive_a_killed_match() {
-    let dir = std::env::temp_dir().join(format!("kibitz-arena-kill-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_dir("arena-kill");
     let mut child = Command::new(KIBITZ)
         .args([
             "match",
@@ -210,9 +195,8 @@ fn records_are_written_as_games_end_and_survive_a_killed_match() {
     child.kill().expect("kill");
     child.wait().expect("reaped");
     assert!(lines >= 3, "no records appeared while the match ran");
-    let text = std::fs::read_to_string(&file).expect("record file");
-    for (i, l) in text.lines().enumerate() {
-        let v: serde_json::Value = serde_json::from_str(l).expect("every line is whole JSON");
+    // Every line is whole JSON (json_lines names a torn one), in game order.
+    for (i, v) in json_lines(&file).iter().enumerate() {
         assert_eq!(v["index"].as_u64(), Some(i as u64), "game order");
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -17,7 +17,7 @@ fn kibitz(args: &[&str]) -> Output {
 
 /// Writes `text` to a fresh temporary file.
 fn dice_file(name: &str, text: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("kibitz-bounds-{}-{name}.txt", std::process::id()));
+    let p = kibitz_testkit::fresh_dir(&format!("bounds-{name}")).join("dice.txt");
     std::fs::write(&p, text).unwrap();
     p
 }

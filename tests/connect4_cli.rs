@@ -1,40 +1,20 @@
 //! `kibitz connect4 solve / bench / play / show`: exit codes and error reports of the built
 //! binary (issue 11 item 5).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use kibitz_testkit::{fresh_dir, run_bin_input, Ran};
 
 const GOOD: &str = "2252576253462244111563365343671351441 -1\n\
                     7422341735647741166133573473242566 1\n";
 
-fn kibitz(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .env_remove("RUST_LIB_BACKTRACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kibitz runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("kibitz ends")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+fn kibitz(args: &[&str], stdin: &str) -> Ran {
+    run_bin_input(env!("CARGO_BIN_EXE_kibitz"), args, stdin)
 }
 
 #[test]
 fn solve_good_lines_exit_zero() {
     let out = kibitz(&["connect4", "solve", "--hash", "16"], GOOD);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    assert!(out.ok, "{}", out.stderr);
+    let stdout = &out.stdout;
     assert!(stdout.contains("2252576253462244111563365343671351441 -1"));
     assert!(stdout.contains("7422341735647741166133573473242566 1"));
 }
@@ -43,21 +23,21 @@ fn solve_good_lines_exit_zero() {
 fn solve_malformed_line_exits_non_zero_and_names_it() {
     let input = format!("{GOOD}44x4\n4444444 0\n");
     let out = kibitz(&["connect4", "solve", "--hash", "16"], &input);
-    assert!(!out.status.success());
-    let err = text(&out.stderr);
+    assert!(!out.ok);
+    let err = &out.stderr;
     assert!(err.contains("line 3"), "{err}");
     assert!(err.contains("line 4"), "{err}");
     // The good lines are still answered.
-    assert!(text(&out.stdout).contains("7422341735647741166133573473242566 1"));
+    assert!(out.stdout.contains("7422341735647741166133573473242566 1"));
 }
 
 #[test]
 fn solve_finished_positions_are_game_over_errors() {
     for p in ["1212121", "1122334"] {
         let out = kibitz(&["connect4", "solve", "--hash", "16"], &format!("{p}\n"));
-        assert!(!out.status.success(), "{p}");
-        assert!(text(&out.stderr).contains("game over"), "{p}");
-        assert!(!text(&out.stdout).contains(p), "{p} must not get a score");
+        assert!(!out.ok, "{p}");
+        assert!(out.stderr.contains("game over"), "{p}");
+        assert!(!out.stdout.contains(p), "{p} must not get a score");
     }
 }
 
@@ -67,15 +47,13 @@ fn solve_wrong_score_exits_non_zero() {
         &["connect4", "solve", "--hash", "16"],
         "7422341735647741166133573473242566 3\n",
     );
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("line 1"));
-    assert!(text(&out.stdout).contains("MISMATCH"));
+    assert!(!out.ok);
+    assert!(out.stderr.contains("line 1"));
+    assert!(out.stdout.contains("MISMATCH"));
 }
 
 fn bench_file(name: &str, content: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("kibitz-c4-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+    let p = fresh_dir(&format!("c4-cli-{name}")).join(name);
     std::fs::write(&p, content).unwrap();
     p
 }
@@ -87,16 +65,16 @@ fn bench_exit_codes() {
         &["connect4", "bench", "--hash", "16", good.to_str().unwrap()],
         "",
     );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("mean CPU"));
+    assert!(out.ok, "{}", out.stderr);
+    assert!(out.stdout.contains("mean CPU"));
 
     let bad = bench_file("bad", &format!("{GOOD}1212121 0\nnot-a-line\n"));
     let out = kibitz(
         &["connect4", "bench", "--hash", "16", bad.to_str().unwrap()],
         "",
     );
-    assert!(!out.status.success());
-    let err = text(&out.stderr);
+    assert!(!out.ok);
+    let err = &out.stderr;
     assert!(err.contains("line 3") && err.contains("game over"), "{err}");
     assert!(err.contains("line 4"), "{err}");
 
@@ -105,24 +83,24 @@ fn bench_exit_codes() {
         &["connect4", "bench", "--hash", "16", wrong.to_str().unwrap()],
         "",
     );
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("WRONG"));
+    assert!(!out.ok);
+    assert!(out.stderr.contains("WRONG"));
 }
 
 #[test]
 fn play_on_a_finished_game_is_an_error() {
     let out = kibitz(&["connect4", "play", "1212121", "--ms", "20"], "");
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("game over"));
+    assert!(!out.ok);
+    assert!(out.stderr.contains("game over"));
     let out = kibitz(&["connect4", "play", "4444", "--ms", "20"], "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.ok, "{}", out.stderr);
 }
 
 #[test]
 fn show_of_the_empty_board_uses_the_book_and_has_a_legend() {
     let out = kibitz(&["connect4", "show", "", "--hash", "16", "--secs", "5"], "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let s = text(&out.stdout);
+    assert!(out.ok, "{}", out.stderr);
+    let s = &out.stdout;
     assert!(s.contains("book: play column 4"), "{s}");
     assert!(
         s.contains("first player") && s.contains("side to move"),

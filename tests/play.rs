@@ -1,30 +1,12 @@
 //! `kibitz play`: a person's moves piped into the binary; bad input is explained, the board is
 //! drawn, and the game runs to its end (or ends cleanly when the input does).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kibitz runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write moves");
-    let out = child.wait_with_output().expect("kibitz ends");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    let args: Vec<&str> = std::iter::once("play")
+        .chain(args.iter().copied())
+        .collect();
+    let out = kibitz_testkit::run_bin_input(env!("CARGO_BIN_EXE_kibitz"), &args, input);
+    (out.ok, out.stdout, out.stderr)
 }
 
 #[test]

@@ -6,23 +6,20 @@
 
 use kibitz_bots_piranhas::protocol::ServerMessage;
 use kibitz_net::tournament::Options;
+use kibitz_testkit::{fresh_dir, json_lines, run_bin};
 use std::path::Path;
-use std::process::Command;
 
 /// The board printed last by `kibitz replay FILE --game G --all`, and the number of
 /// positions printed.
 fn replayed_final(file: &Path, game: usize) -> (String, usize) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args(["replay", "--all", "--game", &game.to_string()])
-        .arg(file)
-        .output()
-        .expect("run kibitz replay");
-    assert!(
-        out.status.success(),
-        "replay failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let game = game.to_string();
+    let file = file.to_string_lossy();
+    let out = run_bin(
+        env!("CARGO_BIN_EXE_kibitz"),
+        &["replay", "--all", "--game", &game, &file],
     );
-    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.ok, "replay failed: {}", out.stderr);
+    let text = out.stdout;
     let positions = text.lines().filter(|l| l.starts_with('[')).count();
     let last_header = text.rfind("\n[").expect("a position header") + 1;
     let after = &text[last_header..];
@@ -31,17 +28,12 @@ fn replayed_final(file: &Path, game: usize) -> (String, usize) {
 }
 
 fn records(dir: &Path, name: &str) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(dir.join(format!("{name}.jsonl")))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    json_lines(&dir.join(format!("{name}.jsonl")))
 }
 
 #[test]
 fn server_records_replay_to_the_servers_final_positions() {
-    let dir = std::env::temp_dir().join(format!("kibitz-replay-srv-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_dir("replay-srv");
     let opts = Options {
         games: 2,
         seed: 5,

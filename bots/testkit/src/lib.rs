@@ -1,9 +1,11 @@
-//! Helpers shared by the integration tests of the `bots/*` crates: running a binary and
-//! capturing what it printed, a fresh scratch folder, reading a records file, counting what a
+//! Helpers shared by the integration tests of the `bots/*` crates and of the `kibitz` binary:
+//! running a binary (with or without input piped in) and capturing what it printed, a fresh
+//! scratch folder, reading a records file, counting what a
 //! tournament reports, and the comparable part of a standings table.
 //!
-//! Only a dev-dependency. It exists because the four bots crates' tests had grown the same
-//! helpers four times; a fix to one (a flaky temp-dir name, a lossy decode) now reaches all.
+//! Only a dev-dependency. It exists because the four bots crates' tests, and the `kibitz`
+//! binary's own, had grown the same helpers again and again; a fix to one (a flaky temp-dir
+//! name, a lossy decode, a pipe that fills up) now reaches all.
 
 use kibitz_net::tournament::ProgressSink;
 use kibitz_search::stats::Standing;
@@ -40,6 +42,41 @@ pub fn run_bin(bin: &str, args: &[&str]) -> Ran {
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
+    Ran {
+        ok: out.status.success(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `bin` with `args`, writes `input` to its standard input and closes it, and captures
+/// what it printed to its end: a person's moves or a file's lines piped in. A backtrace the
+/// caller's environment asks for is switched off, so error text is the binary's own.
+///
+/// The input is written from a second thread, so a binary that prints a lot before it reads
+/// everything cannot block on a full pipe. Panics when the binary cannot be started.
+pub fn run_bin_input(bin: &str, args: &[&str], input: &str) -> Ran {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(bin)
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .env_remove("RUST_LIB_BACKTRACE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_string();
+    // A binary that stops reading early closes the pipe: that is its business, not an error.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("{bin} did not end: {e}"));
+    let _ = writer.join();
     Ran {
         ok: out.status.success(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -139,6 +176,16 @@ mod tests {
         let f = dir.join("r.jsonl");
         std::fs::write(&f, "{\"a\":1}\n{\"a\":\n").unwrap();
         json_lines(&f);
+    }
+
+    #[test]
+    fn run_bin_input_pipes_the_input_through() {
+        let ran = run_bin_input("cat", &[], "one\ntwo\n");
+        assert!(ran.ok);
+        assert_eq!(ran.stdout, "one\ntwo\n");
+        let big = "x".repeat(1 << 20);
+        assert_eq!(run_bin_input("cat", &[], &big).stdout.len(), 1 << 20);
+        assert!(!run_bin_input("false", &[], "").ok);
     }
 
     #[test]
