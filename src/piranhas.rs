@@ -146,8 +146,8 @@ pub struct SearchArgs {
     /// Search threads (more than 1: Lazy SMP over a shared lock-free table).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Evaluation preset: `tuned` (= `v2`), `v1` or `v3`.
-    #[arg(long, default_value = "tuned")]
+    /// Evaluation preset: `default` (= `v4`), `v1`, `v2` (= `tuned`) or `v3`.
+    #[arg(long, default_value = "default")]
     eval: String,
     /// Evaluation weight override `name=value` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]

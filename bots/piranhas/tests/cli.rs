@@ -19,6 +19,7 @@ fn piranhas_bot_help_and_version() {
         "--time-ms",
         "--log-level",
         "--nodes",
+        "--eval",
         "--version",
     ] {
         assert!(
@@ -38,6 +39,20 @@ fn piranhas_bot_help_and_version() {
     }
     let (ok, _) = run(bin, &["--no-such-flag"]);
     assert!(!ok);
+}
+
+#[test]
+fn piranhas_bot_refuses_an_unknown_eval_preset_before_connecting() {
+    let bin = env!("CARGO_BIN_EXE_piranhas-bot");
+    // Port 9 (discard) on loopback: were the preset accepted, the bot would try to connect
+    // and fail with a connection error instead of naming the preset.
+    let (ok, text) = run(bin, &["--eval", "v9", "-h", "127.0.0.1", "-p", "9"]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("unknown --eval \"v9\""), "{text}");
+    assert!(
+        !text.contains("onnect"),
+        "it must not get as far as connecting: {text}"
+    );
 }
 
 #[test]

@@ -9,8 +9,8 @@
 //!   hottest part); it also keeps the mover's capture moves for quiescence.
 //! - [`swarm`] / [`result`]: swarms by bitwise flood fill, the official win evaluation.
 //! - [`kraken`]: the 340 Kraken pairs and the official random placement.
-//! - [`eval`] / [`search`]: evaluation weights and the alpha-beta [`Engine`] (through
-//!   `kibitz_search`), the greedy baseline.
+//! - [`eval`] / [`search`]: the static evaluation and the alpha-beta [`Engine`] (through
+//!   `kibitz_search`), the greedy baseline; [`weights`]: the named weights and their presets.
 //! - [`players`] / [`arena`]: player specs (`search:time=100,...`) and in-process games.
 //! - [`params`]: the tunables in the shared registry ([`param_specs`]).
 //! - [`tune`]: Texel-style fit of the evaluation weights from self-play (`kibitz piranhas tune`).
@@ -37,7 +37,8 @@
 //!   colour bitboard; the hot bit-counting functions have `popcnt` copies chosen at run time
 //!   (the workspace builds for baseline x86-64). Pure speed-ups keep the bench signature.
 //! - Evaluation weights live in [`EvalParams`] (named, settable with `--param name=value`);
-//!   [`EvalParams::V1`] is the first evaluation, kept to measure the tuned default against.
+//!   [`EvalParams::V1`] is the first evaluation, `v2` the default of 1305576 and `v4` today's,
+//!   all kept to measure later versions against.
 #![warn(missing_docs)]
 
 pub mod arena;
@@ -56,6 +57,7 @@ pub mod search;
 pub mod state;
 pub mod swarm;
 pub mod tune;
+pub mod weights;
 mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -4,8 +4,8 @@
 //! Spec syntax: `kind[:key=value,key=value,...]`
 //!
 //! - `random[:seed=N]`
-//! - `greedy[:eval=v1|v2|v3|tuned,param.NAME=V,...]`
-//! - `search[:time=MS,hard=MS,depth=D,nodes=N,hash=MB,eval=v1|v2|v3|tuned,qs=0|1,lmr=0|1,null=0|1,
+//! - `greedy[:eval=v1|v2|v3|v4|tuned|default,param.NAME=V,...]`
+//! - `search[:time=MS,hard=MS,depth=D,nodes=N,hash=MB,eval=v1|v2|v3|v4|tuned|default,qs=0|1,lmr=0|1,null=0|1,
 //!   smart=0|1,threads=N,param.NAME=V,...]` — `smart` switches the time management
 //!   (default on), `threads` > 1 searches with Lazy SMP; `time` is the soft budget per move (default 1200), `hard` the
 //!   deadline (default 4/3 of `time`); with `depth` or `nodes` and no `time` the search is

@@ -5,7 +5,7 @@ use anyhow::Context;
 use clap::{ArgAction, Parser};
 use kibitz_bots_piranhas::client::{self, ClientConfig};
 use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
-use kibitz_piranhas::EngineConfig;
+use kibitz_piranhas::{EngineConfig, EvalParams};
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -44,6 +44,10 @@ struct Args {
     /// Search threads (more than 1: Lazy SMP; keep 1 on a shared contest machine).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Evaluation preset: `default` (= `v4`), `v2` (the default of commit 1305576, also
+    /// `tuned`), `v1` or `v3`; `--param` overrides single weights on top of it.
+    #[arg(long, default_value = "default")]
+    eval: String,
     /// Evaluation weight override, `name=value` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
@@ -67,7 +71,16 @@ fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
         "random" => Box::new(RandomPlayer::new(a.seed)),
         "greedy" => Box::new(GreedyPlayer::new()),
         "search" => {
-            let mut cfg = EngineConfig::default();
+            let eval = EvalParams::preset(&a.eval).with_context(|| {
+                format!(
+                    "unknown --eval {:?} (default, v1, v2, v3, v4, tuned)",
+                    a.eval
+                )
+            })?;
+            let mut cfg = EngineConfig {
+                eval,
+                ..EngineConfig::default()
+            };
             cfg.search.hash_mb = a.hash_mb;
             cfg.search.max_depth = if a.depth == 0 {
                 cfg.search.max_depth
