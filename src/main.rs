@@ -12,6 +12,7 @@ mod params_cli;
 mod piranhas;
 mod play;
 mod replay;
+mod score;
 mod tournament;
 mod wuerfel;
 mod wuerfel_report;
@@ -37,6 +38,9 @@ enum Command {
     Play(play::Args),
     /// Step through a game record (`--records`) with the board drawn, or print it with `--all`.
     Replay(replay::Args),
+    /// Score games already played from record files: standings, or A's W/D/L, Elo ± 95 %
+    /// and SPRT per seat (real bots through a server's `--records`).
+    Score(score::Args),
     /// Play every contest locally over its real protocol against our reference servers.
     Tournament(tournament::Args),
     /// Connect Four: solver, opening book, benchmarks.
@@ -81,6 +85,7 @@ fn real_main() -> anyhow::Result<()> {
     match cli.command {
         Command::Match(args) => arena::cli::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Score(args) => score::run(args),
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Connect4(cmd) => connect4::run(cmd),

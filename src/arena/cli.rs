@@ -196,14 +196,60 @@ pub fn json_line(
         "los": e.los, "sides": sides,
     });
     if let Some(s) = sprt {
-        let (lo, hi) = s.bounds();
-        v["sprt"] = json!({
-            "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
-            "llr": s.llr(t.wins, t.draws, t.losses), "lower": lo, "upper": hi,
-            "status": status_word(s.status(t.wins, t.draws, t.losses)),
-        });
+        v["sprt"] = sprt_json(s, t);
     }
     v
+}
+
+/// The `sprt` object of a `--json` line: hypotheses, LLR, bounds and status word.
+pub fn sprt_json(s: &Sprt, t: &SideTally) -> Value {
+    let (lo, hi) = s.bounds();
+    json!({
+        "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+        "llr": s.llr(t.wins, t.draws, t.losses), "lower": lo, "upper": hi,
+        "status": status_word(s.status(t.wins, t.draws, t.losses)),
+    })
+}
+
+/// The SPRT line of a report, e.g. `SPRT [0, 10] α=0.05 β=0.05: LLR 1.23 in [-2.94, 2.94] →
+/// continue`.
+pub fn sprt_text(s: &Sprt, t: &SideTally) -> String {
+    let (lo, hi) = s.bounds();
+    format!(
+        "SPRT [{}, {}] α={} β={}: LLR {:.2} in [{lo:.2}, {hi:.2}] → {}",
+        s.elo0,
+        s.elo1,
+        s.alpha,
+        s.beta,
+        s.llr(t.wins, t.draws, t.losses),
+        match s.status(t.wins, t.draws, t.losses) {
+            SprtStatus::Continue => "continue",
+            SprtStatus::AcceptH0 => "H0 accepted",
+            SprtStatus::AcceptH1 => "H1 accepted",
+        },
+    )
+}
+
+/// A table of tallies, one row each: label, games, W/D/L, score, Elo ± 95 %, LOS.
+pub fn tally_table(first: &str, elo: &str, rows: &[&SideTally]) -> Table {
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_header(vec![first, "games", "W", "D", "L", "score", elo, "LOS"]);
+    for t in rows {
+        let e = elo_from_wdl(t.wins, t.draws, t.losses);
+        table.add_row(vec![
+            Cell::new(&t.label),
+            right(t.games()),
+            right(t.wins),
+            right(t.draws),
+            right(t.losses),
+            right(format!("{:.1} %", 100.0 * e.score)),
+            right(format!("{:+.1} ± {:.1}", e.elo, e.error95)),
+            right(format!("{:.1} %", 100.0 * e.los)),
+        ]);
+    }
+    table
 }
 
 fn status_word(s: SprtStatus) -> &'static str {
@@ -220,46 +266,16 @@ fn right(s: impl ToString) -> Cell {
 
 /// Prints the table (per side and overall), the SPRT line and the summary.
 pub fn print_report(out: &MatchOutcome, sprt: Option<&Sprt>, secs: f64) {
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL_CONDENSED).set_header(vec![
-        "A as",
-        "games",
-        "W",
-        "D",
-        "L",
-        "score",
-        "Elo (A−B)",
-        "LOS",
-    ]);
-    for t in out.sides.iter().chain(std::iter::once(&out.total)) {
-        let e = elo_from_wdl(t.wins, t.draws, t.losses);
-        table.add_row(vec![
-            Cell::new(&t.label),
-            right(t.games()),
-            right(t.wins),
-            right(t.draws),
-            right(t.losses),
-            right(format!("{:.1} %", 100.0 * e.score)),
-            right(format!("{:+.1} ± {:.1}", e.elo, e.error95)),
-            right(format!("{:.1} %", 100.0 * e.los)),
-        ]);
-    }
-    println!("{table}");
-    let t = &out.total;
+    let rows: Vec<&SideTally> = out
+        .sides
+        .iter()
+        .chain(std::iter::once(&out.total))
+        .collect();
+    println!("{}", tally_table("A as", "Elo (A−B)", &rows));
     if let Some(s) = sprt {
-        let (lo, hi) = s.bounds();
         println!(
-            "SPRT [{}, {}] α={} β={}: LLR {:.2} in [{lo:.2}, {hi:.2}] → {}{}",
-            s.elo0,
-            s.elo1,
-            s.alpha,
-            s.beta,
-            s.llr(t.wins, t.draws, t.losses),
-            match s.status(t.wins, t.draws, t.losses) {
-                SprtStatus::Continue => "continue",
-                SprtStatus::AcceptH0 => "H0 accepted",
-                SprtStatus::AcceptH1 => "H1 accepted",
-            },
+            "{}{}",
+            sprt_text(s, &out.total),
             if out.stopped_early {
                 " (stopped early)"
             } else {
