@@ -18,6 +18,17 @@ fn score_json(args: &[&str]) -> Value {
     serde_json::from_str(out.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}", out.stdout))
 }
 
+/// The entry of `list` (e.g. `"players"` or `"seats"`) whose `key` is `name`.
+fn entry(report: &Value, list: &str, key: &str, name: &str) -> Value {
+    report[list]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {list} in {report}"))
+        .iter()
+        .find(|x| x[key] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {key} {name} in {report}"))
+}
+
 fn wdl(v: &Value) -> (u64, u64, u64) {
     (
         v["wins"].as_u64().expect("wins"),
@@ -83,15 +94,7 @@ fn scores_a_match_from_its_records_as_the_match_itself_counted_it() {
     // Standings list both players with the same counts.
     let st = score_json(&[&file.to_string_lossy()]);
     assert_eq!(st["games"], 8);
-    let row = |name: &str| {
-        st["players"]
-            .as_array()
-            .expect("players")
-            .iter()
-            .find(|p| p["player"] == name)
-            .cloned()
-            .unwrap_or_else(|| panic!("{name} missing in {st}"))
-    };
+    let row = |name: &str| entry(&st, "players", "player", name);
     assert_eq!(wdl(&row(a)), (w, dr, l));
     assert_eq!(wdl(&row(b)), (l, dr, w));
 }
@@ -137,15 +140,7 @@ fn counts_draws_merges_renamed_players_and_filters_by_opponent() {
     ]);
     // Four games against old (the game against "3: other" is filtered out): 2 W, 1 D, 1 L.
     assert_eq!(wdl(&s["total"]), (2, 1, 1));
-    let seat = |label: &str| {
-        s["seats"]
-            .as_array()
-            .expect("seats")
-            .iter()
-            .find(|x| x["seat"] == label)
-            .cloned()
-            .unwrap_or_else(|| panic!("no {label} in {s}"))
-    };
+    let seat = |label: &str| entry(&s, "seats", "seat", label);
     assert_eq!(wdl(&seat("RED")), (1, 1, 0));
     assert_eq!(wdl(&seat("BLUE")), (1, 0, 1));
     assert_eq!(s["total"]["score"], 0.625);
@@ -204,15 +199,7 @@ fn four_player_games_count_one_winner_per_table() {
     tie["result"]["scores"] = json!([900, 900, 300, 0]);
     let tied = write(&dir, "tie.jsonl", &[tie.to_string()]);
     let t = score_json(&[&tied]);
-    let row = |name: &str| {
-        t["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["player"] == name)
-            .map(wdl)
-            .unwrap()
-    };
+    let row = |name: &str| wdl(&entry(&t, "players", "player", name));
     assert_eq!(
         (row("strong"), row("h1"), row("h2")),
         ((0, 1, 0), (0, 1, 0), (0, 0, 1))
