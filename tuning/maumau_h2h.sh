@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Mau-Mau head to head of two real maumau-bot builds over the real protocol, one
+# maumau-server per game. `kibitz match maumau` plays both sides with one binary; this plays
+# an old build against a new one. Each deal is played twice with the seats swapped (the first
+# bot to connect gets seat 0), so the deal's luck cancels. Runs one game at a time; start two
+# with their own ports and deal ranges to fill a 2-core machine. `touch RECORDS/STOP` ends it
+# after the current game.
+#
+# Usage: tuning/maumau_h2h.sh NEW_BIN_DIR OLD_BIN_DIR FIRST_DEAL LAST_DEAL PORT RECORDS [TIME_MS]
+#   NEW_BIN_DIR: holds maumau-bot and maumau-server (the server is the new build's)
+#   OLD_BIN_DIR: holds the old maumau-bot
+#   PORT:        first of 40 ports used in turn, so a server still closing never blocks the next
+#   RECORDS:     folder for the servers' records (RECORDS/maumau.jsonl) and the processes' stderr
+# Score: kibitz score RECORDS/maumau.jsonl --a new --sprt 0,30
+set -u
+if [ $# -lt 6 ]; then
+  sed -n '9,14p' "$0" >&2
+  exit 2
+fi
+new=$1; old=$2; first=$3; last=$4; base=$5; rec=$6; ms=${7:-200}
+mkdir -p "$rec"
+i=0
+for d in $(seq "$first" "$last"); do
+  for lead in new old; do
+    port=$((base + i % 40)); i=$((i + 1))
+    "$new/maumau-server" --port "$port" --seed "$d" --games 1 --records "$rec" \
+      --log-level warn 2>>"$rec/server.err" & s=$!
+    sleep 0.2
+    if [ "$lead" = new ]; then a=$new; an=new; b=$old; bn=old; else a=$old; an=old; b=$new; bn=new; fi
+    "$a/maumau-bot" --port "$port" --name "$an" --exact-name --time-ms "$ms" \
+      >/dev/null 2>>"$rec/bots.err" & p=$!
+    sleep 0.1
+    "$b/maumau-bot" --port "$port" --name "$bn" --exact-name --time-ms "$ms" \
+      >/dev/null 2>>"$rec/bots.err" & q=$!
+    wait "$p" "$q" "$s"
+    [ -e "$rec/STOP" ] && exit 0
+  done
+done
