@@ -45,7 +45,9 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
         match k {
             "iterations" => iterations = Some(v.parse().map_err(|_| bad(k))?),
             "time" => time_ms = Some(v.parse().map_err(|_| bad(k))?),
-            _ => rest.push(format!("{}={v}", k.strip_prefix("param.").unwrap_or(k))),
+            // Passed on as written: the player takes registry names as `param.NAME` (and its
+            // few old short keys bare).
+            _ => rest.push(format!("{k}={v}")),
         }
     }
     if time_ms.is_none() && iterations.is_none() {
@@ -172,5 +174,25 @@ impl Arena for Maumau {
 
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
         mm_record::replay(record)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn every_registry_parameter_reaches_the_player() {
+        for p in kibitz_maumau::param_specs() {
+            let spec = format!("ismcts:iterations=10,param.{}={}", p.name, p.default);
+            let parsed = parse(&spec, None).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            assert!(
+                parsed.engine.contains(&format!("param.{}=", p.name)),
+                "{spec}"
+            );
+        }
+        assert!(parse("ismcts:param.c=0.8,time=200", None).is_ok());
+        assert!(parse("ismcts:param.nope=1", None).is_err());
+        assert!(parse("ismcts:time=x", None).is_err());
     }
 }
