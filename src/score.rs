@@ -7,7 +7,7 @@
 //! build against a new one) through a reference server's tournament mode or `--records`,
 //! at the contest's own time control, often over several runs with different seeds.
 
-use crate::arena::cli::{sprt_json, sprt_text, tally_table};
+use crate::arena::cli::{sprt_json, sprt_text, tally_json, tally_table};
 use crate::arena::{record, SideTally};
 use anyhow::{anyhow, bail, Context};
 use kibitz_search::stats::{elo_from_wdl, Sprt};
@@ -58,17 +58,6 @@ fn add(t: &mut SideTally, seat: usize, winners: &[usize]) {
         ws if ws.contains(&seat) => t.draws += 1,
         _ => t.losses += 1,
     }
-}
-
-/// A tally as JSON: W/D/L, score, Elo with its 95 % half-width, LOS.
-fn tally_json(t: &SideTally) -> Value {
-    let e = elo_from_wdl(t.wins, t.draws, t.losses);
-    json!({
-        "games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses,
-        "score": e.score, "elo": e.elo,
-        "elo_ci95": if e.error95.is_finite() { json!(e.error95) } else { Value::Null },
-        "los": e.los,
-    })
 }
 
 /// Runs `kibitz score`.

@@ -172,6 +172,18 @@ fn side_json(t: &SideTally) -> Value {
     json!({"games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses, "score": e.score})
 }
 
+/// A tally as JSON: games, W/D/L, score, Elo with its 95 % half-width (null while unbounded),
+/// LOS. The totals of a `--json` line and of `kibitz score`.
+pub fn tally_json(t: &SideTally) -> Value {
+    let e = elo_from_wdl(t.wins, t.draws, t.losses);
+    json!({
+        "games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses,
+        "score": e.score, "elo": e.elo,
+        "elo_ci95": if e.error95.is_finite() { json!(e.error95) } else { Value::Null },
+        "los": e.los,
+    })
+}
+
 /// The `--json` object of the contract (tuning/README.md).
 pub fn json_line(
     game: &str,
@@ -182,19 +194,18 @@ pub fn json_line(
     sprt: Option<&Sprt>,
 ) -> Value {
     let t = &out.total;
-    let e = elo_from_wdl(t.wins, t.draws, t.losses);
     let sides: serde_json::Map<String, Value> = out
         .sides
         .iter()
         .map(|s| (s.label.clone(), side_json(s)))
         .collect();
-    let mut v = json!({
-        "game": game, "a": a, "b": b, "seed": seed, "games": out.games,
-        "wins": t.wins, "draws": t.draws, "losses": t.losses,
-        "score": e.score, "elo": e.elo,
-        "elo_ci95": if e.error95.is_finite() { json!(e.error95) } else { Value::Null },
-        "los": e.los, "sides": sides,
-    });
+    let mut v = tally_json(t);
+    v["game"] = json!(game);
+    v["a"] = json!(a);
+    v["b"] = json!(b);
+    v["seed"] = json!(seed);
+    v["games"] = json!(out.games);
+    v["sides"] = Value::Object(sides);
     if let Some(s) = sprt {
         v["sprt"] = sprt_json(s, t);
     }
