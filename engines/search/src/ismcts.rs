@@ -122,6 +122,11 @@ pub struct IsmctsConfig {
     /// [`IsmctsConfig::max_iterations`]): the final choice is by visits, so the rest of the
     /// budget could not change it.
     pub early_stop: bool,
+    /// Probability that an opponent's move inside the tree is the rollout policy's choice
+    /// instead of the UCB choice (0 = plain single-observer ISMCTS). In a determinization the
+    /// opponent sees the searching player's real hand, so UCB makes it play as if it knew that
+    /// hand; a policy move models an opponent that does not.
+    pub opponent_policy: f64,
 }
 
 impl Default for IsmctsConfig {
@@ -133,6 +138,7 @@ impl Default for IsmctsConfig {
             check_every: 32,
             progressive_bias: 0.0,
             early_stop: false,
+            opponent_policy: 0.0,
         }
     }
 }
@@ -271,6 +277,7 @@ where
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
+        let root_player = g.player_to_move() as u32;
         // 1. + 2. Selection and expansion.
         while !g.is_terminal() {
             self.actions.clear();
@@ -279,6 +286,12 @@ where
                 break;
             }
             let player = g.player_to_move() as u32;
+            // An opponent's move chosen by the rollout policy (see `opponent_policy`).
+            let forced = (player != root_player
+                && self.config.opponent_policy > 0.0
+                && rng.random::<f64>() < self.config.opponent_policy)
+                .then(|| policy.choose(&g, &self.actions, rng));
+            let mut forced_child = NONE;
             self.untried.clear();
             self.untried.extend_from_slice(&self.actions);
             let ln_scale = self.config.exploration;
@@ -290,6 +303,9 @@ where
                 if let Some(i) = self.untried.iter().position(|a| *a == child.action) {
                     self.untried.swap_remove(i);
                     child.avail += 1;
+                    if forced == Some(child.action) {
+                        forced_child = c;
+                    }
                     let v = child.visits.max(1) as f64;
                     let score = child.reward / v
                         + ln_scale * ((child.avail as f64).ln() / v).sqrt()
@@ -301,8 +317,12 @@ where
                 }
                 c = child.next_sibling;
             }
-            if !self.untried.is_empty() {
-                let a = self.untried[rng.random_range(0..self.untried.len())];
+            if forced_child != NONE {
+                best = forced_child;
+            } else if let Some(a) = forced.or_else(|| {
+                (!self.untried.is_empty())
+                    .then(|| self.untried[rng.random_range(0..self.untried.len())])
+            }) {
                 let idx = self.nodes.len() as u32;
                 let bias = if self.config.progressive_bias != 0.0 {
                     self.config.progressive_bias * g.action_bias(a)

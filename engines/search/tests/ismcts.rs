@@ -1,5 +1,6 @@
 //! ISMCTS on toy games: the likelier hidden state wins, small Nim is solved with merged
-//! statistics, early stop and progressive bias behave, a stopped clock runs nothing.
+//! statistics, early stop, progressive bias and the policy opponent behave, a stopped clock runs
+//! nothing.
 
 use kibitz_search::ismcts::{merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, UniformRollout};
 use kibitz_search::time::TimeControl;
@@ -211,4 +212,52 @@ fn stopped_clock_runs_nothing() {
         &mut ChaCha8Rng::seed_from_u64(1),
     );
     assert_eq!((r.iterations, r.best), (0, None));
+}
+
+/// A rollout policy that always takes one stone: a weak opponent model.
+struct TakeOne;
+
+impl kibitz_search::ismcts::RolloutPolicy<Nim> for TakeOne {
+    fn choose<R: Rng + ?Sized>(&mut self, _: &Nim, actions: &[u8], _: &mut R) -> u8 {
+        if actions.contains(&1) {
+            1
+        } else {
+            actions[0]
+        }
+    }
+}
+
+#[test]
+fn opponent_policy_plays_the_opponent_by_the_rollout_policy() {
+    // 4 stones: taking 2 loses to a perfect opponent (it takes the other 2), but wins against
+    // one that always takes 1 stone. Plain ISMCTS sees the first, the policy opponent the second.
+    let run = |opponent_policy: f64| {
+        let mut s = Ismcts::<Nim>::new(IsmctsConfig {
+            max_iterations: 3000,
+            opponent_policy,
+            ..Default::default()
+        });
+        let r = s.search(
+            |_: &mut ChaCha8Rng| Nim {
+                stones: 4,
+                to_move: 0,
+            },
+            &mut TakeOne,
+            &TimeControl::infinite(),
+            &mut ChaCha8Rng::seed_from_u64(9),
+        );
+        let two = r.children.iter().find(|c| c.action == 2).unwrap();
+        two.mean_reward
+    };
+    let (plain, modelled) = (run(0.0), run(1.0));
+    assert!(plain < 0.3, "plain ISMCTS: taking 2 scored {plain}");
+    assert!(
+        modelled > 0.9,
+        "policy opponent: taking 2 scored {modelled}"
+    );
+    let half = run(0.5);
+    assert!(
+        half > plain && half < modelled,
+        "{plain} < {half} < {modelled}"
+    );
 }
