@@ -53,10 +53,10 @@ pub struct MatchArgs {
     /// Number of games (rounded up to an even number: deals are played twice).
     #[arg(long, default_value_t = 200)]
     pub games: u32,
-    /// Player A: random, greedy, heuristic, ismcts.
+    /// Player A: random, first, greedy, heuristic, ismcts.
     #[arg(long)]
     pub a: String,
-    /// Player B: random, greedy, heuristic, ismcts.
+    /// Player B: random, first, greedy, heuristic, ismcts.
     #[arg(long)]
     pub b: String,
     /// Time per move in milliseconds (searching players).

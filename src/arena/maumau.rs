@@ -1,6 +1,6 @@
 //! Mau-Mau in the arena: duplicate deals, each deal played twice with the seats swapped.
 //!
-//! Specs are the engine's ([`kibitz_maumau::player::make_player`]): `random`, `greedy`,
+//! Specs are the engine's ([`kibitz_maumau::player::make_player`]): `random`, `first`, `greedy`,
 //! `heuristic[:k=v,...]`, `ismcts[:c=,eps=,rollout=,r78=]`, plus two arena keys:
 //! `iterations=N` (ISMCTS iterations per move: reproducible) and `time=MS` (per-move budget;
 //! default 100 ms or `--tc` for ISMCTS without `iterations`). Parameters may also be written

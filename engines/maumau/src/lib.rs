@@ -8,7 +8,7 @@
 //!   unwished Jack, Jack without a wish = played + penalty, same-name effect groups).
 //! - [`knowledge`]: one seat's card tracker, fed with [`knowledge::Notice`]s (one per received
 //!   wire message), and sampling of hidden hands consistent with it.
-//! - [`player`]: the [`player::Player`] trait and the random, greedy and heuristic players.
+//! - [`player`]: the [`player::Player`] trait and the random, first-fit, greedy and heuristic players.
 //! - [`sim`]: the search's bit-mask game state and playout RNG.
 //! - [`determinize`]: sampling search states from the tracker, weighted by evidence.
 //! - [`filter`]: a forward particle filter over the opponent's hand (two players).

@@ -62,6 +62,28 @@ impl Player for RandomPlayer {
     }
 }
 
+/// The plainest greedy bot: plays the first card that fits (the lowest card number, so 7s and
+/// 8s before 9s and Aces) and wishes the suit it holds most; draws only when nothing fits. A
+/// stand-in for "a greedy bot" of unknown make: sheds cards as fast as it can and plans nothing.
+#[derive(Default)]
+pub struct FirstFitPlayer;
+
+impl Player for FirstFitPlayer {
+    fn name(&self) -> String {
+        "first".into()
+    }
+    fn choose(&mut self, know: &Knowledge, _: &TimeControl) -> Action {
+        let hand = know.hand();
+        match know.legal_plays().first() {
+            Some(card) => Action::Play {
+                card,
+                wish: most_held_suit(hand.minus(CardSet::single(card))),
+            },
+            None => Action::Draw,
+        }
+    }
+}
+
 /// Greedy heuristic: keeps Jacks for when nothing else fits, plays 7s and 8s first, otherwise
 /// the card of its longest suit, and wishes the suit it holds most.
 #[derive(Default)]
@@ -243,20 +265,29 @@ impl Player for HeuristicPlayer {
 }
 
 /// Names accepted by [`make_player`].
-pub const PLAYER_NAMES: [&str; 5] = ["random", "greedy", "heuristic", "ismcts", "ismcts-legacy"];
+pub const PLAYER_NAMES: [&str; 6] = [
+    "random",
+    "first",
+    "greedy",
+    "heuristic",
+    "ismcts",
+    "ismcts-legacy",
+];
 
 /// A player spec [`make_player`] cannot build.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerSpecError {
     /// Unknown player name.
-    #[error("unknown player {0:?} (known: random, greedy, heuristic, ismcts, ismcts-legacy)")]
+    #[error(
+        "unknown player {0:?} (known: random, first, greedy, heuristic, ismcts, ismcts-legacy)"
+    )]
     UnknownPlayer(String),
     /// Unknown or malformed `name=value` parameter.
     #[error("bad parameter {0:?} for this player")]
     BadParam(String),
 }
 
-/// Builds a player from a spec `name[:param=value,...]`: `random`, `greedy`,
+/// Builds a player from a spec `name[:param=value,...]`: `random`, `first`, `greedy`,
 /// `heuristic[:suit_length=,eight_follow=,seven=,jack_cost=,opponent_void=]` or
 /// `ismcts[:iters=N,param.NAME=V,...]` (any name of [`crate::param_specs`]; the old short keys
 /// `c=,eps=,rollout=,r78=` still work) or `ismcts-legacy[:...]` (the same search with the
@@ -280,8 +311,9 @@ pub fn make_player(
     }
     let bad = |item: &str| PlayerSpecError::BadParam(item.to_string());
     Ok(match name {
-        "random" | "greedy" if !kv.is_empty() => return Err(bad(kv[0].2)),
+        "random" | "first" | "greedy" if !kv.is_empty() => return Err(bad(kv[0].2)),
         "random" => Box::new(RandomPlayer::new(seed)),
+        "first" => Box::new(FirstFitPlayer),
         "greedy" => Box::new(GreedyPlayer),
         "heuristic" => {
             let mut h = HeuristicPlayer::default();

@@ -4,7 +4,7 @@
 use kibitz_maumau::arena::{play_game_with, run_match};
 use kibitz_maumau::game::{Config, ExhaustionWinner, Phase};
 use kibitz_maumau::knowledge::SeatMove;
-use kibitz_maumau::player::{GreedyPlayer, HeuristicPlayer, Player, RandomPlayer};
+use kibitz_maumau::player::{FirstFitPlayer, GreedyPlayer, HeuristicPlayer, Player, RandomPlayer};
 use kibitz_maumau::CardSet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -68,6 +68,35 @@ fn tracker_is_exact_in_random_two_player_games() {
         ]
     });
     assert!(n > 1000);
+}
+
+#[test]
+fn tracker_is_exact_and_first_fit_never_holds_back() {
+    // The first-fit bot plays a card whenever one fits: it never draws with a legal card.
+    let mut draws_while_legal = 0;
+    let n = check_games(Config::default(), 100, |s| {
+        vec![Box::new(FirstFitPlayer), Box::new(RandomPlayer::new(s))]
+    });
+    for seed in 0..100 {
+        let mut players: Vec<Box<dyn Player>> =
+            vec![Box::new(FirstFitPlayer), Box::new(FirstFitPlayer)];
+        play_game_with(
+            Config::default(),
+            seed,
+            &mut players,
+            None,
+            &mut |_, know| {
+                let tc = kibitz_search::time::TimeControl::infinite();
+                let legal = know.legal_plays();
+                match FirstFitPlayer.choose(know, &tc) {
+                    kibitz_maumau::Action::Draw => draws_while_legal += !legal.is_empty() as u32,
+                    kibitz_maumau::Action::Play { card, .. } => assert!(legal.contains(card)),
+                }
+            },
+        );
+    }
+    assert!(n > 500);
+    assert_eq!(draws_while_legal, 0);
 }
 
 #[test]
@@ -171,6 +200,7 @@ fn tracker_and_players_survive_garbage_notices() {
             kibitz_maumau::player::make_player("ismcts", round as u64, Some(50), 1).unwrap(),
             Box::new(HeuristicPlayer::default()),
             Box::new(GreedyPlayer),
+            Box::new(FirstFitPlayer),
         ];
         for mut pl in players {
             let tc = kibitz_search::time::TimeControl::infinite();
@@ -186,6 +216,7 @@ fn player_specs_parse() {
     use kibitz_maumau::player::make_player;
     for ok in [
         "random",
+        "first",
         "greedy",
         "heuristic:seven=3,jack_cost=10",
         "ismcts:c=0.5,eps=0.2,rollout=100",
@@ -202,6 +233,7 @@ fn player_specs_parse() {
         "ismcts:param.c=inf",
         "heuristic:seven=x",
         "random:x=1",
+        "first:x=1",
     ] {
         assert!(make_player(bad, 1, None, 1).is_err(), "{bad}");
     }

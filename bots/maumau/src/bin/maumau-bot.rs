@@ -29,7 +29,7 @@ struct Args {
     /// Fixed ISMCTS iterations per move instead of a time budget (capped at 30 s per move).
     #[arg(long)]
     iterations: Option<u64>,
-    /// Strategy: ismcts, heuristic, greedy or random.
+    /// Strategy: ismcts, heuristic, greedy, first or random.
     #[arg(long, default_value = "ismcts")]
     strategy: String,
     /// Seed of the bot's randomness (default: random).
