@@ -120,6 +120,9 @@ pub struct IsmctsParams {
     pub evidence: EvidenceWeights,
     /// Opponent model weighing sampled hands by the opponents' actions so far.
     pub model: ModelWeights,
+    /// Leave voluntary draws (while a card other than a Jack fits) out of the search, for both
+    /// sides: fewer moves to try, as no bot we know draws then.
+    pub prune_draws: bool,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
     pub threads: usize,
 }
@@ -161,6 +164,7 @@ impl Default for IsmctsParams {
                 special: 3.0,
                 jack: 6.0,
             },
+            prune_draws: false,
             threads: 1,
         }
     }
@@ -195,6 +199,7 @@ impl IsmctsParams {
                 jack: 1.0,
             },
             model: ModelWeights::OFF,
+            prune_draws: false,
             threads: 1,
         }
     }
@@ -245,7 +250,12 @@ impl IsmctsPlayer {
         let run = |searcher: &mut Ismcts<FastSim>, seed: u64| {
             let mut rng = SimRng::new(seed);
             let mut policy = p.rollout();
-            searcher.search(|r: &mut SimRng| det.sample(r), &mut policy, tc, &mut rng)
+            let sample = |r: &mut SimRng| {
+                let mut sim = det.sample(r);
+                sim.set_prune_draws(p.prune_draws);
+                sim
+            };
+            searcher.search(sample, &mut policy, tc, &mut rng)
         };
         if p.threads <= 1 {
             let seed = self.rng.random();

@@ -143,6 +143,8 @@ pub struct FastSim {
     winner: u8,
     exhausted: bool,
     most_valid: bool,
+    /// Leave drawing out of [`FastSim::candidate_actions`] while a card other than a Jack fits.
+    prune_draws: bool,
 }
 
 impl FastSim {
@@ -178,7 +180,14 @@ impl FastSim {
             winner: NO_WINNER,
             exhausted: false,
             most_valid: rule == ExhaustionWinner::MostValidMoves,
+            prune_draws: false,
         }
+    }
+
+    /// Whether the search may draw while a card other than a Jack fits (`false` prunes it:
+    /// fewer moves to try, at the price of never hoarding).
+    pub fn set_prune_draws(&mut self, on: bool) {
+        self.prune_draws = on;
     }
 
     /// Puts card `c` into `seat`'s hand (determinization).
@@ -238,10 +247,12 @@ impl FastSim {
     }
 
     /// Appends the actions the search considers: every legal card (a wishing Jack once per
-    /// suit the rest of the hand holds, or all four if it holds none) and drawing.
+    /// suit the rest of the hand holds, or all four if it holds none) and drawing (left out while
+    /// a card other than a Jack fits, if [`FastSim::set_prune_draws`] says so).
     pub fn candidate_actions(&self, out: &mut Vec<Action>) {
         let hand = self.hands[self.mover as usize];
         let mut legal = self.legal();
+        let may_draw = !self.prune_draws || legal & !JACKS == 0;
         let wishes = self.jack_wishes();
         while legal != 0 {
             let c = legal.trailing_zeros();
@@ -266,7 +277,9 @@ impl FastSim {
                 });
             }
         }
-        out.push(Action::Draw);
+        if may_draw {
+            out.push(Action::Draw);
+        }
     }
 
     /// Plays `card` (must be legal) with `wish` for a wishing Jack, and advances to the next

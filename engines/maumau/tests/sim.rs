@@ -57,6 +57,7 @@ fn advance(g: &mut Game, rng: &mut ChaCha8Rng) -> bool {
 #[test]
 fn fast_sim_follows_the_server_rules() {
     let mut checked = 0;
+    let mut pruned_draws = 0u32;
     for (players, rule) in [
         (2, ExhaustionWinner::SecondSeat),
         (3, ExhaustionWinner::MostValidMoves),
@@ -82,6 +83,21 @@ fn fast_sim_follows_the_server_rules() {
                 let mut acts2 = Vec::new();
                 sim.candidate_actions(&mut acts2);
                 assert_eq!(acts, acts2);
+                // With draws pruned, drawing is left out exactly while a non-Jack card fits.
+                let mut pruned = sim;
+                pruned.set_prune_draws(true);
+                acts2.clear();
+                pruned.candidate_actions(&mut acts2);
+                let fits = acts
+                    .iter()
+                    .any(|a| matches!(a, Action::Play { card, .. } if !card.is_jack()));
+                pruned_draws += fits as u32;
+                let expect: Vec<Action> = acts
+                    .iter()
+                    .copied()
+                    .filter(|&a| !(fits && a == Action::Draw))
+                    .collect();
+                assert_eq!(acts2, expect);
                 // Hoard often, so that reshuffles and exhaustion happen.
                 let a = if rng.random_bool(0.4) {
                     Action::Draw
@@ -122,6 +138,7 @@ fn fast_sim_follows_the_server_rules() {
         }
     }
     assert!(checked > 5000, "{checked}");
+    assert!(pruned_draws > 1000, "{pruned_draws}");
 }
 
 #[test]
