@@ -8,7 +8,9 @@ use crate::knowledge::Knowledge;
 use crate::model::ModelWeights;
 use crate::player::Player;
 pub use crate::rollout::GreedyRollout;
-use crate::sim::{suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, JACKS};
+use crate::sim::{
+    suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, DEFAULT_DRAW_BIAS, JACKS,
+};
 use kibitz_search::ismcts::{merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, SearchStats};
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
@@ -72,7 +74,7 @@ impl IsmctsGame for FastSim {
         match action {
             Action::Draw => {
                 if legal & !JACKS != 0 {
-                    -1.0
+                    self.draw_bias()
                 } else if legal != 0 {
                     -0.3
                 } else {
@@ -123,6 +125,9 @@ pub struct IsmctsParams {
     /// Leave voluntary draws (while a card other than a Jack fits) out of the search, for both
     /// sides: fewer moves to try, as no bot we know draws then.
     pub prune_draws: bool,
+    /// Progressive-bias prior of drawing while a card other than a Jack fits (times
+    /// `search.progressive_bias`).
+    pub draw_bias: f64,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
     pub threads: usize,
 }
@@ -165,6 +170,7 @@ impl Default for IsmctsParams {
                 jack: 6.0,
             },
             prune_draws: false,
+            draw_bias: DEFAULT_DRAW_BIAS,
             threads: 1,
         }
     }
@@ -200,6 +206,7 @@ impl IsmctsParams {
             },
             model: ModelWeights::OFF,
             prune_draws: false,
+            draw_bias: DEFAULT_DRAW_BIAS,
             threads: 1,
         }
     }
@@ -253,6 +260,7 @@ impl IsmctsPlayer {
             let sample = |r: &mut SimRng| {
                 let mut sim = det.sample(r);
                 sim.set_prune_draws(p.prune_draws);
+                sim.set_draw_bias(p.draw_bias);
                 sim
             };
             searcher.search(sample, &mut policy, tc, &mut rng)

@@ -123,6 +123,9 @@ impl RngCore for SimRng {
     }
 }
 
+/// The search's default prior against drawing while a card other than a Jack fits.
+pub const DEFAULT_DRAW_BIAS: f64 = -1.0;
+
 /// A determinized Mau-Mau state on bit masks, always at a decision (or over).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FastSim {
@@ -145,6 +148,8 @@ pub struct FastSim {
     most_valid: bool,
     /// Leave drawing out of [`FastSim::candidate_actions`] while a card other than a Jack fits.
     prune_draws: bool,
+    /// Progressive-bias prior of drawing while a card other than a Jack fits, in hundredths.
+    draw_bias: i16,
 }
 
 impl FastSim {
@@ -181,6 +186,7 @@ impl FastSim {
             exhausted: false,
             most_valid: rule == ExhaustionWinner::MostValidMoves,
             prune_draws: false,
+            draw_bias: (DEFAULT_DRAW_BIAS * 100.0) as i16,
         }
     }
 
@@ -188,6 +194,17 @@ impl FastSim {
     /// fewer moves to try, at the price of never hoarding).
     pub fn set_prune_draws(&mut self, on: bool) {
         self.prune_draws = on;
+    }
+
+    /// Sets the progressive-bias prior of drawing while a card other than a Jack fits
+    /// (default [`DEFAULT_DRAW_BIAS`]).
+    pub fn set_draw_bias(&mut self, bias: f64) {
+        self.draw_bias = (bias.clamp(-3.0, 3.0) * 100.0).round() as i16;
+    }
+
+    /// The progressive-bias prior of drawing while a card other than a Jack fits.
+    pub fn draw_bias(&self) -> f64 {
+        self.draw_bias as f64 / 100.0
     }
 
     /// Puts card `c` into `seat`'s hand (determinization).

@@ -7,8 +7,9 @@ use kibitz_maumau::game::{Action, Config, ExhaustionWinner, Game, Phase};
 use kibitz_maumau::mcts::{candidate_actions, IsmctsParams};
 use kibitz_maumau::model::ModelWeights;
 use kibitz_maumau::player::{Player, RandomPlayer};
-use kibitz_maumau::sim::{Determinizer, EvidenceWeights, FastSim, SimRng};
+use kibitz_maumau::sim::{Determinizer, EvidenceWeights, FastSim, SimRng, DEFAULT_DRAW_BIAS};
 use kibitz_maumau::{Card, CardSet};
+use kibitz_search::ismcts::IsmctsGame;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -98,6 +99,18 @@ fn fast_sim_follows_the_server_rules() {
                     .filter(|&a| !(fits && a == Action::Draw))
                     .collect();
                 assert_eq!(acts2, expect);
+                // The draw prior is the tunable one exactly while a non-Jack card fits.
+                let mut biased = sim;
+                biased.set_draw_bias(0.5);
+                let (plain, tuned) = (
+                    sim.action_bias(Action::Draw),
+                    biased.action_bias(Action::Draw),
+                );
+                if fits {
+                    assert_eq!((plain, tuned), (DEFAULT_DRAW_BIAS, 0.5));
+                } else {
+                    assert_eq!(plain, tuned);
+                }
                 // Hoard often, so that reshuffles and exhaustion happen.
                 let a = if rng.random_bool(0.4) {
                     Action::Draw
