@@ -31,6 +31,18 @@ pub fn most_held_suit(hand: CardSet) -> Suit {
         .unwrap_or(Suit::Pik)
 }
 
+/// Plays `card` from `hand`, wishing the suit the rest holds most, or draws if there is none:
+/// how the simple bots turn their chosen card into an answer.
+fn play_wishing_most_held(hand: CardSet, card: Option<Card>) -> Action {
+    match card {
+        Some(card) => Action::Play {
+            card,
+            wish: most_held_suit(hand.minus(CardSet::single(card))),
+        },
+        None => Action::Draw,
+    }
+}
+
 /// Uniformly random legal player: plays a random legal card (random wish) if it has one,
 /// otherwise draws.
 pub struct RandomPlayer {
@@ -73,14 +85,7 @@ impl Player for FirstFitPlayer {
         "first".into()
     }
     fn choose(&mut self, know: &Knowledge, _: &TimeControl) -> Action {
-        let hand = know.hand();
-        match know.legal_plays().first() {
-            Some(card) => Action::Play {
-                card,
-                wish: most_held_suit(hand.minus(CardSet::single(card))),
-            },
-            None => Action::Draw,
-        }
+        play_wishing_most_held(know.hand(), know.legal_plays().first())
     }
 }
 
@@ -106,13 +111,7 @@ impl Player for GreedyPlayer {
             }
             s
         });
-        match best {
-            Some(card) => Action::Play {
-                card,
-                wish: most_held_suit(hand.minus(CardSet::single(card))),
-            },
-            None => Action::Draw,
-        }
+        play_wishing_most_held(hand, best)
     }
 }
 
