@@ -8,9 +8,7 @@ use crate::knowledge::Knowledge;
 use crate::model::ModelWeights;
 use crate::player::Player;
 pub use crate::rollout::GreedyRollout;
-use crate::sim::{
-    suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, DEFAULT_DRAW_BIAS, JACKS,
-};
+use crate::sim::{suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, JACKS};
 use kibitz_search::ismcts::{merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, SearchStats};
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
@@ -74,7 +72,7 @@ impl IsmctsGame for FastSim {
         match action {
             Action::Draw => {
                 if legal & !JACKS != 0 {
-                    self.draw_bias()
+                    -1.0
                 } else if legal != 0 {
                     -0.3
                 } else {
@@ -122,12 +120,6 @@ pub struct IsmctsParams {
     pub evidence: EvidenceWeights,
     /// Opponent model weighing sampled hands by the opponents' actions so far.
     pub model: ModelWeights,
-    /// Leave voluntary draws (while a card other than a Jack fits) out of the search, for both
-    /// sides: fewer moves to try, as no bot we know draws then.
-    pub prune_draws: bool,
-    /// Progressive-bias prior of drawing while a card other than a Jack fits (times
-    /// `search.progressive_bias`).
-    pub draw_bias: f64,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
     pub threads: usize,
 }
@@ -169,8 +161,6 @@ impl Default for IsmctsParams {
                 special: 3.0,
                 jack: 6.0,
             },
-            prune_draws: false,
-            draw_bias: DEFAULT_DRAW_BIAS,
             threads: 1,
         }
     }
@@ -205,8 +195,6 @@ impl IsmctsParams {
                 jack: 1.0,
             },
             model: ModelWeights::OFF,
-            prune_draws: false,
-            draw_bias: DEFAULT_DRAW_BIAS,
             threads: 1,
         }
     }
@@ -257,13 +245,7 @@ impl IsmctsPlayer {
         let run = |searcher: &mut Ismcts<FastSim>, seed: u64| {
             let mut rng = SimRng::new(seed);
             let mut policy = p.rollout();
-            let sample = |r: &mut SimRng| {
-                let mut sim = det.sample(r);
-                sim.set_prune_draws(p.prune_draws);
-                sim.set_draw_bias(p.draw_bias);
-                sim
-            };
-            searcher.search(sample, &mut policy, tc, &mut rng)
+            searcher.search(|r: &mut SimRng| det.sample(r), &mut policy, tc, &mut rng)
         };
         if p.threads <= 1 {
             let seed = self.rng.random();

@@ -123,9 +123,6 @@ impl RngCore for SimRng {
     }
 }
 
-/// The search's default prior against drawing while a card other than a Jack fits.
-pub const DEFAULT_DRAW_BIAS: f64 = -1.0;
-
 /// A determinized Mau-Mau state on bit masks, always at a decision (or over).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FastSim {
@@ -146,10 +143,6 @@ pub struct FastSim {
     winner: u8,
     exhausted: bool,
     most_valid: bool,
-    /// Leave drawing out of [`FastSim::candidate_actions`] while a card other than a Jack fits.
-    prune_draws: bool,
-    /// Progressive-bias prior of drawing while a card other than a Jack fits, in hundredths.
-    draw_bias: i16,
 }
 
 impl FastSim {
@@ -185,26 +178,7 @@ impl FastSim {
             winner: NO_WINNER,
             exhausted: false,
             most_valid: rule == ExhaustionWinner::MostValidMoves,
-            prune_draws: false,
-            draw_bias: (DEFAULT_DRAW_BIAS * 100.0) as i16,
         }
-    }
-
-    /// Whether the search may draw while a card other than a Jack fits (`false` prunes it:
-    /// fewer moves to try, at the price of never hoarding).
-    pub fn set_prune_draws(&mut self, on: bool) {
-        self.prune_draws = on;
-    }
-
-    /// Sets the progressive-bias prior of drawing while a card other than a Jack fits
-    /// (default [`DEFAULT_DRAW_BIAS`]).
-    pub fn set_draw_bias(&mut self, bias: f64) {
-        self.draw_bias = (bias.clamp(-3.0, 3.0) * 100.0).round() as i16;
-    }
-
-    /// The progressive-bias prior of drawing while a card other than a Jack fits.
-    pub fn draw_bias(&self) -> f64 {
-        self.draw_bias as f64 / 100.0
     }
 
     /// Puts card `c` into `seat`'s hand (determinization).
@@ -264,12 +238,10 @@ impl FastSim {
     }
 
     /// Appends the actions the search considers: every legal card (a wishing Jack once per
-    /// suit the rest of the hand holds, or all four if it holds none) and drawing (left out while
-    /// a card other than a Jack fits, if [`FastSim::set_prune_draws`] says so).
+    /// suit the rest of the hand holds, or all four if it holds none) and drawing.
     pub fn candidate_actions(&self, out: &mut Vec<Action>) {
         let hand = self.hands[self.mover as usize];
         let mut legal = self.legal();
-        let may_draw = !self.prune_draws || legal & !JACKS == 0;
         let wishes = self.jack_wishes();
         while legal != 0 {
             let c = legal.trailing_zeros();
@@ -294,9 +266,7 @@ impl FastSim {
                 });
             }
         }
-        if may_draw {
-            out.push(Action::Draw);
-        }
+        out.push(Action::Draw);
     }
 
     /// Plays `card` (must be legal) with `wish` for a wishing Jack, and advances to the next
