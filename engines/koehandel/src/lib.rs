@@ -76,7 +76,7 @@ pub enum RulesError {
     #[error("too many cards of one kind")]
     TooManyCards,
     /// A player name the registry does not know.
-    #[error("unknown player {0:?} (known: pass, random, heuristic, strong)")]
+    #[error("unknown player {0:?} (known: {known})", known = PLAYER_NAMES.join(", "))]
     UnknownPlayer(String),
     /// The thread pool could not be built.
     #[error("thread pool: {0}")]

@@ -277,9 +277,7 @@ pub const PLAYER_NAMES: [&str; 6] = [
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerSpecError {
     /// Unknown player name.
-    #[error(
-        "unknown player {0:?} (known: random, first, greedy, heuristic, ismcts, ismcts-legacy)"
-    )]
+    #[error("unknown player {0:?} (known: {known})", known = PLAYER_NAMES.join(", "))]
     UnknownPlayer(String),
     /// Unknown or malformed `name=value` parameter.
     #[error("bad parameter {0:?} for this player")]
