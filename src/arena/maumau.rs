@@ -4,11 +4,13 @@
 //! `heuristic[:k=v,...]`, `ismcts[:c=,eps=,rollout=,r78=]`, plus two arena keys:
 //! `iterations=N` (ISMCTS iterations per move: reproducible) and `time=MS` (per-move budget;
 //! default 100 ms or `--tc` for ISMCTS without `iterations`). Parameters may also be written
-//! `param.NAME=V`.
+//! `param.NAME=V`. The research key `peek=1` shows the player its opponents' true hands before
+//! every decision ([`Knowledge::reveal`]): what perfect card inference would be worth.
 
 use super::{split_spec, Arena, Job, Outcome, Played};
 use kibitz_bots_maumau::record as mm_record;
 use kibitz_maumau::arena::MAX_TURNS;
+use kibitz_maumau::cards::CardSet;
 use kibitz_maumau::game::{Config, ExhaustionWinner};
 use kibitz_maumau::knowledge::Knowledge;
 use kibitz_maumau::player::{make_player, Player};
@@ -34,17 +36,20 @@ pub struct Spec {
     pub iterations: Option<u64>,
     /// Per-move time in ms (`None` = untimed).
     pub time_ms: Option<u64>,
+    /// The player sees its opponents' hands (a ceiling for card inference, not a bot).
+    pub peek: bool,
 }
 
 /// Parses and checks `spec`.
 pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
     let (kind, opts) = split_spec(spec);
-    let (mut iterations, mut time_ms, mut rest) = (None, None, Vec::new());
+    let (mut iterations, mut time_ms, mut peek, mut rest) = (None, None, false, Vec::new());
     let bad = |k: &str| anyhow::anyhow!("maumau spec {spec:?}: bad value for {k:?}");
     for (k, v) in opts {
         match k {
             "iterations" => iterations = Some(v.parse().map_err(|_| bad(k))?),
             "time" => time_ms = Some(v.parse().map_err(|_| bad(k))?),
+            "peek" => peek = v.parse::<u8>().map_err(|_| bad(k))? != 0,
             // Passed on as written: the player takes registry names as `param.NAME` (and its
             // few old short keys bare).
             _ => rest.push(format!("{k}={v}")),
@@ -64,6 +69,7 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
         engine,
         iterations,
         time_ms,
+        peek,
     })
 }
 
@@ -73,6 +79,8 @@ struct Logged {
     time_ms: Option<u64>,
     seat: usize,
     log: Arc<Mutex<Vec<(usize, Action)>>>,
+    /// Every seat's true hand at this decision, for a peeking player.
+    peek: Option<Arc<Mutex<[CardSet; 4]>>>,
 }
 
 impl Player for Logged {
@@ -88,7 +96,17 @@ impl Player for Logged {
             }
             None => TimeControl::infinite(),
         };
-        let a = self.inner.choose(know, &tc);
+        let a = match &self.peek {
+            Some(hands) => {
+                let hands = *hands.lock().unwrap_or_else(|e| e.into_inner());
+                let mut seen = know.clone();
+                for (s, &h) in hands.iter().enumerate().take(know.players()) {
+                    seen.reveal(s, h);
+                }
+                self.inner.choose(&seen, &tc)
+            }
+            None => self.inner.choose(know, &tc),
+        };
         self.log
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -127,6 +145,7 @@ impl Arena for Maumau {
         let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let a_seat = job.slot as usize;
         let log = Arc::new(Mutex::new(Vec::new()));
+        let hands = Arc::new(Mutex::new([CardSet::EMPTY; 4]));
         let mut players: Vec<Box<dyn Player>> = Vec::new();
         for seat in 0..2 {
             let (spec, seed) = if seat == a_seat {
@@ -141,10 +160,22 @@ impl Arena for Maumau {
                 time_ms: spec.time_ms,
                 seat,
                 log: log.clone(),
+                peek: spec.peek.then(|| hands.clone()),
             }));
         }
         let deal_seed = job.unit_seed();
-        let rec = kibitz_maumau::arena::play_game(self.config(), deal_seed, &mut players, None);
+        let rec = kibitz_maumau::arena::play_game_with(
+            self.config(),
+            deal_seed,
+            &mut players,
+            None,
+            &mut |game, _| {
+                let mut h = hands.lock().unwrap_or_else(|e| e.into_inner());
+                for (s, slot) in h.iter_mut().enumerate().take(game.players()) {
+                    *slot = game.hand(s);
+                }
+            },
+        );
         let winner = rec.end.winner();
         let outcome = if winner == a_seat {
             Outcome::Win
@@ -194,5 +225,8 @@ mod tests {
         assert!(parse("ismcts:param.c=0.8,time=200", None).is_ok());
         assert!(parse("ismcts:param.nope=1", None).is_err());
         assert!(parse("ismcts:time=x", None).is_err());
+        assert!(parse("ismcts:peek=1,time=200", None).is_ok_and(|s| s.peek));
+        assert!(parse("ismcts:time=200", None).is_ok_and(|s| !s.peek));
+        assert!(parse("ismcts:peek=yes", None).is_err());
     }
 }

@@ -2,8 +2,10 @@
 //! at every decision, and a sampled determinization checked for consistency.
 
 use kibitz_maumau::arena::{play_game_with, run_match};
+use kibitz_maumau::determinize::Determinizer;
 use kibitz_maumau::game::{Config, ExhaustionWinner, Phase};
 use kibitz_maumau::knowledge::SeatMove;
+use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::player::{FirstFitPlayer, GreedyPlayer, HeuristicPlayer, Player, RandomPlayer};
 use kibitz_maumau::CardSet;
 use rand::SeedableRng;
@@ -54,6 +56,21 @@ fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Box<dyn Player>>
             all = all.union(d.pile().iter().copied().collect());
             all = all.union(d.talon().iter().copied().collect());
             assert_eq!(all, CardSet::FULL);
+            // With every hand revealed (the arena's `peek`), both samplers deal the true
+            // hands and leave the true talon.
+            let mut seen = know.clone();
+            for s in 0..game.players() {
+                seen.reveal(s, game.hand(s));
+            }
+            let d = seen.sample(&mut rng);
+            let p = IsmctsParams::default();
+            let f = Determinizer::new(&seen, &p.evidence, &p.model, &mut rng).sample(&mut rng);
+            for s in 0..game.players() {
+                assert_eq!(d.hand(s), game.hand(s), "seed {seed} seat {s}");
+                assert_eq!(f.hand(s), game.hand(s), "seed {seed} seat {s}");
+            }
+            let talon: CardSet = game.talon().iter().copied().collect();
+            assert_eq!(f.talon(), talon, "seed {seed}");
         });
     }
     decisions
