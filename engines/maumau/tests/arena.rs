@@ -337,3 +337,54 @@ fn table_rotates_seats_over_each_deal() {
     // The heuristic wins clearly more than its fair third against random players.
     assert!(r.a_wins > 50, "{r:?}");
 }
+
+/// The determinized search (`worlds`) splits the iteration cap evenly among its worlds and
+/// plays complete legal games.
+#[test]
+fn determinized_worlds_share_the_cap_and_play_legal_games() {
+    use kibitz_maumau::mcts::IsmctsPlayer;
+    use kibitz_search::time::TimeControl;
+    let mut p = IsmctsParams::default();
+    p.worlds = 4;
+    p.search.max_iterations = 400;
+    p.search.early_stop = false;
+    let mut searcher = IsmctsPlayer::new(p, 5);
+    let mut searched = 0;
+    for seed in 0..5 {
+        let mut players: Vec<Box<dyn Player>> = vec![
+            Box::new(HeuristicPlayer::default()),
+            Box::new(HeuristicPlayer::default()),
+        ];
+        play_game_with(
+            Config::default(),
+            seed,
+            &mut players,
+            None,
+            &mut |_, know| {
+                if know.legal_plays().len() < 2 {
+                    return;
+                }
+                let stats = searcher.search(know, &TimeControl::infinite());
+                assert_eq!(stats.iterations, 400, "seed {seed}");
+                let visits: u64 = stats.children.iter().map(|c| c.visits as u64).sum();
+                assert_eq!(visits, 400, "seed {seed}");
+                let best = stats.best.expect("a move");
+                if let kibitz_maumau::Action::Play { card, .. } = best {
+                    assert!(know.legal_plays().contains(card), "seed {seed}");
+                }
+                searched += 1;
+            },
+        );
+    }
+    assert!(searched >= 10, "only {searched} searches");
+    let r = run_match(
+        Config::default(),
+        2,
+        13,
+        |s| kibitz_maumau::player::make_player("ismcts:param.worlds=4", s, Some(300), 1).unwrap(),
+        |s| Box::new(RandomPlayer::new(s)),
+        None,
+        &|_| {},
+    );
+    assert_eq!((r.games, r.penalties), (4, [0, 0]));
+}
