@@ -122,10 +122,6 @@ pub struct IsmctsParams {
     pub model: ModelWeights,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
     pub threads: usize,
-    /// Determinized search: this many worlds (opponents' hands) drawn from the tracker, each
-    /// searched on its own with a share of the budget, votes merged by visits; 0 = one ISMCTS
-    /// over all worlds. In a determinized tree the opponents play knowing their own hands.
-    pub worlds: u32,
 }
 
 impl Default for IsmctsParams {
@@ -166,7 +162,6 @@ impl Default for IsmctsParams {
                 jack: 6.0,
             },
             threads: 1,
-            worlds: 0,
         }
     }
 }
@@ -201,7 +196,6 @@ impl IsmctsParams {
             },
             model: ModelWeights::OFF,
             threads: 1,
-            worlds: 0,
         }
     }
 
@@ -253,11 +247,6 @@ impl IsmctsPlayer {
             let mut policy = p.rollout();
             searcher.search(|r: &mut SimRng| det.sample(r), &mut policy, tc, &mut rng)
         };
-        if p.worlds > 0 {
-            let seed = self.rng.random();
-            let searcher = self.searcher.get_or_insert_with(|| Ismcts::new(p.search));
-            return search_worlds(searcher, &det, &p, tc, seed);
-        }
         if p.threads <= 1 {
             let seed = self.rng.random();
             let searcher = self.searcher.get_or_insert_with(|| Ismcts::new(p.search));
@@ -271,40 +260,6 @@ impl IsmctsPlayer {
             .collect();
         merge_root_stats(&results)
     }
-}
-
-/// The determinized search of [`IsmctsParams::worlds`]: one world at a time, each searched
-/// with an equal share of what is left of the soft budget (or of the iteration cap), never past
-/// the caller's hard deadline.
-fn search_worlds(
-    searcher: &mut Ismcts<FastSim>,
-    det: &Determinizer,
-    p: &IsmctsParams,
-    tc: &TimeControl,
-    seed: u64,
-) -> SearchStats<Action> {
-    let k = p.worlds.max(1);
-    let mut rng = SimRng::new(seed);
-    let mut policy = p.rollout();
-    let mut results = Vec::with_capacity(k as usize);
-    for i in 0..k {
-        let left = k - i;
-        let sub = match (tc.soft(), tc.remaining_hard()) {
-            (Some(soft), Some(hard)) => {
-                let share = soft.saturating_sub(tc.elapsed()) / left;
-                TimeControl::new(share, (share * 3 / 2).min(hard))
-            }
-            _ => TimeControl::infinite(),
-        };
-        if i > 0 && (tc.soft_expired() || tc.stopped()) {
-            break;
-        }
-        searcher.config = p.search;
-        searcher.config.max_iterations = (p.search.max_iterations / k as u64).max(1);
-        let world = det.sample(&mut rng);
-        results.push(searcher.search(|_: &mut SimRng| world, &mut policy, &sub, &mut rng));
-    }
-    merge_root_stats(&results)
 }
 
 impl Player for IsmctsPlayer {
