@@ -4,8 +4,9 @@
 //! `heuristic[:k=v,...]`, `ismcts[:c=,eps=,rollout=,r78=]`, plus two arena keys:
 //! `iterations=N` (ISMCTS iterations per move: reproducible) and `time=MS` (per-move budget;
 //! default 100 ms or `--tc` for ISMCTS without `iterations`). Parameters may also be written
-//! `param.NAME=V`. The research key `peek=1` shows the player its opponents' true hands before
-//! every decision ([`Knowledge::reveal`]): what perfect card inference would be worth.
+//! `param.NAME=V`. The research key `peek=Q` (0-1) shows the player each card of its opponents'
+//! hands with chance Q, drawn once per card and game, before every decision
+//! ([`Knowledge::reveal`]); `peek=1` is the whole hand: what card inference would be worth.
 
 use super::{split_spec, Arena, Job, Outcome, Played};
 use kibitz_bots_maumau::record as mm_record;
@@ -16,6 +17,8 @@ use kibitz_maumau::knowledge::Knowledge;
 use kibitz_maumau::player::{make_player, Player};
 use kibitz_maumau::turn::Action;
 use kibitz_search::time::TimeControl;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -36,20 +39,27 @@ pub struct Spec {
     pub iterations: Option<u64>,
     /// Per-move time in ms (`None` = untimed).
     pub time_ms: Option<u64>,
-    /// The player sees its opponents' hands (a ceiling for card inference, not a bot).
-    pub peek: bool,
+    /// Share of the opponents' cards the player sees (a ceiling for card inference, not a
+    /// bot); 0 = none.
+    pub peek: f64,
 }
 
 /// Parses and checks `spec`.
 pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
     let (kind, opts) = split_spec(spec);
-    let (mut iterations, mut time_ms, mut peek, mut rest) = (None, None, false, Vec::new());
+    let (mut iterations, mut time_ms, mut peek, mut rest) = (None, None, 0.0, Vec::new());
     let bad = |k: &str| anyhow::anyhow!("maumau spec {spec:?}: bad value for {k:?}");
     for (k, v) in opts {
         match k {
             "iterations" => iterations = Some(v.parse().map_err(|_| bad(k))?),
             "time" => time_ms = Some(v.parse().map_err(|_| bad(k))?),
-            "peek" => peek = v.parse::<u8>().map_err(|_| bad(k))? != 0,
+            "peek" => {
+                peek = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|q| (0.0..=1.0).contains(q))
+                    .ok_or_else(|| bad(k))?
+            }
             // Passed on as written: the player takes registry names as `param.NAME` (and its
             // few old short keys bare).
             _ => rest.push(format!("{k}={v}")),
@@ -81,6 +91,8 @@ struct Logged {
     log: Arc<Mutex<Vec<(usize, Action)>>>,
     /// Every seat's true hand at this decision, for a peeking player.
     peek: Option<Arc<Mutex<[CardSet; 4]>>>,
+    /// The cards this player sees wherever they are (its `peek` share of the deck).
+    seen: CardSet,
 }
 
 impl Player for Logged {
@@ -101,7 +113,7 @@ impl Player for Logged {
                 let hands = *hands.lock().unwrap_or_else(|e| e.into_inner());
                 let mut seen = know.clone();
                 for (s, &h) in hands.iter().enumerate().take(know.players()) {
-                    seen.reveal(s, h);
+                    seen.reveal(s, h.inter(self.seen));
                 }
                 self.inner.choose(&seen, &tc)
             }
@@ -113,6 +125,20 @@ impl Player for Logged {
             .push((self.seat, a));
         a
     }
+}
+
+/// The cards a `peek = q` player sees: each card with chance `q`, drawn from `seed` (so the
+/// same cards all game long, and again when the deal is replayed).
+fn peek_mask(q: f64, seed: u64) -> CardSet {
+    if q >= 1.0 {
+        return CardSet::FULL;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+    CardSet(
+        (0..32)
+            .filter(|_| rng.random::<f64>() < q)
+            .fold(0, |m, c| m | 1 << c),
+    )
 }
 
 impl Maumau {
@@ -146,6 +172,7 @@ impl Arena for Maumau {
         let a_seat = job.slot as usize;
         let log = Arc::new(Mutex::new(Vec::new()));
         let hands = Arc::new(Mutex::new([CardSet::EMPTY; 4]));
+        let deal_seed = job.unit_seed();
         let mut players: Vec<Box<dyn Player>> = Vec::new();
         for seat in 0..2 {
             let (spec, seed) = if seat == a_seat {
@@ -160,10 +187,10 @@ impl Arena for Maumau {
                 time_ms: spec.time_ms,
                 seat,
                 log: log.clone(),
-                peek: spec.peek.then(|| hands.clone()),
+                peek: (spec.peek > 0.0).then(|| hands.clone()),
+                seen: peek_mask(spec.peek, deal_seed ^ seat as u64),
             }));
         }
-        let deal_seed = job.unit_seed();
         let rec = kibitz_maumau::arena::play_game_with(
             self.config(),
             deal_seed,
@@ -225,8 +252,20 @@ mod tests {
         assert!(parse("ismcts:param.c=0.8,time=200", None).is_ok());
         assert!(parse("ismcts:param.nope=1", None).is_err());
         assert!(parse("ismcts:time=x", None).is_err());
-        assert!(parse("ismcts:peek=1,time=200", None).is_ok_and(|s| s.peek));
-        assert!(parse("ismcts:time=200", None).is_ok_and(|s| !s.peek));
+        assert!(parse("ismcts:peek=1,time=200", None).is_ok_and(|s| s.peek == 1.0));
+        assert!(parse("ismcts:peek=0.25", None).is_ok_and(|s| s.peek == 0.25));
+        assert!(parse("ismcts:time=200", None).is_ok_and(|s| s.peek == 0.0));
         assert!(parse("ismcts:peek=yes", None).is_err());
+        assert!(parse("ismcts:peek=1.5", None).is_err());
+    }
+
+    #[test]
+    fn peek_masks_show_about_their_share_of_the_deck() {
+        assert_eq!(super::peek_mask(1.0, 7), kibitz_maumau::CardSet::FULL);
+        assert!(super::peek_mask(0.0, 7).is_empty());
+        let n: usize = (0..200).map(|s| super::peek_mask(0.25, s).len()).sum();
+        // 6,400 cards at a quarter each: 1,600 ± 35 (one sigma).
+        assert!((1450..=1750).contains(&n), "{n}");
+        assert_eq!(super::peek_mask(0.25, 3), super::peek_mask(0.25, 3));
     }
 }

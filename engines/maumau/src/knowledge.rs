@@ -338,19 +338,23 @@ impl Knowledge {
         });
     }
 
-    /// Tells the tracker an opponent's whole hand, as if we had seen it: the research
-    /// "peek" of the arena (`peek=1`), which measures what perfect card inference would be
+    /// Tells the tracker that `cards` are in an opponent's hand, as if we had seen them: the
+    /// research "peek" of the arena (`peek=Q`), which measures what card inference would be
     /// worth. A bot on the wire never learns this. Ignored for our own seat, a seat out of
-    /// range, or a hand whose size is not the one tracked.
-    pub fn reveal(&mut self, seat: usize, hand: CardSet) {
-        if seat == self.me || seat >= self.cfg.players || hand.len() != self.sizes[seat] {
+    /// range, or more cards than the seat holds.
+    pub fn reveal(&mut self, seat: usize, cards: CardSet) {
+        if seat == self.me || seat >= self.cfg.players {
+            return;
+        }
+        let known = self.known[seat].union(cards);
+        if known.len() > self.sizes[seat] {
             return;
         }
         for s in (0..self.cfg.players).filter(|&s| s != self.me && s != seat) {
-            self.known[s] = self.known[s].minus(hand);
+            self.known[s] = self.known[s].minus(cards);
         }
-        self.pool = self.pool.union(self.known[seat]).minus(hand);
-        self.known[seat] = hand;
+        self.pool = self.pool.minus(cards);
+        self.known[seat] = known;
     }
 
     /// A card we learned is in our hand (drawn): out of the pool.

@@ -71,6 +71,17 @@ fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Box<dyn Player>>
             }
             let talon: CardSet = game.talon().iter().copied().collect();
             assert_eq!(f.talon(), talon, "seed {seed}");
+            // Part of a hand revealed (`peek` below 1): those cards are in every sample.
+            let mut part = know.clone();
+            let even = CardSet(0x5555_5555);
+            for s in 0..game.players() {
+                part.reveal(s, game.hand(s).inter(even));
+            }
+            let f = Determinizer::new(&part, &p.evidence, &p.model, &mut rng).sample(&mut rng);
+            for s in (0..game.players()).filter(|&s| s != know.me()) {
+                let shown = game.hand(s).inter(even);
+                assert_eq!(f.hand(s).inter(shown), shown, "seed {seed} seat {s}");
+            }
         });
     }
     decisions
