@@ -89,10 +89,6 @@ struct Logged {
     time_ms: Option<u64>,
     seat: usize,
     log: Arc<Mutex<Vec<(usize, Action)>>>,
-    /// Every seat's true hand at this decision, for a peeking player.
-    peek: Option<Arc<Mutex<[CardSet; 4]>>>,
-    /// The cards this player sees wherever they are (its `peek` share of the deck).
-    seen: CardSet,
 }
 
 impl Player for Logged {
@@ -108,17 +104,7 @@ impl Player for Logged {
             }
             None => TimeControl::infinite(),
         };
-        let a = match &self.peek {
-            Some(hands) => {
-                let hands = *hands.lock().unwrap_or_else(|e| e.into_inner());
-                let mut seen = know.clone();
-                for (s, &h) in hands.iter().enumerate().take(know.players()) {
-                    seen.reveal(s, h.inter(self.seen));
-                }
-                self.inner.choose(&seen, &tc)
-            }
-            None => self.inner.choose(know, &tc),
-        };
+        let a = self.inner.choose(know, &tc);
         self.log
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -130,9 +116,6 @@ impl Player for Logged {
 /// The cards a `peek = q` player sees: each card with chance `q`, drawn from `seed` (so the
 /// same cards all game long, and again when the deal is replayed).
 fn peek_mask(q: f64, seed: u64) -> CardSet {
-    if q >= 1.0 {
-        return CardSet::FULL;
-    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
     CardSet(
         (0..32)
@@ -171,10 +154,11 @@ impl Arena for Maumau {
         let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let a_seat = job.slot as usize;
         let log = Arc::new(Mutex::new(Vec::new()));
-        let hands = Arc::new(Mutex::new([CardSet::EMPTY; 4]));
         let deal_seed = job.unit_seed();
         let mut players: Vec<Box<dyn Player>> = Vec::new();
-        for seat in 0..2 {
+        // The cards each seat's player sees wherever they are (its `peek` share of the deck).
+        let mut seen = [CardSet::EMPTY; 2];
+        for (seat, shown) in seen.iter_mut().enumerate() {
             let (spec, seed) = if seat == a_seat {
                 (&sa, job.seed_for(1))
             } else {
@@ -187,21 +171,24 @@ impl Arena for Maumau {
                 time_ms: spec.time_ms,
                 seat,
                 log: log.clone(),
-                peek: (spec.peek > 0.0).then(|| hands.clone()),
-                seen: peek_mask(spec.peek, deal_seed ^ seat as u64),
             }));
+            *shown = peek_mask(spec.peek, deal_seed ^ seat as u64);
         }
-        let rec = kibitz_maumau::arena::play_game_with(
+        let rec = kibitz_maumau::arena::play_game_by(
             self.config(),
             deal_seed,
-            &mut players,
             None,
-            &mut |game, _| {
-                let mut h = hands.lock().unwrap_or_else(|e| e.into_inner());
-                for (s, slot) in h.iter_mut().enumerate().take(game.players()) {
-                    *slot = game.hand(s);
+            &mut |game, seat, know, tc| {
+                if seen[seat].is_empty() {
+                    return Some(players[seat].choose(know, tc));
                 }
+                let mut shown = know.clone();
+                for s in 0..game.players() {
+                    shown.reveal(s, game.hand(s).inter(seen[seat]));
+                }
+                Some(players[seat].choose(&shown, tc))
             },
+            &mut |_| {},
         );
         let winner = rec.end.winner();
         let outcome = if winner == a_seat {
