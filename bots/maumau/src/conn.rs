@@ -7,6 +7,7 @@
 
 use crate::protocol::MAX_LINE;
 use std::collections::VecDeque;
+use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::OwnedWriteHalf;
@@ -114,13 +115,38 @@ impl Conn {
         // hold a flooding bot back instead of our memory.
         while self.queued.len() < MAX_QUEUED {
             let Ok(ev) = self.inbox.try_recv() else { break };
-            match &ev {
-                Inbound::Line(l) if !self.awaiting => self.unsolicited.push(l.clone()),
-                Inbound::Line(_) => {}
-                Inbound::Eof => self.eof = true,
-            }
-            self.queued.push_back(ev);
+            self.take(ev);
         }
+    }
+
+    /// Ready once the bot has closed its side, so a seated bot that leaves while it waits for
+    /// the game can be let go at once rather than found out at the deal. Lines arriving
+    /// meanwhile are queued as [`Conn::poll`] does. Cancel-safe: nothing received is lost.
+    pub fn poll_closed(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        loop {
+            if self.eof {
+                return Poll::Ready(());
+            }
+            if self.queued.len() >= MAX_QUEUED {
+                // A flooding bot: leave the rest to flow control; the deal's check still sees it.
+                return Poll::Pending;
+            }
+            match self.inbox.poll_recv(cx) {
+                Poll::Ready(Some(ev)) => self.take(ev),
+                Poll::Ready(None) => self.take(Inbound::Eof),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+
+    /// Queues one event from the reader, noting unsolicited lines and a closed connection.
+    fn take(&mut self, ev: Inbound) {
+        match &ev {
+            Inbound::Line(l) if !self.awaiting => self.unsolicited.push(l.clone()),
+            Inbound::Line(_) => {}
+            Inbound::Eof => self.eof = true,
+        }
+        self.queued.push_back(ev);
     }
 
     /// Lines that arrived while the bot owed no answer (kept queued as its next answers; the

@@ -10,8 +10,8 @@
 use crate::conn::{Conn, Wait};
 use crate::protocol::{self, Answer, Broadcast, Request, ServerMsg};
 use crate::record;
-use crate::seating::drop_vanished;
 pub(crate) use crate::seating::handshake;
+use crate::seating::{drop_vanished, seat_next};
 use crate::translog::TransLog;
 use kibitz_maumau::{Card, Config, DrawTwo, Game, GameEnd, RawAnswer, Reaction};
 use rand::seq::SliceRandom;
@@ -153,11 +153,15 @@ pub async fn play_game(
         while seats.len() < players {
             let n = seats.len();
             let seated = match seating_deadline {
-                Some(d) => tokio::time::timeout(d, handshake(listener, n, cfg, &mut log)).await,
-                None => Ok(handshake(listener, n, cfg, &mut log).await),
+                Some(d) => tokio::time::timeout(d, handshake(listener, n, cfg, &mut log))
+                    .await
+                    .map(|r| r.map(Some)),
+                // A seated bot that leaves meanwhile is let go and its seat filled again.
+                None => Ok(seat_next(listener, &mut seats, cfg, &mut log, index).await),
             };
             match seated {
-                Ok(Ok((conn, name))) => {
+                Ok(Ok(None)) => {}
+                Ok(Ok(Some((conn, name)))) => {
                     seats.push(Seat {
                         conn,
                         name,
@@ -180,6 +184,7 @@ pub async fn play_game(
         // Liveness before the game starts: a bot that finished its handshake and left while it
         // waited for the other seats is dropped and its seat filled by the next connection (the
         // knock-out, which starts its bots per seat, keeps it: there the bot that left loses).
+        // `seat_next` lets go of those that leave while it waits; this catches the rest.
         if seating_deadline.is_some() || !drop_vanished(&mut seats, &mut log, index).await {
             break;
         }

@@ -6,7 +6,7 @@
 use kibitz_bots_maumau::client::{play, BotConfig, BotReport};
 use kibitz_bots_maumau::server::{spawn, EndReason, GameReport, ServerConfig};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -141,6 +141,13 @@ fn a_bot_that_left_while_queued_is_not_seated() {
     let mut reply = String::new();
     r.read_line(&mut reply).unwrap();
     assert!(reply.starts_with("{\"setName\":true"), "{reply}");
+    // The server lets it go at once: it closes the connection without another word. Only then
+    // do the others connect, so the server has surely seen the leave (no race with the kernel).
+    s.shutdown(Shutdown::Write).unwrap();
+    let mut after = Vec::new();
+    r.read_to_end(&mut after)
+        .expect("the server closes the connection (not the hang guard)");
+    assert_eq!(after, b"", "closed without a message");
     drop((s, r));
     let bots = two_random_bots_play(addr);
     let reports = finish(server);
