@@ -8,24 +8,24 @@
 //! keys and the mean log-likelihood per choice before and after.
 
 use kibitz_maumau::arena::play_game_by;
-use kibitz_maumau::knowledge::Knowledge;
+use kibitz_maumau::knowledge::{Knowledge, SeatMove};
 use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::model::{step_log_likelihood, ModelWeights};
 use kibitz_maumau::player::{make_player, Player};
 use kibitz_maumau::turn::Action;
 use kibitz_maumau::{CardSet, Config};
+use kibitz_search::params::{ParamSpec, Tunable};
 
 /// One recorded choice: what the seat did, as the tracker logs it, and the hand it held then
 /// (for a wish: after the Jack left, as [`step_log_likelihood`] expects).
 #[derive(Clone, Copy, Debug)]
 struct Choice {
-    mv: kibitz_maumau::knowledge::SeatMove,
+    mv: SeatMove,
     hand: CardSet,
 }
 
 /// The choices behind `action`, taken by the seat that `know` describes.
 fn choices(know: &Knowledge, action: Action) -> Vec<Choice> {
-    use kibitz_maumau::knowledge::SeatMove;
     let hand = know.hand();
     // The cards that fitted: exactly the legal plays, whichever way the hand is masked.
     let legal = Some(know.legal_plays());
@@ -92,44 +92,38 @@ fn mean_ll(data: &[Choice], w: &ModelWeights) -> f64 {
         / data.len().max(1) as f64
 }
 
-/// The fitted weights' slots, each with its bounds. `om_void` is not among them: with the
-/// hand known, a draw says nothing about it unless the seat drew while a card fitted.
-const SLOTS: [(&str, f64, f64); 5] = [
-    ("om_play", 0.01, 8.0),
-    ("om_wish", 0.01, 8.0),
-    ("om_p78", 0.0, 20.0),
-    ("om_pjack", 0.0, 40.0),
-    ("om_noise", 0.001, 0.999),
-];
-
-fn slot(w: &mut ModelWeights, i: usize) -> &mut f64 {
-    match i {
-        0 => &mut w.play,
-        1 => &mut w.wish,
-        2 => &mut w.special,
-        3 => &mut w.jack,
-        _ => &mut w.noise,
-    }
-}
+/// The fitted weights, by their names in the parameter registry (which also gives each one's
+/// range and first step). `om_void` is not among them: with the hand known, a draw says
+/// nothing about it unless the seat drew while a card fitted.
+const FITTED: [&str; 5] = ["om_play", "om_wish", "om_p78", "om_pjack", "om_noise"];
 
 /// Maximises [`mean_ll`] by a pattern search: each weight in turn moves up or down by its
 /// step while that helps; steps halve when no weight moves.
-fn fit(data: &[Choice], start: ModelWeights) -> ModelWeights {
-    let mut w = start;
-    let mut best = mean_ll(data, &w);
-    let mut steps = [0.5, 0.5, 2.0, 4.0, 0.1];
+fn fit(data: &[Choice], start: IsmctsParams) -> IsmctsParams {
+    let specs: Vec<ParamSpec> = FITTED
+        .iter()
+        .map(|n| {
+            IsmctsParams::specs()
+                .into_iter()
+                .find(|s| s.name == *n)
+                .expect("a registered parameter")
+        })
+        .collect();
+    let mut steps: Vec<f64> = specs.iter().map(|s| s.step).collect();
+    let mut p = start;
+    let mut best = mean_ll(data, &p.model);
     for _round in 0..60 {
         let mut moved = false;
-        for i in 0..SLOTS.len() {
+        for (s, step) in specs.iter().zip(&steps) {
             for dir in [1.0, -1.0] {
                 loop {
-                    let mut t = w;
-                    let (_, lo, hi) = SLOTS[i];
-                    let v = slot(&mut t, i);
-                    *v = (*v + dir * steps[i]).clamp(lo, hi);
-                    let ll = mean_ll(data, &t);
+                    let mut t = p;
+                    let v = t.get_param(s.name).expect("registered");
+                    t.set_param(s.name, (v + dir * step).clamp(s.min, s.max))
+                        .expect("registered");
+                    let ll = mean_ll(data, &t.model);
                     if ll > best + 1e-9 {
-                        (w, best) = (t, ll);
+                        (p, best) = (t, ll);
                         moved = true;
                     } else {
                         break;
@@ -144,7 +138,7 @@ fn fit(data: &[Choice], start: ModelWeights) -> ModelWeights {
             }
         }
     }
-    w
+    p
 }
 
 /// The recorded choices are the heuristic's own: it never draws while a card fits, it plays
@@ -156,23 +150,23 @@ fn fitting_the_heuristic_beats_uniform_and_the_start() {
     let data = record("heuristic", 60);
     assert!(data.len() > 500, "{} choices", data.len());
     for c in &data {
-        if let kibitz_maumau::knowledge::SeatMove::Drew { legal: Some(l) } = c.mv {
+        if let SeatMove::Drew { legal: Some(l) } = c.mv {
             assert!(
                 c.hand.inter(l).is_empty(),
                 "the heuristic drew while a card fitted"
             );
         }
     }
-    let start = IsmctsParams::default().model;
+    let start = IsmctsParams::default();
     let uniform = ModelWeights {
         noise: 1.0 - 1e-9,
         void: 1.0 - 1e-9,
-        ..start
+        ..start.model
     };
-    let fitted = fit(&data, start);
+    let fitted = fit(&data, start).model;
     let (u, s, f) = (
         mean_ll(&data, &uniform),
-        mean_ll(&data, &start),
+        mean_ll(&data, &start.model),
         mean_ll(&data, &fitted),
     );
     assert!(
@@ -189,18 +183,19 @@ fn fit_opponent_model() {
         .ok()
         .and_then(|g| g.parse().ok())
         .unwrap_or(400);
-    let start = IsmctsParams::default().model;
+    let start = IsmctsParams::default();
     for opp in opps.split(',') {
         let data = record(opp, games);
         let fitted = fit(&data, start);
-        let keys: Vec<String> = (0..SLOTS.len())
-            .map(|i| format!("{}={:.3}", SLOTS[i].0, *slot(&mut fitted.clone(), i)))
+        let keys: Vec<String> = FITTED
+            .iter()
+            .map(|n| format!("{n}={:.3}", fitted.get_param(n).expect("registered")))
             .collect();
         println!(
             "{opp}: {} choices, mean log-likelihood {:.4} (default) -> {:.4} (fitted): {}",
             data.len(),
-            mean_ll(&data, &start),
-            mean_ll(&data, &fitted),
+            mean_ll(&data, &start.model),
+            mean_ll(&data, &fitted.model),
             keys.join(",")
         );
     }
