@@ -125,7 +125,7 @@ impl Determinizer {
             skip |= (know.pending_skip(s) as u8) << s;
             draw_two |= (know.pending_draw_two(s) as u8) << s;
         }
-        let mut base = FastSim::new(
+        let base = FastSim::new(
             n,
             hands,
             0,
@@ -138,9 +138,6 @@ impl Determinizer {
             me,
             know.config().exhaustion_winner,
         );
-        for s in 0..n {
-            base.set_seen_void(s, know.seen_void(s));
-        }
         let mut det = Determinizer {
             base,
             pool,

@@ -88,8 +88,6 @@ pub struct Knowledge {
     skip: u8,
     draw_two: u8,
     played: [u16; MAX_PLAYERS],
-    /// Per seat, the suits (bits 0-3) it drew against and has not played since.
-    seen_void: [u8; MAX_PLAYERS],
     pending: Option<Pending>,
     drew_this_turn: bool,
     /// Seat that just laid a Jack onto a non-Jack (its wish shows in our next private message).
@@ -127,7 +125,6 @@ impl Knowledge {
             skip: 0,
             draw_two: 0,
             played: [0; MAX_PLAYERS],
-            seen_void: [0; MAX_PLAYERS],
             pending: None,
             drew_this_turn: false,
             wishing_jack: None,
@@ -196,12 +193,6 @@ impl Knowledge {
     /// came back from the pile).
     pub fn evidence(&self, seat: usize, card: Card) -> Evidence {
         self.evidence[seat][card.index() as usize]
-    }
-    /// Suits `seat` (any seat, ours too) drew against and has not played since (bits 0-3, by
-    /// [`Suit::index`]): what every seat at the table saw it lack. The playouts use it to play
-    /// like opponents who track voids (and so believe our draws).
-    pub fn seen_void(&self, seat: usize) -> u8 {
-        self.seen_void.get(seat).copied().unwrap_or(0)
     }
     /// An opponent's actions so far, oldest first, for the opponent model (empty for us).
     pub fn seat_moves(
@@ -319,10 +310,6 @@ impl Knowledge {
             }
             Notice::DrawReply { card, .. } => {
                 self.drew_this_turn = true;
-                if let Some(top) = self.top {
-                    let asked = self.wish.unwrap_or(top.suit());
-                    self.seen_void[self.me] |= 1 << asked.index();
-                }
                 if let Some(c) = card {
                     self.ensure_talon(1);
                     self.take_known(self.me, c);
@@ -474,10 +461,6 @@ impl Knowledge {
                     }
                     self.sizes[m] += 1;
                     self.age_evidence(m, 1);
-                    if fitted.is_some() {
-                        // (Against our own wishing Jack the asked suit is unknown here.)
-                        self.seen_void[m] |= 1 << p.wish.unwrap_or(p.top.suit()).index();
-                    }
                     self.history.push(PublicEvent::Drew { seat: m, n: 1 });
                     self.log_move(m, SeatMove::Drew { legal: fitted });
                 }
@@ -496,7 +479,6 @@ impl Knowledge {
         self.pile.insert(card);
         self.sizes[m] = self.sizes[m].saturating_sub(1);
         self.played[m] += 1;
-        self.seen_void[m] &= !(1 << card.suit().index());
         self.top = Some(card);
         // A wishing Jack's wish reaches us only in our next private message.
         self.wish = None;

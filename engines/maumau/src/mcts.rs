@@ -116,9 +116,6 @@ pub struct IsmctsParams {
     pub rollout_eight_follow: i32,
     /// Rollout bonus for a card (and wish) the next player cannot follow in the sampled deal.
     pub rollout_void: i32,
-    /// Rollout bonus for a card (and wish) asking a suit the next player was seen to lack
-    /// (drew against it, has not played it since): playouts as card-tracking opponents play.
-    pub rollout_seen_void: i32,
     /// Likelihood factors for sampling opponents' hands from the tracker's evidence.
     pub evidence: EvidenceWeights,
     /// Opponent model weighing sampled hands by the opponents' actions so far.
@@ -145,7 +142,6 @@ impl Default for IsmctsParams {
             rollout_suit: 4,
             rollout_eight_follow: 0,
             rollout_void: 0,
-            rollout_seen_void: 0,
             // Measured with `kibitz maumau prior` (45k decisions of a random / greedy /
             // heuristic / ISMCTS field; tuning/results/maumau_prior_field.log).
             evidence: EvidenceWeights {
@@ -191,7 +187,6 @@ impl IsmctsParams {
             rollout_suit: 4,
             rollout_eight_follow: 0,
             rollout_void: 0,
-            rollout_seen_void: 0,
             evidence: EvidenceWeights {
                 per_draw: 0.2,
                 void: 1.0,
@@ -213,7 +208,6 @@ impl IsmctsParams {
             suit_weight: self.rollout_suit,
             eight_follow: self.rollout_eight_follow,
             void_bonus: self.rollout_void,
-            seen_void_bonus: self.rollout_seen_void,
         }
     }
 }

@@ -10,10 +10,8 @@ use rand::{Rng, RngCore};
 /// drawing), otherwise the best-scored legal card: `suit_weight · (cards of its suit held)`,
 /// `+ special_bonus` for 7s and 8s, `+ eight_follow` for an 8 we can follow (two players),
 /// `− jack_cost` for Jacks, `+ void_bonus` when the next player holds nothing that fits after
-/// it (in the sampled deal), `+ seen_void_bonus` when it asks a suit the next player was seen
-/// to lack (a draw against it, not played since), plus 0-3 points of noise. A Jack wishes the
-/// suit held most (with either bonus, preferring one the next player lacks or was seen to
-/// lack). Draws only when nothing fits.
+/// it (in the sampled deal), plus 0-3 points of noise. A Jack wishes the suit held most (with
+/// `void_bonus`, preferring one the next player lacks). Draws only when nothing fits.
 #[derive(Clone, Copy, Debug)]
 pub struct GreedyRollout {
     /// Probability of a uniformly random choice.
@@ -28,11 +26,6 @@ pub struct GreedyRollout {
     pub eight_follow: i32,
     /// Bonus for a play the next player cannot follow.
     pub void_bonus: i32,
-    /// Bonus for a play (and wish) asking a suit the next player was SEEN to lack: it drew
-    /// against that suit and has not played it since ([`FastSim::seen_void`]). Unlike
-    /// `void_bonus` this uses only what the table saw, as a card-tracking opponent does, so a
-    /// playout also shows what a draw of ours makes such an opponent believe.
-    pub seen_void_bonus: i32,
 }
 
 impl Default for GreedyRollout {
@@ -44,25 +37,20 @@ impl Default for GreedyRollout {
             suit_weight: 4,
             eight_follow: 0,
             void_bonus: 0,
-            seen_void_bonus: 0,
         }
     }
 }
 
 impl GreedyRollout {
     /// The wish for a Jack leaving `rest`: the suit with most non-Jack cards (ties to the lower
-    /// suit); with a void bonus, a suit the next player (`opp`) lacks counts 1.5 cards more, and
-    /// with a seen-void bonus, so does a suit it was seen to lack (`seen`, bits by suit).
+    /// suit); with a void bonus, a suit the next player (`opp`) lacks counts 1.5 cards more.
     #[inline]
-    fn wish_for(&self, rest: u32, opp: u32, seen: u8) -> u8 {
+    fn wish_for(&self, rest: u32, opp: u32) -> u8 {
         let rest = rest & !JACKS;
         let mut best = (0i32, 0u8);
         for s in 0..4u32 {
             let mut n = 2 * (rest & suit_mask(s)).count_ones() as i32;
             if self.void_bonus > 0 && opp & suit_mask(s) & !JACKS == 0 && n > 0 {
-                n += 3;
-            }
-            if self.seen_void_bonus > 0 && seen >> s & 1 != 0 && n > 0 {
                 n += 3;
             }
             if n > best.0 {
@@ -94,9 +82,7 @@ impl GreedyRollout {
             return;
         }
         let two = sim.players() == 2;
-        let next = (me + 1) % sim.players();
-        let opp = sim.hand(next).0;
-        let seen = sim.seen_void(next);
+        let opp = sim.hand((me + 1) % sim.players()).0;
         let wishes = sim.jack_wishes();
         let mut noise = (r >> 32) as u32;
         let mut best = (i32::MIN, 0u32, 0u8);
@@ -113,7 +99,7 @@ impl GreedyRollout {
             if rank == 4 {
                 s -= self.jack_cost;
                 if wishes {
-                    wish = self.wish_for(rest, opp, seen);
+                    wish = self.wish_for(rest, opp);
                 }
             } else if rank <= 1 {
                 s += self.special_bonus;
@@ -124,17 +110,13 @@ impl GreedyRollout {
             if self.void_bonus != 0 && !(rank == 1 && two) && legal_mask(c as u8, wish) & opp == 0 {
                 s += self.void_bonus;
             }
-            let asked = if wish < 4 { wish as u32 } else { c & 3 };
-            if self.seen_void_bonus != 0 && !(rank == 1 && two) && seen >> asked & 1 != 0 {
-                s += self.seen_void_bonus;
-            }
             if s > best.0 {
                 best = (s, c, wish);
             }
         }
         let (_, c, wish) = best;
         let wish = if wish == 4 {
-            self.wish_for(hand & !(1 << c), opp, seen)
+            self.wish_for(hand & !(1 << c), opp)
         } else {
             wish
         };
@@ -183,57 +165,5 @@ impl RolloutPolicy<FastSim> for GreedyRollout {
         }
         self.play_one(sim, rng);
         true
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{ExhaustionWinner, MAX_PLAYERS};
-    use crate::sim::SimRng;
-
-    #[test]
-    fn the_seen_void_bonus_asks_the_suit_the_next_player_showed() {
-        // Seat 0 holds the Queens of suits 0 and 1 (cards 20 and 21) and the Aces of suits 0
-        // and 1 (28, 29); the top is the Queen of suit 2, so both Queens fit. Seat 1 showed
-        // suit 1 void.
-        let mut sim = FastSim::new(
-            2,
-            [
-                (1 << 20) | (1 << 21) | (1 << 28) | (1 << 29),
-                1 << 26,
-                1 << 30,
-                0,
-            ],
-            1 << 31,
-            0,
-            Card::from_bits(22),
-            None,
-            0,
-            0,
-            [0; MAX_PLAYERS],
-            0,
-            ExhaustionWinner::SecondSeat,
-        );
-        sim.set_seen_void(1, 0b0010);
-        let plain = GreedyRollout {
-            epsilon: 0.0,
-            ..GreedyRollout::default()
-        };
-        let tracking = GreedyRollout {
-            seen_void_bonus: 25,
-            ..plain
-        };
-        let mut plays = [[0; 2]; 2];
-        for seed in 0..200 {
-            for (k, policy) in [plain, tracking].iter().enumerate() {
-                let mut s = sim;
-                policy.play_one(&mut s, &mut SimRng::new(seed));
-                let played = sim.hand(0).0 & !s.hand(0).0;
-                plays[k][(played == 1 << 21) as usize] += 1;
-            }
-        }
-        assert_eq!(plays[1], [0, 200], "the tracking policy always asks suit 1");
-        assert!(plays[0][0] > 50 && plays[0][1] > 50, "{plays:?}");
     }
 }

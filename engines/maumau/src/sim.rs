@@ -134,10 +134,6 @@ pub struct FastSim {
     /// Pile under the top card.
     pile: u32,
     played: [u16; MAX_PLAYERS],
-    /// Per seat, the suits (bits 0-3) it drew against and has not played since: what the
-    /// table saw it lack. Only the playout policy reads it, to play like a card-tracking
-    /// opponent who believes what it saw.
-    seen_void: [u8; MAX_PLAYERS],
     top: u8,
     wish: u8,
     skip: u8,
@@ -173,7 +169,6 @@ impl FastSim {
             bottom: 0,
             pile,
             played,
-            seen_void: [0; MAX_PLAYERS],
             top: top.index(),
             wish: wish.map_or(NO_WISH, |w| w.index()),
             skip,
@@ -190,19 +185,6 @@ impl FastSim {
     #[inline]
     pub(crate) fn deal_card(&mut self, seat: usize, c: u32) {
         self.hands[seat] |= 1 << (c & 31);
-    }
-
-    /// Sets the suits `seat` was seen to lack so far (bits 0-3; see [`FastSim::seen_void`]).
-    #[inline]
-    pub(crate) fn set_seen_void(&mut self, seat: usize, suits: u8) {
-        self.seen_void[seat % MAX_PLAYERS] = suits & 0xF;
-    }
-
-    /// Suits `seat` drew against and has not played since (bits 0-3): what a card-tracking
-    /// opponent believes it lacks, right or wrong (a draw may be a bluff, a drawn card may fit).
-    #[inline]
-    pub fn seen_void(&self, seat: usize) -> u8 {
-        self.seen_void[seat % MAX_PLAYERS]
     }
 
     /// Sets the talon (determinization).
@@ -298,7 +280,6 @@ impl FastSim {
         self.top = card as u8;
         self.wish = if wishing { wish & 3 } else { NO_WISH };
         self.played[m] += 1;
-        self.seen_void[m] &= !(1 << (card & 3));
         let target = 1u8 << ((m + 1) % self.players as usize);
         if (1 << card) & SEVENS != 0 {
             self.draw_two |= target;
@@ -312,12 +293,6 @@ impl FastSim {
     #[inline]
     pub fn draw<R: RngCore + ?Sized>(&mut self, rng: &mut R) {
         let m = self.mover as usize;
-        let asked = if self.wish != NO_WISH {
-            self.wish
-        } else {
-            self.top & 3
-        };
-        self.seen_void[m] |= 1 << asked;
         if self.take(1, rng) {
             self.hands[m] |= self.take_one(rng);
         } else {
@@ -447,60 +422,6 @@ mod tests {
                 assert_eq!(select_bit(m, k as u32), b, "{m:x} {k}");
             }
         }
-    }
-
-    #[test]
-    fn a_draw_shows_a_void_until_the_suit_is_played() {
-        let mut rng = SimRng::new(5);
-        // Cards are rank * 4 + suit (ranks 7, 8, 9, 10, J, Q, K, A). Seat 0: the 10 and Queen
-        // of suit 1; seat 1: the Jack of suit 0 and the King of suit 2; top: the 7 of suit 0.
-        let sim = |hands: [u32; 4], top: u32, wish: Option<Suit>| {
-            FastSim::new(
-                2,
-                hands,
-                (1 << 28) | (1 << 29) | (1 << 30),
-                0,
-                Card::from_bits(top),
-                wish,
-                0,
-                0,
-                [0; MAX_PLAYERS],
-                0,
-                ExhaustionWinner::SecondSeat,
-            )
-        };
-        let mut s = sim(
-            [(1 << 13) | (1 << 21), (1 << 16) | (1 << 26), 0, 0],
-            0,
-            None,
-        );
-        s.draw(&mut rng);
-        assert_eq!(s.seen_void(0), 0b0001, "seat 0 drew against suit 0");
-        s.play(16, 1, &mut rng);
-        assert_eq!(s.seen_void(1), 0, "a Jack of suit 0 shows nothing");
-        s.play(13, 0, &mut rng);
-        assert_eq!(
-            s.seen_void(0),
-            0b0001,
-            "playing suit 1 keeps the shown suit 0"
-        );
-        assert_eq!(s.legal() & (1 << 26), 0);
-        s.draw(&mut rng);
-        assert_eq!(s.seen_void(1), 0b0010, "seat 1 drew against suit 1");
-        // Under a wish, the wished suit is what a draw shows, not the Jack's.
-        let mut w = sim(
-            [(1 << 13) | (1 << 21), 1 << 26, 0, 0],
-            17,
-            Suit::from_index(2),
-        );
-        assert_eq!(w.legal(), 0);
-        w.draw(&mut rng);
-        assert_eq!(w.seen_void(0), 0b0100);
-        // Playing a shown suit clears it, and only it.
-        let mut c = sim([(1 << 13) | (1 << 21), 1 << 26, 0, 0], 1, None);
-        c.set_seen_void(0, 0b0011);
-        c.play(13, 0, &mut rng);
-        assert_eq!(c.seen_void(0), 0b0001);
     }
 
     #[test]
