@@ -11,13 +11,17 @@
 #   OLD_BIN_DIR: holds the old maumau-bot
 #   PORT:        first of 40 ports used in turn, so a server still closing never blocks the next
 #   RECORDS:     folder for the servers' records (RECORDS/maumau.jsonl) and the processes' stderr
+#   env NEW_NAME, OLD_NAME: the sides' names in the records (default new, old)
+#   env NEW_ARGS, OLD_ARGS: more maumau-bot flags per side, e.g. NEW_ARGS="--strategy heuristic"
+#                           to calibrate a build against a fixed bot
 # Score: kibitz score RECORDS/maumau.jsonl --a new --sprt 0,30
 set -u
 if [ $# -lt 6 ]; then
-  sed -n '9,14p' "$0" >&2
+  sed -n '9,17p' "$0" >&2
   exit 2
 fi
 new=$1; old=$2; first=$3; last=$4; base=$5; rec=$6; ms=${7:-200}
+nn=${NEW_NAME:-new}; on=${OLD_NAME:-old}
 mkdir -p "$rec"
 i=0
 for d in $(seq "$first" "$last"); do
@@ -26,11 +30,17 @@ for d in $(seq "$first" "$last"); do
     "$new/maumau-server" --port "$port" --seed "$d" --games 1 --records "$rec" \
       --log-level warn 2>>"$rec/server.err" & s=$!
     sleep 0.2
-    if [ "$lead" = new ]; then a=$new; an=new; b=$old; bn=old; else a=$old; an=old; b=$new; bn=new; fi
-    "$a/maumau-bot" --port "$port" --name "$an" --exact-name --time-ms "$ms" \
+    if [ "$lead" = new ]; then
+      a=$new; an=$nn; aa=${NEW_ARGS:-}; b=$old; bn=$on; ba=${OLD_ARGS:-}
+    else
+      a=$old; an=$on; aa=${OLD_ARGS:-}; b=$new; bn=$nn; ba=${NEW_ARGS:-}
+    fi
+    # shellcheck disable=SC2086 # the extra flags are meant to split into words
+    "$a/maumau-bot" --port "$port" --name "$an" --exact-name --time-ms "$ms" $aa \
       >/dev/null 2>>"$rec/bots.err" & p=$!
     sleep 0.1
-    "$b/maumau-bot" --port "$port" --name "$bn" --exact-name --time-ms "$ms" \
+    # shellcheck disable=SC2086
+    "$b/maumau-bot" --port "$port" --name "$bn" --exact-name --time-ms "$ms" $ba \
       >/dev/null 2>>"$rec/bots.err" & q=$!
     wait "$p" "$q" "$s"
     [ -e "$rec/STOP" ] && exit 0

@@ -100,11 +100,11 @@ const FITTED: [&str; 5] = ["om_play", "om_wish", "om_p78", "om_pjack", "om_noise
 /// Maximises [`mean_ll`] by a pattern search: each weight in turn moves up or down by its
 /// step while that helps; steps halve when no weight moves.
 fn fit(data: &[Choice], start: IsmctsParams) -> IsmctsParams {
+    let all = IsmctsParams::specs();
     let specs: Vec<ParamSpec> = FITTED
         .iter()
         .map(|n| {
-            IsmctsParams::specs()
-                .into_iter()
+            *all.iter()
                 .find(|s| s.name == *n)
                 .expect("a registered parameter")
         })
