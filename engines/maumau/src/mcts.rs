@@ -104,18 +104,8 @@ pub struct IsmctsParams {
     /// Search settings (exploration, iteration cap, rollout cut-off, progressive bias, early
     /// stop).
     pub search: IsmctsConfig,
-    /// Rollout randomness.
-    pub rollout_epsilon: f64,
-    /// Rollout bonus for 7s and 8s.
-    pub rollout_special: i32,
-    /// Rollout penalty for Jacks.
-    pub rollout_jack_cost: i32,
-    /// Rollout score per card held of the played suit.
-    pub rollout_suit: i32,
-    /// Rollout bonus for an 8 we can follow ourselves (two players: a free turn).
-    pub rollout_eight_follow: i32,
-    /// Rollout bonus for a card (and wish) the next player cannot follow in the sampled deal.
-    pub rollout_void: i32,
+    /// The playout policy (its weights are the `r…` and `eps` parameters).
+    pub playout: GreedyRollout,
     /// Likelihood factors for sampling opponents' hands from the tracker's evidence.
     pub evidence: EvidenceWeights,
     /// Opponent model weighing sampled hands by the opponents' actions so far.
@@ -136,12 +126,7 @@ impl Default for IsmctsParams {
                 early_stop: true,
                 opponent_policy: 0.0,
             },
-            rollout_epsilon: 0.1,
-            rollout_special: 50,
-            rollout_jack_cost: 100,
-            rollout_suit: 4,
-            rollout_eight_follow: 0,
-            rollout_void: 0,
+            playout: GreedyRollout::default(),
             // Measured with `kibitz maumau prior` (45k decisions of a random / greedy /
             // heuristic / ISMCTS field; tuning/results/maumau_prior_field.log).
             evidence: EvidenceWeights {
@@ -181,12 +166,7 @@ impl IsmctsParams {
                 early_stop: false,
                 opponent_policy: 0.0,
             },
-            rollout_epsilon: 0.1,
-            rollout_special: 50,
-            rollout_jack_cost: 100,
-            rollout_suit: 4,
-            rollout_eight_follow: 0,
-            rollout_void: 0,
+            playout: GreedyRollout::default(),
             evidence: EvidenceWeights {
                 per_draw: 0.2,
                 void: 1.0,
@@ -201,14 +181,7 @@ impl IsmctsParams {
 
     /// The playout policy these settings describe.
     pub fn rollout(&self) -> GreedyRollout {
-        GreedyRollout {
-            epsilon: self.rollout_epsilon,
-            special_bonus: self.rollout_special,
-            jack_cost: self.rollout_jack_cost,
-            suit_weight: self.rollout_suit,
-            eight_follow: self.rollout_eight_follow,
-            void_bonus: self.rollout_void,
-        }
+        self.playout
     }
 }
 

@@ -1,18 +1,44 @@
-//! The ISMCTS playout policy: an epsilon-greedy heuristic on [`FastSim`]'s bit masks.
+//! The ISMCTS playout policy: an epsilon-greedy (or softmax) heuristic on [`FastSim`]'s bit
+//! masks, and the features its score is made of, so that its weights can be fitted.
 
 use crate::cards::{Card, Suit};
 use crate::game::Action;
 use crate::sim::{below, legal_mask, select_bit, suit_mask, FastSim, JACKS};
 use kibitz_search::ismcts::RolloutPolicy;
 use rand::{Rng, RngCore};
+use std::sync::LazyLock;
+
+/// Number of [`features`] of a play.
+pub const FEATURES: usize = 11;
+
+/// Names of the [`features`], in order: the registry names of the weights that multiply them.
+pub const FEATURE_PARAMS: [&str; FEATURES] = [
+    "rsuit",
+    "r78",
+    "r7",
+    "rjack",
+    "r8follow",
+    "rvoid",
+    "r7short",
+    "rfollow",
+    "rofit",
+    "rdraw",
+    "rdrawjack",
+];
 
 /// Playout policy: with probability `epsilon` a uniformly random choice (a legal card or
-/// drawing), otherwise the best-scored legal card: `suit_weight · (cards of its suit held)`,
-/// `+ special_bonus` for 7s and 8s, `+ eight_follow` for an 8 we can follow (two players),
-/// `− jack_cost` for Jacks, `+ void_bonus` when the next player holds nothing that fits after
-/// it (in the sampled deal), plus 0-3 points of noise. A Jack wishes the suit held most (with
-/// `void_bonus`, preferring one the next player lacks). Draws only when nothing fits.
-#[derive(Clone, Copy, Debug)]
+/// drawing), otherwise the best-scored legal card. The score is a weighted sum of the
+/// [`features`] of the play: cards held of its suit, 7 or 8, 7, Jack (a cost), an 8 we can
+/// follow (two players), the next player holding nothing that fits after it (in the sampled
+/// deal), a 7 scaled by how short the next player's hand is, our hand still fitting the new
+/// top, and the next player's cards that fit (a cost). Noise is 0-3 points, and the policy
+/// draws only when nothing fits. With `gumbel` the noise is a Gumbel draw in tenths of a nat,
+/// which makes the choice a softmax over the scores (a point = 0.1 nat): the form weights
+/// fitted to a stronger player's choices take. Drawing is then a candidate too, scored
+/// `draw_bias` (plus `draw_jack` when only Jacks fit), as a strong player often draws with a
+/// card in hand. A Jack wishes the suit held most (with a void or fit weight, preferring one
+/// the next player lacks).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GreedyRollout {
     /// Probability of a uniformly random choice.
     pub epsilon: f64,
@@ -26,6 +52,21 @@ pub struct GreedyRollout {
     pub eight_follow: i32,
     /// Bonus for a play the next player cannot follow.
     pub void_bonus: i32,
+    /// Further bonus for a 7 (on top of `special_bonus`).
+    pub seven_bonus: i32,
+    /// Bonus for a 7 times 8 / (next player's cards + 1): 7s are worth more near the end.
+    pub seven_short: i32,
+    /// Bonus when the rest of our hand fits the card we lay (and its wish).
+    pub follow_bonus: i32,
+    /// Cost per card of the next player's that fits after the play.
+    pub opp_fit: i32,
+    /// Gumbel noise in tenths of a nat instead of 0-3 points: a softmax choice, with drawing
+    /// among the candidates.
+    pub gumbel: bool,
+    /// With `gumbel`: the score of drawing although a card fits.
+    pub draw_bias: i32,
+    /// With `gumbel`: further score of drawing when only Jacks fit.
+    pub draw_jack: i32,
 }
 
 impl Default for GreedyRollout {
@@ -37,20 +78,67 @@ impl Default for GreedyRollout {
             suit_weight: 4,
             eight_follow: 0,
             void_bonus: 0,
+            seven_bonus: 0,
+            seven_short: 0,
+            follow_bonus: 0,
+            opp_fit: 0,
+            gumbel: false,
+            draw_bias: 0,
+            draw_jack: 0,
         }
     }
 }
 
+/// Ten times Gumbel(0, 1) quantiles at the midpoints of 256 equal slices: adding one to each
+/// score and taking the best samples the softmax of scores in tenths of a nat.
+static GUMBEL: LazyLock<[i32; 256]> = LazyLock::new(|| {
+    std::array::from_fn(|i| {
+        let u = (i as f64 + 0.5) / 256.0;
+        (-10.0 * (-u.ln()).ln()).round() as i32
+    })
+});
+
+/// One scored candidate: its noiseless score and wish.
+struct Scored {
+    score: i32,
+    wish: u8,
+}
+
 impl GreedyRollout {
+    /// The weights in [`FEATURE_PARAMS`] order (costs negated), so `weights · features` is the
+    /// noiseless score.
+    pub fn weights(&self) -> [i32; FEATURES] {
+        [
+            self.suit_weight,
+            self.special_bonus,
+            self.seven_bonus,
+            -self.jack_cost,
+            self.eight_follow,
+            self.void_bonus,
+            self.seven_short,
+            self.follow_bonus,
+            -self.opp_fit,
+            self.draw_bias,
+            self.draw_jack,
+        ]
+    }
+
+    /// Whether Jacks' wishes look at the next player's hand.
+    #[inline]
+    fn wish_sees_opp(&self) -> bool {
+        self.void_bonus > 0 || self.opp_fit > 0
+    }
+
     /// The wish for a Jack leaving `rest`: the suit with most non-Jack cards (ties to the lower
-    /// suit); with a void bonus, a suit the next player (`opp`) lacks counts 1.5 cards more.
+    /// suit); when wishes look at the next player (`opp`), a suit it lacks counts 1.5 cards more.
     #[inline]
     fn wish_for(&self, rest: u32, opp: u32) -> u8 {
         let rest = rest & !JACKS;
+        let sees = self.wish_sees_opp();
         let mut best = (0i32, 0u8);
         for s in 0..4u32 {
             let mut n = 2 * (rest & suit_mask(s)).count_ones() as i32;
-            if self.void_bonus > 0 && opp & suit_mask(s) & !JACKS == 0 && n > 0 {
+            if sees && opp & suit_mask(s) & !JACKS == 0 && n > 0 {
                 n += 3;
             }
             if n > best.0 {
@@ -58,6 +146,84 @@ impl GreedyRollout {
             }
         }
         best.1
+    }
+
+    /// The features of laying card `c` (a legal bit of the mover's `hand`) in `sim`, with the
+    /// wish this policy would name, and that wish (4 for none).
+    #[inline]
+    fn features_of(&self, sim: &FastSim, hand: u32, c: u32) -> ([i32; FEATURES], u8) {
+        let two = sim.players() == 2;
+        let opp = sim.hand((sim.mover() + 1) % sim.players()).0;
+        let rest = hand & !(1 << c);
+        let rank = c >> 2;
+        let wish = if rank == 4 && sim.jack_wishes() {
+            self.wish_for(rest, opp)
+        } else {
+            4
+        };
+        let eight_two = rank == 1 && two;
+        let fits = legal_mask(c as u8, wish);
+        let mut f = [0i32; FEATURES];
+        f[0] = (hand & suit_mask(c & 3)).count_ones() as i32;
+        f[1] = (rank <= 1) as i32;
+        f[2] = (rank == 0) as i32;
+        f[3] = (rank == 4) as i32;
+        f[4] = (eight_two && fits & rest != 0) as i32;
+        if !eight_two {
+            let opp_fits = (fits & opp).count_ones() as i32;
+            f[5] = (opp_fits == 0) as i32;
+            f[7] = (fits & rest != 0) as i32;
+            f[8] = opp_fits;
+        }
+        // In eighths: 64 / (n + 1) = 8 · (8 / (n + 1)), as the score reads it.
+        f[6] = if rank == 0 {
+            64 / (opp.count_ones() as i32 + 1)
+        } else {
+            0
+        };
+        (f, wish)
+    }
+
+    /// The noiseless score of laying `c` and its wish: `weights · features` (a test holds the
+    /// two together), computing only the features whose weight is not zero, since this runs
+    /// for every legal card of every playout step.
+    #[inline]
+    fn score(&self, hand: u32, opp: u32, two: bool, wishes: bool, c: u32) -> Scored {
+        let rest = hand & !(1 << c);
+        let rank = c >> 2;
+        let mut s = self.suit_weight * (hand & suit_mask(c & 3)).count_ones() as i32;
+        let mut wish = 4u8;
+        if rank == 4 {
+            s -= self.jack_cost;
+            if wishes {
+                wish = self.wish_for(rest, opp);
+            }
+        } else if rank <= 1 {
+            s += self.special_bonus;
+            if rank == 0 {
+                s += self.seven_bonus;
+                if self.seven_short != 0 {
+                    s += self.seven_short * (64 / (opp.count_ones() as i32 + 1)) / 8;
+                }
+            }
+        }
+        let eight_two = rank == 1 && two;
+        if eight_two {
+            if self.eight_follow != 0 && legal_mask(c as u8, 4) & rest != 0 {
+                s += self.eight_follow;
+            }
+        } else if self.void_bonus != 0 || self.opp_fit != 0 || self.follow_bonus != 0 {
+            let fits = legal_mask(c as u8, wish);
+            let opp_fits = (fits & opp).count_ones() as i32;
+            if opp_fits == 0 {
+                s += self.void_bonus;
+            }
+            s -= self.opp_fit * opp_fits;
+            if fits & rest != 0 {
+                s += self.follow_bonus;
+            }
+        }
+        Scored { score: s, wish }
     }
 
     /// Picks and plays one move of `sim` (which must not be over).
@@ -84,34 +250,40 @@ impl GreedyRollout {
         let two = sim.players() == 2;
         let opp = sim.hand((me + 1) % sim.players()).0;
         let wishes = sim.jack_wishes();
+        let gumbel = if self.gumbel { Some(&*GUMBEL) } else { None };
+        let mut wide = if gumbel.is_some() { rng.next_u64() } else { 0 };
         let mut noise = (r >> 32) as u32;
         let mut best = (i32::MIN, 0u32, 0u8);
         let mut m = legal;
         while m != 0 {
             let c = m.trailing_zeros();
             m &= m - 1;
-            let rest = hand & !(1 << c);
-            let mut s = self.suit_weight * (hand & suit_mask(c & 3)).count_ones() as i32
-                + (noise & 3) as i32;
-            noise = noise.rotate_right(2);
-            let mut wish = 4u8;
-            let rank = c >> 2;
-            if rank == 4 {
-                s -= self.jack_cost;
-                if wishes {
-                    wish = self.wish_for(rest, opp);
-                }
-            } else if rank <= 1 {
-                s += self.special_bonus;
-                if rank == 1 && two && legal_mask(c as u8, 4) & rest != 0 {
-                    s += self.eight_follow;
-                }
-            }
-            if self.void_bonus != 0 && !(rank == 1 && two) && legal_mask(c as u8, wish) & opp == 0 {
-                s += self.void_bonus;
-            }
+            let sc = self.score(hand, opp, two, wishes, c);
+            let s = sc.score
+                + match gumbel {
+                    Some(g) => {
+                        let n = g[(wide & 255) as usize];
+                        wide = wide.rotate_right(8);
+                        n
+                    }
+                    None => {
+                        let n = (noise & 3) as i32;
+                        noise = noise.rotate_right(2);
+                        n
+                    }
+                };
             if s > best.0 {
-                best = (s, c, wish);
+                best = (s, c, sc.wish);
+            }
+        }
+        if let Some(g) = gumbel {
+            let mut d = self.draw_bias + g[(wide & 255) as usize];
+            if legal & !JACKS == 0 {
+                d += self.draw_jack;
+            }
+            if d > best.0 {
+                sim.draw(rng);
+                return;
             }
         }
         let (_, c, wish) = best;
@@ -122,6 +294,31 @@ impl GreedyRollout {
         };
         sim.play(c, wish, rng);
     }
+}
+
+/// The features of drawing in `sim` (where some card fits): what `draw_bias` and `draw_jack`
+/// weigh when the policy's choice is a softmax.
+pub fn draw_features(sim: &FastSim) -> [f64; FEATURES] {
+    let mut f = [0.0; FEATURES];
+    f[9] = 1.0;
+    f[10] = (sim.legal() & !JACKS == 0) as u8 as f64;
+    f
+}
+
+/// The features of laying `card` in `sim` (the mover must hold it and it must be legal), with
+/// the wish `policy` would name for it: the quantities its score weighs, in
+/// [`FEATURE_PARAMS`] order, so that a fit can set the weights. The 7's shortness feature is
+/// `8 / (next player's cards + 1)`.
+pub fn features(policy: &GreedyRollout, sim: &FastSim, card: Card) -> [f64; FEATURES] {
+    let hand = sim.hand(sim.mover()).0;
+    let (f, _) = policy.features_of(sim, hand, card.index() as u32);
+    std::array::from_fn(|i| {
+        if i == 6 {
+            f[i] as f64 / 8.0
+        } else {
+            f[i] as f64
+        }
+    })
 }
 
 impl RolloutPolicy<FastSim> for GreedyRollout {
@@ -165,5 +362,160 @@ impl RolloutPolicy<FastSim> for GreedyRollout {
         }
         self.play_one(sim, rng);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::ExhaustionWinner;
+    use crate::sim::SimRng;
+
+    /// A random two- to four-seat position with the mover to play: hands of 1-7 cards dealt
+    /// from a shuffled deck, a top card, and a wish on about a third of Jack tops.
+    fn position(rng: &mut SimRng) -> FastSim {
+        let players = 2 + below(rng, 3) as usize;
+        let mut deck: Vec<u32> = (0..32).collect();
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, below(rng, i as u32 + 1) as usize);
+        }
+        let top = deck.pop().expect("a card");
+        let mut hands = [0u32; 4];
+        for h in hands.iter_mut().take(players) {
+            for _ in 0..1 + below(rng, 7) {
+                *h |= 1 << deck.pop().expect("a card");
+            }
+        }
+        let wish = (top >> 2 == 4 && below(rng, 3) == 0).then(|| Suit::ALL[below(rng, 4) as usize]);
+        FastSim::new(
+            players,
+            hands,
+            0,
+            0,
+            Card::from_bits(top),
+            wish,
+            0,
+            0,
+            [0; 4],
+            below(rng, players as u32) as usize,
+            ExhaustionWinner::default(),
+        )
+    }
+
+    /// The card `policy` plays from `sim` (none for a draw).
+    fn played(policy: &GreedyRollout, sim: &FastSim, rng: &mut SimRng) -> Option<u32> {
+        let mut next = *sim;
+        policy.play_one(&mut next, rng);
+        let gone = sim.hand(sim.mover()).0 & !next.hand(sim.mover()).0;
+        (gone != 0).then(|| gone.trailing_zeros())
+    }
+
+    /// The score the policy plays by is exactly its weights times the public features, for
+    /// any weights: so weights fitted on [`features`] mean in the playout what they meant in
+    /// the fit. Checked through the choice: without noise and randomness, the card played is
+    /// the one with the best `weights · features` (ties aside).
+    #[test]
+    fn the_choice_maximises_weights_times_features() {
+        let mut rng = SimRng::new(7);
+        let mut checked = 0;
+        for _ in 0..4000 {
+            let sim = position(&mut rng);
+            if sim.legal() == 0 {
+                continue;
+            }
+            let mut w = [0i32; FEATURES];
+            for x in w.iter_mut() {
+                *x = below(&mut rng, 400) as i32 - 200;
+            }
+            // Scores within 5 of the best are skipped: the 0-3 points of noise and the
+            // rounding of the 7's eighths (under a point) could swap them.
+            let policy = GreedyRollout {
+                epsilon: 0.0,
+                suit_weight: 8 * w[0],
+                special_bonus: 8 * w[1],
+                seven_bonus: 8 * w[2],
+                jack_cost: -8 * w[3],
+                eight_follow: 8 * w[4],
+                void_bonus: 8 * w[5],
+                seven_short: 8 * w[6],
+                follow_bonus: 8 * w[7],
+                opp_fit: -8 * w[8],
+                gumbel: false,
+                draw_bias: 0,
+                draw_jack: 0,
+            };
+            let weights = policy.weights();
+            let value = |c: u32| -> f64 {
+                let f = features(&policy, &sim, Card::from_bits(c));
+                f.iter().zip(weights).map(|(f, w)| f * w as f64).sum()
+            };
+            let mut scores: Vec<(f64, u32)> = Vec::new();
+            let mut m = sim.legal();
+            while m != 0 {
+                let c = m.trailing_zeros();
+                m &= m - 1;
+                scores.push((value(c), c));
+            }
+            scores.sort_by(|a, b| b.0.total_cmp(&a.0));
+            if scores.len() > 1 && scores[0].0 - scores[1].0 < 5.0 {
+                continue;
+            }
+            assert_eq!(
+                played(&policy, &sim, &mut rng),
+                Some(scores[0].1),
+                "{sim:?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 1500, "{checked} positions checked");
+    }
+
+    /// With Gumbel noise the choice is the softmax of the scores in tenths of a nat, drawing
+    /// included: a card 10 points above another and above drawing is played e times as often
+    /// as either (up to the 256-slice table).
+    #[test]
+    fn gumbel_noise_samples_the_softmax() {
+        // Mover holds the 7 and the 9 of one suit (a 7 on nothing else scores 10 more); the
+        // top card is of that suit; the next player holds nothing that matters.
+        let (seven, nine) = (0u32, 8u32);
+        let policy = GreedyRollout {
+            epsilon: 0.0,
+            special_bonus: 10,
+            suit_weight: 0,
+            jack_cost: 0,
+            gumbel: true,
+            ..GreedyRollout::default()
+        };
+        let sim = FastSim::new(
+            2,
+            [1 << seven | 1 << nine, 1 << 31, 0, 0],
+            0,
+            0,
+            Card::from_bits(12),
+            None,
+            0,
+            0,
+            [0; 4],
+            0,
+            ExhaustionWinner::default(),
+        );
+        let mut rng = SimRng::new(11);
+        let n = 40_000;
+        let mut counts = [0usize; 3];
+        for _ in 0..n {
+            counts[match played(&policy, &sim, &mut rng) {
+                Some(c) if c == seven => 0,
+                Some(_) => 1,
+                None => 2,
+            }] += 1;
+        }
+        let e = 1.0f64.exp();
+        for (count, want) in counts.iter().zip([e, 1.0, 1.0].map(|x| x / (e + 2.0))) {
+            let share = *count as f64 / n as f64;
+            assert!(
+                (share - want).abs() < 0.02,
+                "{counts:?}: {share:.3} against {want:.3}"
+            );
+        }
     }
 }

@@ -19,7 +19,7 @@
 
 use crate::cards::{Card, CardSet, Suit, DECK_SIZE};
 pub use crate::determinize::{Determinizer, EvidenceWeights};
-use crate::game::{Action, ExhaustionWinner, MAX_PLAYERS};
+use crate::game::{Action, ExhaustionWinner, Game, Phase, MAX_PLAYERS};
 use rand::RngCore;
 
 /// `wish` value for "no wish in force".
@@ -191,6 +191,39 @@ impl FastSim {
     #[inline]
     pub(crate) fn set_talon(&mut self, talon: u32) {
         self.talon = talon;
+    }
+    /// The whole position of `game` at its decision (`None` between decisions or after the
+    /// end): the true deal, for research on the full state and for tests against the server's
+    /// state machine. A bot never has this.
+    pub fn from_game(game: &Game) -> Option<FastSim> {
+        let Phase::Answer(seat) = game.phase() else {
+            return None;
+        };
+        let mut hands = [0u32; MAX_PLAYERS];
+        let (mut skip, mut two) = (0, 0);
+        let mut played = [0u16; MAX_PLAYERS];
+        for s in 0..game.players() {
+            hands[s] = game.hand(s).0;
+            skip |= (game.pending_skip(s) as u8) << s;
+            two |= (game.pending_draw_two(s) as u8) << s;
+            played[s] = game.valid_moves(s);
+        }
+        let talon: CardSet = game.talon().iter().copied().collect();
+        let under = &game.pile()[..game.pile().len().saturating_sub(1)];
+        let pile: CardSet = under.iter().copied().collect();
+        Some(FastSim::new(
+            game.players(),
+            hands,
+            talon.0,
+            pile.0,
+            game.top(),
+            game.wish(),
+            skip,
+            two,
+            played,
+            seat,
+            game.config().exhaustion_winner,
+        ))
     }
 
     /// The seat to move.

@@ -13,35 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn to_sim(g: &Game) -> FastSim {
-    let seat = match g.phase() {
-        Phase::Answer(s) => s,
-        _ => unreachable!("at a decision"),
-    };
-    let mut hands = [0u32; 4];
-    let mut skip = 0;
-    let mut two = 0;
-    let mut played = [0u16; 4];
-    for s in 0..g.players() {
-        hands[s] = g.hand(s).0;
-        skip |= (g.pending_skip(s) as u8) << s;
-        two |= (g.pending_draw_two(s) as u8) << s;
-        played[s] = g.valid_moves(s);
-    }
-    let talon: CardSet = g.talon().iter().copied().collect();
-    let pile: CardSet = g.pile()[..g.pile().len() - 1].iter().copied().collect();
-    FastSim::new(
-        g.players(),
-        hands,
-        talon.0,
-        pile.0,
-        g.top(),
-        g.wish(),
-        skip,
-        two,
-        played,
-        seat,
-        g.config().exhaustion_winner,
-    )
+    FastSim::from_game(g).expect("at a decision")
 }
 
 /// Runs turn starts up to the next decision; true if a draw-two failed (the game then ends
