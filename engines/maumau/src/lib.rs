@@ -13,7 +13,8 @@
 //! - [`determinize`]: sampling search states from the tracker, weighted by evidence.
 //! - [`filter`]: a forward particle filter over the opponent's hand (two players).
 //! - [`model`]: the opponent model weighing sampled hands by the opponents' actions.
-//! - [`rollout`]: the playout policy (epsilon-greedy heuristic on bit masks).
+//! - [`rollout`]: the playout policy (a scored heuristic on bit masks, greedy or softmax) and
+//!   the features its weights multiply.
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
 //! - [`prior`]: measuring the determinizer's evidence weights from games.

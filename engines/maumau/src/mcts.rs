@@ -1,6 +1,7 @@
 //! The ISMCTS player: [`kibitz_search::ismcts`] over [`FastSim`] determinizations sampled by
 //! a [`Determinizer`] from the card tracker (weighted by what draws, wishes and Jacks
-//! revealed), with epsilon-greedy heuristic playouts on bit masks and optional progressive bias.
+//! revealed), with playouts on bit masks that sample a softmax fitted to a full-information
+//! player's choices, and progressive bias.
 
 use crate::cards::Suit;
 use crate::game::{Action, Game};
@@ -126,7 +127,7 @@ impl Default for IsmctsParams {
                 early_stop: true,
                 opponent_policy: 0.0,
             },
-            playout: GreedyRollout::default(),
+            playout: GreedyRollout::fitted(),
             // Measured with `kibitz maumau prior` (45k decisions of a random / greedy /
             // heuristic / ISMCTS field; tuning/results/maumau_prior_field.log).
             evidence: EvidenceWeights {
