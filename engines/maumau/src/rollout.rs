@@ -96,8 +96,9 @@ impl GreedyRollout {
     /// fits costs 0.9 (1.9 when only Jacks fit); suit length and the 7-or-8 bonus come out
     /// near zero. The ISMCTS player's default: at 200 ms it scored 77.5 % against the heuristic
     /// (greedy playouts: 73.0 %), 73.2 % against greedy (69.7 %) and 88.3 % against random
-    /// (86.0 %), though its longer playouts run 2.2 times fewer iterations per second
-    /// (tuning/results/maumau_matches.log).
+    /// (86.0 %), though its longer playouts run 2.2 times fewer iterations per second. Head to
+    /// head it is not shown better: -11 ± 22 Elo against the greedy playouts at 50 ms, -13 ± 37
+    /// against 1305576's bot at 200 ms (tuning/results/maumau_matches.log).
     pub fn fitted() -> GreedyRollout {
         GreedyRollout {
             epsilon: 0.0,
