@@ -97,7 +97,7 @@ impl GreedyRollout {
     /// near zero. The ISMCTS player's default: at 200 ms it scored 77.5 % against the heuristic
     /// (greedy playouts: 73.0 %), 73.2 % against greedy (69.7 %) and 88.3 % against random
     /// (86.0 %), though its longer playouts run 2.2 times fewer iterations per second. Head to
-    /// head it is not shown better: -11 ± 22 Elo against the greedy playouts at 50 ms, -13 ± 37
+    /// head it is not shown better: -11 ± 22 Elo against the greedy playouts at 50 ms, -10 ± 28
     /// against 1305576's bot at 200 ms (tuning/results/maumau_matches.log).
     pub fn fitted() -> GreedyRollout {
         GreedyRollout {

@@ -192,6 +192,7 @@ impl FastSim {
     pub(crate) fn set_talon(&mut self, talon: u32) {
         self.talon = talon;
     }
+
     /// The whole position of `game` at its decision (`None` between decisions or after the
     /// end): the true deal, for research on the full state and for tests against the server's
     /// state machine. A bot never has this.
