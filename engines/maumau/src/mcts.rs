@@ -16,29 +16,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-/// Appends the actions the search considers for `seat` in a full [`Game`]: every legal card (a
-/// wishing Jack once per suit we could follow, or per suit if we could follow none) and drawing.
-pub fn candidate_actions(game: &Game, seat: usize, out: &mut Vec<Action>) {
-    let mut hands = [0u32; 4];
-    for (s, h) in hands.iter_mut().enumerate().take(game.players()) {
-        *h = game.hand(s).0;
-    }
-    let sim = FastSim::new(
-        game.players(),
-        hands,
-        0,
-        0,
-        game.top(),
-        game.wish(),
-        0,
-        0,
-        [0; 4],
-        seat,
-        game.config().exhaustion_winner,
-    );
-    sim.candidate_actions(out);
-}
-
 impl IsmctsGame for FastSim {
     type Action = Action;
 

@@ -4,7 +4,7 @@
 
 use kibitz_maumau::arena::play_game_with;
 use kibitz_maumau::game::{Action, Config, ExhaustionWinner, Game, Phase};
-use kibitz_maumau::mcts::{candidate_actions, IsmctsParams};
+use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::model::ModelWeights;
 use kibitz_maumau::player::{Player, RandomPlayer};
 use kibitz_maumau::sim::{Determinizer, EvidenceWeights, FastSim, SimRng};
@@ -50,10 +50,18 @@ fn fast_sim_follows_the_server_rules() {
                     unreachable!()
                 };
                 acts.clear();
-                candidate_actions(&g, seat, &mut acts);
-                let mut acts2 = Vec::new();
-                sim.candidate_actions(&mut acts2);
-                assert_eq!(acts, acts2);
+                sim.candidate_actions(&mut acts);
+                // The candidates are the server's legal plays (each once, a Jack once per
+                // wish) and drawing.
+                let played: CardSet = acts
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Play { card, .. } => Some(*card),
+                        Action::Draw => None,
+                    })
+                    .collect();
+                assert_eq!(played, g.legal_plays(seat), "seed {seed} {sim:?}");
+                assert_eq!(acts.last(), Some(&Action::Draw));
                 // Hoard often, so that reshuffles and exhaustion happen.
                 let a = if rng.random_bool(0.4) {
                     Action::Draw
