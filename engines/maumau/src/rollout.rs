@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 use std::sync::LazyLock;
 
 /// Number of [`features`] of a play.
-pub const FEATURES: usize = 11;
+pub const FEATURES: usize = 13;
 
 /// Names of the [`features`], in order: the registry names of the weights that multiply them.
 pub const FEATURE_PARAMS: [&str; FEATURES] = [
@@ -24,6 +24,8 @@ pub const FEATURE_PARAMS: [&str; FEATURES] = [
     "rofit",
     "rdraw",
     "rdrawjack",
+    "rdrawvoid",
+    "rdrawofit",
 ];
 
 /// Playout policy: with probability `epsilon` a uniformly random choice (a legal card or
@@ -67,6 +69,10 @@ pub struct GreedyRollout {
     pub draw_bias: i32,
     /// With `gumbel`: further score of drawing when only Jacks fit.
     pub draw_jack: i32,
+    /// With `gumbel`: score of drawing when the next player cannot follow the top we leave.
+    pub draw_void: i32,
+    /// With `gumbel`: cost of drawing per card of the next player's that fits the top we leave.
+    pub draw_opp_fit: i32,
 }
 
 impl Default for GreedyRollout {
@@ -85,6 +91,8 @@ impl Default for GreedyRollout {
             gumbel: false,
             draw_bias: 0,
             draw_jack: 0,
+            draw_void: 0,
+            draw_opp_fit: 0,
         }
     }
 }
@@ -114,6 +122,8 @@ impl GreedyRollout {
             gumbel: true,
             draw_bias: -9,
             draw_jack: -10,
+            draw_void: 0,
+            draw_opp_fit: 0,
         }
     }
 }
@@ -149,6 +159,8 @@ impl GreedyRollout {
             -self.opp_fit,
             self.draw_bias,
             self.draw_jack,
+            self.draw_void,
+            -self.draw_opp_fit,
         ]
     }
 
@@ -310,6 +322,13 @@ impl GreedyRollout {
             if legal & !JACKS == 0 {
                 d += self.draw_jack;
             }
+            if self.draw_void != 0 || self.draw_opp_fit != 0 {
+                let opp_fits = (sim.fitting() & opp).count_ones() as i32;
+                if opp_fits == 0 {
+                    d += self.draw_void;
+                }
+                d -= self.draw_opp_fit * opp_fits;
+            }
             if d > best.0 {
                 sim.draw(rng);
                 return;
@@ -325,12 +344,17 @@ impl GreedyRollout {
     }
 }
 
-/// The features of drawing in `sim` (where some card fits): what `draw_bias` and `draw_jack`
-/// weigh when the policy's choice is a softmax.
+/// The features of drawing in `sim` (where some card fits): what `draw_bias`, `draw_jack`,
+/// `draw_void` and `draw_opp_fit` weigh when the policy's choice is a softmax. Drawing leaves
+/// the top card (and wish) to the next player, so what matters is whether they can follow it.
 pub fn draw_features(sim: &FastSim) -> [f64; FEATURES] {
+    let opp = sim.hand((sim.mover() + 1) % sim.players()).0;
+    let opp_fits = (sim.fitting() & opp).count_ones();
     let mut f = [0.0; FEATURES];
     f[9] = 1.0;
     f[10] = (sim.legal() & !JACKS == 0) as u8 as f64;
+    f[11] = (opp_fits == 0) as u8 as f64;
+    f[12] = opp_fits as f64;
     f
 }
 
@@ -472,6 +496,8 @@ mod tests {
                 gumbel: false,
                 draw_bias: 0,
                 draw_jack: 0,
+                draw_void: 0,
+                draw_opp_fit: 0,
             };
             let weights = policy.weights();
             let value = |c: u32| -> f64 {
@@ -497,6 +523,50 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 1500, "{checked} positions checked");
+    }
+
+    /// Drawing is scored by its weights times [`draw_features`]: with the cards scoring
+    /// nothing and the draw weights far beyond the noise, the policy draws exactly when
+    /// `weights · draw_features` is positive.
+    #[test]
+    fn drawing_follows_weights_times_draw_features() {
+        let mut rng = SimRng::new(5);
+        let (mut drew, mut laid) = (0, 0);
+        for _ in 0..4000 {
+            let sim = position(&mut rng);
+            if sim.legal() == 0 {
+                continue;
+            }
+            let sign = |rng: &mut SimRng| if below(rng, 2) == 0 { 300 } else { -300 };
+            let policy = GreedyRollout {
+                epsilon: 0.0,
+                special_bonus: 0,
+                jack_cost: 0,
+                suit_weight: 0,
+                gumbel: true,
+                draw_bias: if below(&mut rng, 2) == 0 { 150 } else { -150 },
+                draw_jack: sign(&mut rng),
+                draw_void: sign(&mut rng),
+                draw_opp_fit: sign(&mut rng),
+                ..GreedyRollout::default()
+            };
+            let value: f64 = draw_features(&sim)
+                .iter()
+                .zip(policy.weights())
+                .map(|(f, w)| f * w as f64)
+                .sum();
+            if value.abs() < 100.0 {
+                continue;
+            }
+            let draws = played(&policy, &sim, &mut rng).is_none();
+            assert_eq!(draws, value > 0.0, "value {value}, {sim:?}");
+            if draws {
+                drew += 1;
+            } else {
+                laid += 1;
+            }
+        }
+        assert!(drew > 500 && laid > 500, "{drew} draws, {laid} plays");
     }
 
     /// With Gumbel noise the choice is the softmax of the scores in tenths of a nat, drawing

@@ -259,6 +259,11 @@ impl FastSim {
     pub fn wish(&self) -> Option<Suit> {
         Suit::from_index(self.wish)
     }
+    /// The cards that may be laid on the top card now (whoever holds them), as a mask.
+    #[inline]
+    pub fn fitting(&self) -> u32 {
+        legal_mask(self.top, self.wish)
+    }
     /// The mover's legal plays as a mask.
     #[inline]
     pub fn legal(&self) -> u32 {

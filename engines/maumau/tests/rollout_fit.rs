@@ -233,7 +233,7 @@ fn as_params(w: &[f64; FEATURES]) -> String {
         .zip(w)
         .map(|(name, x)| {
             // Costs are stored positive (the score subtracts them).
-            let v = if matches!(*name, "rjack" | "rofit") {
+            let v = if matches!(*name, "rjack" | "rofit" | "rdrawofit") {
                 -x
             } else {
                 *x
@@ -253,7 +253,9 @@ fn the_fit_recovers_known_weights() {
     assert!(data.len() > 300, "{} decisions", data.len());
     // Enough draws per position for the weights to be pinned down.
     data = data.iter().cycle().take(20_000).cloned().collect();
-    let truth = [0.5, 1.5, -0.8, -2.0, 0.0, 1.0, 0.3, 0.4, -0.25, -1.0, 0.5];
+    let truth = [
+        0.5, 1.5, -0.8, -2.0, 0.0, 1.0, 0.3, 0.4, -0.25, -1.0, 0.5, 0.7, -0.3,
+    ];
     let mut rng = SimRng::new(3);
     for d in &mut data {
         let p = probs(&truth, d);
@@ -318,7 +320,8 @@ fn fit_rollout_to_oracle() {
         rec.decisions.len(),
         rec.voluntary_draws
     );
-    for (name, v) in [("greedy", &start), ("fitted", &w)] {
+    let current = logits(&GreedyRollout::fitted());
+    for (name, v) in [("greedy", &start), ("default", &current), ("fitted", &w)] {
         println!(
             "{name:>8}: mean log-likelihood {:.4}, ranks the oracle's card first {:.1} %",
             mean_ll(v, &rec.decisions),
