@@ -3,11 +3,13 @@
 //! way scored by the estimate and by the seat that finally won. The ignored test prints the
 //! calibration table (estimate bucket against win rate) and the logistic fit of the win rate on
 //! the hand-size difference and the move, for two seats:
-//! `EST_GAMES=20000 cargo test -p kibitz-maumau --release --test estimate_fit -- --ignored --nocapture`.
+//! `EST_GAMES=20000 cargo test -p kibitz-maumau --release --test estimate_fit -- --ignored --nocapture`
+//! (`EST_PARAMS=rjack=68,rdraw=-36` sets playout parameters as `--param` does).
 
 use kibitz_maumau::game::{Config, Game, Phase};
-use kibitz_maumau::mcts::GreedyRollout;
+use kibitz_maumau::mcts::{GreedyRollout, IsmctsParams};
 use kibitz_maumau::sim::{FastSim, SimRng};
+use kibitz_search::params::Tunable;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -141,8 +143,16 @@ fn estimate_calibration() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20_000);
-    let data = samples(games, &GreedyRollout::fitted(), 20);
-    println!("{games} playouts, {} positions after step 20", data.len());
+    let mut params = IsmctsParams::default();
+    let spec = std::env::var("EST_PARAMS").unwrap_or_default();
+    for kv in spec.split(',').filter(|kv| !kv.is_empty()) {
+        params.apply(kv).expect("NAME=VALUE");
+    }
+    let data = samples(games, &params.playout, 20);
+    println!(
+        "{games} playouts ({spec:?}), {} positions after step 20",
+        data.len()
+    );
     println!("| estimate | positions | seat 0 won |");
     println!("|---|---|---|");
     for k in 0..10 {

@@ -337,4 +337,6 @@ fn fit_rollout_to_oracle() {
         println!("  {name:>9} {x:+.3} nat");
     }
     println!("{}", as_params(&w));
+    // The default plays the fit at a quarter of its temperature (`GreedyRollout::fitted`).
+    println!("sharpened x4: {}", as_params(&w.map(|x| 4.0 * x)));
 }
