@@ -150,6 +150,7 @@ impl GreedyRollout {
     /// The weights in [`FEATURE_PARAMS`] order (costs negated), so `weights · features` is the
     /// noiseless score.
     pub fn weights(&self) -> [i32; FEATURES] {
+        let d = self.draw_weights();
         [
             self.suit_weight,
             self.special_bonus,
@@ -160,6 +161,17 @@ impl GreedyRollout {
             self.seven_short,
             self.follow_bonus,
             -self.opp_fit,
+            d[0],
+            d[1],
+            d[2],
+            d[3],
+        ]
+    }
+
+    /// The last [`DRAW_FEATURES`] of [`weights`](Self::weights): those of drawing.
+    #[inline]
+    fn draw_weights(&self) -> [i32; DRAW_FEATURES] {
+        [
             self.draw_bias,
             self.draw_jack,
             self.draw_void,
@@ -321,17 +333,9 @@ impl GreedyRollout {
             }
         }
         if let Some(g) = gumbel {
-            let mut d = self.draw_bias + g[(wide & 255) as usize];
-            if legal & !JACKS == 0 {
-                d += self.draw_jack;
-            }
-            if self.draw_void != 0 || self.draw_opp_fit != 0 {
-                let opp_fits = (sim.fitting() & opp).count_ones() as i32;
-                if opp_fits == 0 {
-                    d += self.draw_void;
-                }
-                d -= self.draw_opp_fit * opp_fits;
-            }
+            let w = self.draw_weights();
+            let terms = draw_terms(sim, legal, opp, w[2] != 0 || w[3] != 0);
+            let d = g[(wide & 255) as usize] + w.iter().zip(terms).map(|(w, t)| w * t).sum::<i32>();
             if d > best.0 {
                 sim.draw(rng);
                 return;
@@ -347,18 +351,34 @@ impl GreedyRollout {
     }
 }
 
+/// Number of [`draw_features`] that can be nonzero: the last of [`FEATURES`].
+const DRAW_FEATURES: usize = 4;
+
+/// The quantities drawing is scored by when a card fits, in [`FEATURE_PARAMS`] order: always
+/// 1, only Jacks fit, the next player cannot follow the top we leave, and their cards that fit
+/// it (`legal`: the mover's legal cards; `opp`: the next player's hand). Drawing leaves the top
+/// card (and wish) to the next player, so what matters is whether they can follow it. Without
+/// `with_opp` the last two are left 0: the playout skips them while their weights are 0, as
+/// computing them cost it 3-4 % of its speed.
+#[inline]
+fn draw_terms(sim: &FastSim, legal: u32, opp: u32, with_opp: bool) -> [i32; DRAW_FEATURES] {
+    let only_jacks = (legal & !JACKS == 0) as i32;
+    if !with_opp {
+        return [1, only_jacks, 0, 0];
+    }
+    let opp_fits = (sim.fitting() & opp).count_ones() as i32;
+    [1, only_jacks, (opp_fits == 0) as i32, opp_fits]
+}
+
 /// The features of drawing in `sim` (where some card fits): what `draw_bias`, `draw_jack`,
-/// `draw_void` and `draw_opp_fit` weigh when the policy's choice is a softmax. Drawing leaves
-/// the top card (and wish) to the next player, so what matters is whether they can follow it.
+/// `draw_void` and `draw_opp_fit` weigh when the policy's choice is a softmax.
 pub fn draw_features(sim: &FastSim) -> [f64; FEATURES] {
     let opp = sim.hand((sim.mover() + 1) % sim.players()).0;
-    let opp_fits = (sim.fitting() & opp).count_ones();
-    let mut f = [0.0; FEATURES];
-    f[9] = 1.0;
-    f[10] = (sim.legal() & !JACKS == 0) as u8 as f64;
-    f[11] = (opp_fits == 0) as u8 as f64;
-    f[12] = opp_fits as f64;
-    f
+    let terms = draw_terms(sim, sim.legal(), opp, true);
+    std::array::from_fn(|i| match i.checked_sub(FEATURES - DRAW_FEATURES) {
+        Some(k) => terms[k] as f64,
+        None => 0.0,
+    })
 }
 
 /// The features of laying `card` in `sim` (the mover must hold it and it must be legal), with

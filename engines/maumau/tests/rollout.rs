@@ -5,34 +5,29 @@ use kibitz_maumau::game::ExhaustionWinner;
 use kibitz_maumau::rollout::{draw_features, features, GreedyRollout, FEATURES};
 use kibitz_maumau::sim::{FastSim, SimRng};
 use kibitz_maumau::{Card, Suit};
-use rand::RngCore;
+use rand::Rng;
 
 /// The card with bit index `n` (< 32).
 fn card(n: u32) -> Card {
     Card::from_index(n as u8).expect("a card index")
 }
 
-/// A uniform draw below `n` (n > 0).
-fn below(rng: &mut SimRng, n: u32) -> u32 {
-    ((rng.next_u32() as u64 * n as u64) >> 32) as u32
-}
-
 /// A random two- to four-seat position with the mover to play: hands of 1-7 cards dealt
 /// from a shuffled deck, a top card, and a wish on about a third of Jack tops.
 fn position(rng: &mut SimRng) -> FastSim {
-    let players = 2 + below(rng, 3) as usize;
+    let players = rng.random_range(2..5);
     let mut deck: Vec<u32> = (0..32).collect();
     for i in (1..deck.len()).rev() {
-        deck.swap(i, below(rng, i as u32 + 1) as usize);
+        deck.swap(i, rng.random_range(0..=i));
     }
     let top = deck.pop().expect("a card");
     let mut hands = [0u32; 4];
     for h in hands.iter_mut().take(players) {
-        for _ in 0..1 + below(rng, 7) {
+        for _ in 0..rng.random_range(1..8) {
             *h |= 1 << deck.pop().expect("a card");
         }
     }
-    let wish = (top >> 2 == 4 && below(rng, 3) == 0).then(|| Suit::ALL[below(rng, 4) as usize]);
+    let wish = (top >> 2 == 4 && rng.random_ratio(1, 3)).then(|| Suit::ALL[rng.random_range(0..4)]);
     FastSim::new(
         players,
         hands,
@@ -43,7 +38,7 @@ fn position(rng: &mut SimRng) -> FastSim {
         0,
         0,
         [0; 4],
-        below(rng, players as u32) as usize,
+        rng.random_range(0..players),
         ExhaustionWinner::default(),
     )
 }
@@ -71,7 +66,7 @@ fn the_choice_maximises_weights_times_features() {
         }
         let mut w = [0i32; FEATURES];
         for x in w.iter_mut() {
-            *x = below(&mut rng, 400) as i32 - 200;
+            *x = rng.random_range(-200..200);
         }
         // Scores within 5 of the best are skipped: the 0-3 points of noise and the
         // rounding of the 7's eighths (under a point) could swap them.
@@ -130,14 +125,14 @@ fn drawing_follows_weights_times_draw_features() {
         if sim.legal() == 0 {
             continue;
         }
-        let sign = |rng: &mut SimRng| if below(rng, 2) == 0 { 300 } else { -300 };
+        let sign = |rng: &mut SimRng| if rng.random_bool(0.5) { 300 } else { -300 };
         let policy = GreedyRollout {
             epsilon: 0.0,
             special_bonus: 0,
             jack_cost: 0,
             suit_weight: 0,
             gumbel: true,
-            draw_bias: if below(&mut rng, 2) == 0 { 150 } else { -150 },
+            draw_bias: if rng.random_bool(0.5) { 150 } else { -150 },
             draw_jack: sign(&mut rng),
             draw_void: sign(&mut rng),
             draw_opp_fit: sign(&mut rng),
