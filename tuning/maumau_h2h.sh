@@ -10,6 +10,8 @@
 #   NEW_BIN_DIR: holds maumau-bot and maumau-server (the server is the new build's)
 #   OLD_BIN_DIR: holds the old maumau-bot
 #   PORT:        first of 40 ports used in turn, so a server still closing never blocks the next
+#                (pick one below 32768: above it Linux hands ports to outgoing sockets, and a
+#                server that finds its port taken loses that game)
 #   RECORDS:     folder for the servers' records (RECORDS/maumau.jsonl) and the processes' stderr
 #   env NEW_NAME, OLD_NAME: the sides' names in the records (default new, old)
 #   env NEW_ARGS, OLD_ARGS: more maumau-bot flags per side, e.g. NEW_ARGS="--strategy heuristic"
@@ -17,7 +19,7 @@
 # Score: kibitz score RECORDS/maumau.jsonl --a new --sprt 0,30
 set -u
 if [ $# -lt 6 ]; then
-  sed -n '9,17p' "$0" >&2
+  sed -n '9,19p' "$0" >&2
   exit 2
 fi
 new=$1; old=$2; first=$3; last=$4; base=$5; rec=$6; ms=${7:-200}
