@@ -10,8 +10,8 @@
 #   NEW_BIN_DIR: holds maumau-bot and maumau-server (the server is the new build's)
 #   OLD_BIN_DIR: holds the old maumau-bot
 #   PORT:        first of 40 ports used in turn, so a server still closing never blocks the next
-#                (pick one below 32768: above it Linux hands ports to outgoing sockets, and a
-#                server that finds its port taken loses that game)
+#                (pick one below 32768: above it Linux hands ports to outgoing sockets; a
+#                server that finds its port taken is started again on the next one)
 #   RECORDS:     folder for the servers' records (RECORDS/maumau.jsonl) and the processes' stderr
 #   env NEW_NAME, OLD_NAME: the sides' names in the records (default new, old)
 #   env NEW_ARGS, OLD_ARGS: more maumau-bot flags per side, e.g. NEW_ARGS="--strategy heuristic"
@@ -28,10 +28,20 @@ mkdir -p "$rec"
 i=0
 for d in $(seq "$first" "$last"); do
   for lead in new old; do
-    port=$((base + i % 40)); i=$((i + 1))
-    "$new/maumau-server" --port "$port" --seed "$d" --games 1 --records "$rec" \
-      --log-level warn 2>>"$rec/server.err" & s=$!
-    sleep 0.2
+    tries=0
+    while :; do
+      port=$((base + i % 40)); i=$((i + 1))
+      "$new/maumau-server" --port "$port" --seed "$d" --games 1 --records "$rec" \
+        --log-level warn 2>>"$rec/server.err" & s=$!
+      sleep 0.2
+      kill -0 "$s" 2>/dev/null && break
+      # The server is gone already: most likely its port was taken. Try the next one.
+      tries=$((tries + 1))
+      if [ "$tries" -ge 40 ]; then
+        echo "maumau_h2h: no server would start on ports $base-$((base + 39))" >&2
+        exit 1
+      fi
+    done
     if [ "$lead" = new ]; then
       a=$new; an=$nn; aa=${NEW_ARGS:-}; b=$old; bn=$on; ba=${OLD_ARGS:-}
     else
@@ -48,3 +58,4 @@ for d in $(seq "$first" "$last"); do
     [ -e "$rec/STOP" ] && exit 0
   done
 done
+exit 0
