@@ -97,13 +97,17 @@ impl Default for GreedyRollout {
     }
 }
 
+/// How many times sharper than the fit [`GreedyRollout::fitted`] plays: its weights are the
+/// fit's times this, i.e. the fit's softmax at this fraction of its temperature (times 3, 6 and
+/// 8 measured no better head to head; tuning/results/maumau_matches.log).
+pub const FIT_SHARPENING: i32 = 4;
+
 impl GreedyRollout {
     /// The softmax fitted to the full-information ISMCTS player's choices (600 games at 2,000
-    /// iterations, 32,381 decisions; `tests/rollout_fit.rs`) at a quarter of its temperature:
-    /// the fit's weights in tenths of a nat times four. In the fit a Jack costs 1.7 nats,
-    /// leaving the next player void gains 1.2, a 7 0.6, and drawing with a card that fits
-    /// costs 0.9 (1.9 when only Jacks fit); suit length and the 7-or-8 bonus come out near
-    /// zero. The fit at its own temperature plays playouts so random that hand sizes hardly
+    /// iterations, 32,381 decisions; `tests/rollout_fit.rs`), sharpened: the fit's weights in
+    /// tenths of a nat times [`FIT_SHARPENING`]. In the fit a Jack costs 1.7 nats, leaving the
+    /// next player void gains 1.2, a 7 0.6, and drawing with a card that fits costs 0.9 (1.9
+    /// when only Jacks fit); suit length and the 7-or-8 bonus come out near zero. The fit at its own temperature plays playouts so random that hand sizes hardly
     /// predict who wins them (`tests/estimate_fit.rs`) and runs 2.2 times fewer iterations;
     /// sharpened four times, it kept the gain against the heuristic (77.7 % at 50 ms, against
     /// 77.3 % unsharpened and 72.7 % for the greedy playouts on the same deals) and won head
@@ -111,20 +115,21 @@ impl GreedyRollout {
     /// playouts. At 200 ms: 78.5 % against the heuristic, and +27 ± 20 Elo (SPRT H1) against
     /// 1305576's bot over the real protocol (tuning/results/maumau_matches.log).
     pub fn fitted() -> GreedyRollout {
+        let k = FIT_SHARPENING;
         GreedyRollout {
             epsilon: 0.0,
             special_bonus: 0,
-            jack_cost: 4 * 17,
+            jack_cost: k * 17,
             suit_weight: 0,
-            eight_follow: 4 * 3,
-            void_bonus: 4 * 12,
-            seven_bonus: 4 * 6,
-            seven_short: 4 * -2,
-            follow_bonus: 4,
-            opp_fit: 4,
+            eight_follow: k * 3,
+            void_bonus: k * 12,
+            seven_bonus: k * 6,
+            seven_short: k * -2,
+            follow_bonus: k,
+            opp_fit: k,
             gumbel: true,
-            draw_bias: 4 * -9,
-            draw_jack: 4 * -10,
+            draw_bias: k * -9,
+            draw_jack: k * -10,
             draw_void: 0,
             draw_opp_fit: 0,
         }
@@ -209,7 +214,7 @@ impl GreedyRollout {
     #[inline]
     fn features_of(&self, sim: &FastSim, hand: u32, c: u32) -> ([i32; FEATURES], u8) {
         let two = sim.players() == 2;
-        let opp = sim.hand((sim.mover() + 1) % sim.players()).0;
+        let opp = sim.hand(sim.next_seat()).0;
         let rest = hand & !(1 << c);
         let rank = c >> 2;
         let wish = if rank == 4 && sim.jack_wishes() {
@@ -304,7 +309,7 @@ impl GreedyRollout {
             return;
         }
         let two = sim.players() == 2;
-        let opp = sim.hand((me + 1) % sim.players()).0;
+        let opp = sim.hand(sim.next_seat()).0;
         let wishes = sim.jack_wishes();
         let gumbel = if self.gumbel { Some(&*GUMBEL) } else { None };
         let mut wide = if gumbel.is_some() { rng.next_u64() } else { 0 };
@@ -373,7 +378,7 @@ fn draw_terms(sim: &FastSim, legal: u32, opp: u32, with_opp: bool) -> [i32; DRAW
 /// The features of drawing in `sim` (where some card fits): what `draw_bias`, `draw_jack`,
 /// `draw_void` and `draw_opp_fit` weigh when the policy's choice is a softmax.
 pub fn draw_features(sim: &FastSim) -> [f64; FEATURES] {
-    let opp = sim.hand((sim.mover() + 1) % sim.players()).0;
+    let opp = sim.hand(sim.next_seat()).0;
     let terms = draw_terms(sim, sim.legal(), opp, true);
     std::array::from_fn(|i| match i.checked_sub(FEATURES - DRAW_FEATURES) {
         Some(k) => terms[k] as f64,

@@ -235,6 +235,12 @@ impl FastSim {
     pub fn players(&self) -> usize {
         self.players as usize
     }
+    /// The seat after the mover's: the one its 7 or 8 hits, and the "next player" whose hand
+    /// the playout policy looks at.
+    #[inline]
+    pub fn next_seat(&self) -> usize {
+        (self.mover as usize + 1) % self.players as usize
+    }
     /// The winner once the game is over.
     pub fn winner(&self) -> Option<usize> {
         (self.winner != NO_WINNER).then_some(self.winner as usize)
@@ -319,7 +325,7 @@ impl FastSim {
         self.top = card as u8;
         self.wish = if wishing { wish & 3 } else { NO_WISH };
         self.played[m] += 1;
-        let target = 1u8 << ((m + 1) % self.players as usize);
+        let target = 1u8 << self.next_seat();
         if (1 << card) & SEVENS != 0 {
             self.draw_two |= target;
         } else if (1 << card) & EIGHTS != 0 {

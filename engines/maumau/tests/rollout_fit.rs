@@ -14,7 +14,9 @@
 use kibitz_maumau::arena::play_game_by;
 use kibitz_maumau::mcts::{IsmctsParams, IsmctsPlayer};
 use kibitz_maumau::player::Player;
-use kibitz_maumau::rollout::{draw_features, features, GreedyRollout, FEATURES, FEATURE_PARAMS};
+use kibitz_maumau::rollout::{
+    draw_features, features, GreedyRollout, FEATURES, FEATURE_PARAMS, FIT_SHARPENING,
+};
 use kibitz_maumau::sim::{FastSim, SimRng};
 use kibitz_maumau::turn::Action;
 use kibitz_maumau::{Card, CardSet, Config};
@@ -337,6 +339,7 @@ fn fit_rollout_to_oracle() {
         println!("  {name:>9} {x:+.3} nat");
     }
     println!("{}", as_params(&w));
-    // The default plays the fit at a quarter of its temperature (`GreedyRollout::fitted`).
-    println!("sharpened x4: {}", as_params(&w.map(|x| 4.0 * x)));
+    // The default plays the fit sharpened (`GreedyRollout::fitted`).
+    let k = FIT_SHARPENING;
+    println!("sharpened x{k}: {}", as_params(&w.map(|x| k as f64 * x)));
 }
