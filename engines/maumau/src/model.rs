@@ -9,7 +9,9 @@
 //! ones, so the rebuilt hand may hold a few cards too many; the draw test allows for them.
 //! The model of a choice is a mixture of "uniform among the legal options" and a soft greedy
 //! player (longest suit, 7s and 8s first, Jacks last; wish the suit held most), which is how
-//! most bots play. Both parts are tunable, and weight 0 turns each off.
+//! most bots play. Both parts are tunable, and weight 0 turns each off. The default greedy part is
+//! nearly deterministic: the two hypotheses are then "plays like a greedy bot" and "plays
+//! anything", and the history soon tells which one an opponent is.
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::knowledge::SeatMove;

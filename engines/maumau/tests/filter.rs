@@ -1,8 +1,9 @@
 //! The forward hand filter against the truth in arena games.
 
 use kibitz_maumau::arena::play_game_with;
+use kibitz_maumau::cards::Suit;
 use kibitz_maumau::determinize::Determinizer;
-use kibitz_maumau::filter::filter_hands;
+use kibitz_maumau::filter::{filter_hands, MAX_EVENTS};
 use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::model::ModelWeights;
 use kibitz_maumau::player::{GreedyPlayer, HeuristicPlayer, Player, RandomPlayer};
@@ -110,6 +111,91 @@ fn the_filter_finds_more_true_cards_than_the_evidence() {
     let (ev, fi) = (ev / k as f64, fi / k as f64);
     assert!(k > 1000, "{k}");
     assert!(fi > ev + 0.03, "filter {fi:.3} vs evidence {ev:.3}");
+}
+
+/// Plays its first legal card on every `every`-th turn (never when `every` is 0), wishing
+/// `wish`, and draws otherwise: with two different wishes, long games.
+struct Dawdle {
+    turn: u32,
+    every: u32,
+    wish: kibitz_maumau::cards::Suit,
+}
+
+impl Player for Dawdle {
+    fn name(&self) -> String {
+        "dawdle".into()
+    }
+    fn choose(
+        &mut self,
+        know: &kibitz_maumau::knowledge::Knowledge,
+        _: &kibitz_search::time::TimeControl,
+    ) -> kibitz_maumau::Action {
+        self.turn += 1;
+        match know.legal_plays().first() {
+            Some(card) if self.every > 0 && self.turn.is_multiple_of(self.every) => {
+                kibitz_maumau::Action::Play {
+                    card,
+                    wish: self.wish,
+                }
+            }
+            _ => kibitz_maumau::Action::Draw,
+        }
+    }
+}
+
+/// A long two-seat game passes the filter's length cap: the filter follows the opponent up to
+/// [`MAX_EVENTS`] actions (all but a few decisions) and then declines, and the determinizer
+/// still deals hands of the right size from the backward model.
+#[test]
+fn long_traces_fall_back_to_the_backward_model() {
+    let w = filter_on();
+    let evidence = IsmctsParams::default().evidence;
+    let mut rng = SimRng::new(5);
+    let (mut followed, mut declined, mut lost) = (0, 0, 0);
+    for seed in 0..40u64 {
+        let mut players: Vec<Box<dyn Player>> = vec![
+            Box::new(Dawdle {
+                turn: seed as u32,
+                every: 1,
+                wish: Suit::Pik,
+            }),
+            Box::new(Dawdle {
+                turn: 0,
+                every: 2,
+                wish: Suit::Kreuz,
+            }),
+        ];
+        play_game_with(
+            Config::default(),
+            seed,
+            &mut players,
+            None,
+            &mut |game, know| {
+                let opp = 1 - know.me();
+                let events = know
+                    .trace()
+                    .iter()
+                    .filter(|e| e.seat as usize == opp)
+                    .count();
+                let out = filter_hands(know, &w, &mut rng);
+                if events > MAX_EVENTS {
+                    assert!(out.is_none(), "seed {seed}: {events} events followed");
+                    declined += 1;
+                    let sim = Determinizer::new(know, &evidence, &w, &mut rng).sample(&mut rng);
+                    assert_eq!(sim.hand(opp).len(), game.hand_size(opp));
+                } else {
+                    followed += out.is_some() as usize;
+                    lost += out.is_none() as usize;
+                }
+            },
+        );
+    }
+    // Seeds 0..40: 2,419 decisions followed, 149 declined, 39 where no particle explained the
+    // trace (the determinizer falls back then too).
+    assert!(
+        followed > 1000 && declined > 50 && lost * 20 < followed,
+        "{followed} / {declined} / {lost}"
+    );
 }
 
 /// Three seats: the filter declines and the determinizer falls back to today's sampler with
@@ -228,5 +314,70 @@ fn probe_true_card_share() {
                 .collect();
             println!("  calibration (predicted->true): {}", rows.join(", "));
         }
+    }
+}
+
+/// The determinizer's set-up time per decision (the particle filter included) with the
+/// default settings: mean and worst case in two-seat games of two random players, greedy
+/// against a player that always draws, and two players that always draw. A measurement, not a
+/// check: `cargo test -p kibitz-maumau --release --test filter -- --ignored --nocapture setup`.
+#[test]
+#[ignore]
+fn setup_times() {
+    let p = IsmctsParams::default();
+    for kind in 0..3 {
+        let (mut max, mut sum, mut n, mut maxlen) = (0u128, 0u128, 0u128, 0usize);
+        for seed in 0..100u64 {
+            let mut players: Vec<Box<dyn Player>> = match kind {
+                0 => vec![
+                    Box::new(RandomPlayer::new(seed)),
+                    Box::new(RandomPlayer::new(seed + 99)),
+                ],
+                1 => vec![
+                    Box::new(GreedyPlayer),
+                    Box::new(Dawdle {
+                        turn: 0,
+                        every: 0,
+                        wish: Suit::Pik,
+                    }),
+                ],
+                _ => vec![
+                    Box::new(Dawdle {
+                        turn: 0,
+                        every: 0,
+                        wish: Suit::Pik,
+                    }),
+                    Box::new(Dawdle {
+                        turn: 0,
+                        every: 0,
+                        wish: Suit::Pik,
+                    }),
+                ],
+            };
+            let mut rng = SimRng::new(seed);
+            play_game_with(
+                Config::default(),
+                seed,
+                &mut players,
+                None,
+                &mut |_, know| {
+                    let t = std::time::Instant::now();
+                    let _ = Determinizer::new(know, &p.evidence, &p.model, &mut rng);
+                    let us = t.elapsed().as_micros();
+                    sum += us;
+                    n += 1;
+                    if us > max {
+                        max = us;
+                        maxlen = know.seat_moves(1 - know.me()).count();
+                    }
+                },
+            );
+        }
+        println!(
+            "kind {kind}: {n} setups, mean {} us, max {} us at {} opponent moves",
+            sum / n,
+            max,
+            maxlen
+        );
     }
 }
