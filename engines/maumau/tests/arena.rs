@@ -11,6 +11,9 @@ use kibitz_maumau::CardSet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+mod common;
+use common::Dawdle;
+
 fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Box<dyn Player>>) -> u64 {
     let mut decisions = 0;
     for seed in 0..games {
@@ -133,24 +136,11 @@ fn tracker_is_exact_and_first_fit_never_holds_back() {
 #[test]
 fn tracker_is_exact_with_hoarding_and_reshuffles() {
     // Greedy against a player that draws whenever it may: long games, reshuffles, exhaustion.
-    struct Hoard;
-    impl Player for Hoard {
-        fn name(&self) -> String {
-            "hoard".into()
-        }
-        fn choose(
-            &mut self,
-            _: &kibitz_maumau::knowledge::Knowledge,
-            _: &kibitz_search::time::TimeControl,
-        ) -> kibitz_maumau::Action {
-            kibitz_maumau::Action::Draw
-        }
-    }
     check_games(Config::default(), 100, |_| {
-        vec![Box::new(GreedyPlayer), Box::new(Hoard)]
+        vec![Box::new(GreedyPlayer), Box::new(Dawdle::hoard())]
     });
     check_games(Config::default(), 20, |_| {
-        vec![Box::new(Hoard), Box::new(Hoard)]
+        vec![Box::new(Dawdle::hoard()), Box::new(Dawdle::hoard())]
     });
 }
 
@@ -274,22 +264,10 @@ fn player_specs_parse() {
 /// elsewhere: the tracker must pin it down (up to the cards drawn since).
 #[test]
 fn reshuffle_reveals_the_opponents_hand() {
-    struct Hoard;
-    impl Player for Hoard {
-        fn name(&self) -> String {
-            "hoard".into()
-        }
-        fn choose(
-            &mut self,
-            _: &kibitz_maumau::knowledge::Knowledge,
-            _: &kibitz_search::time::TimeControl,
-        ) -> kibitz_maumau::Action {
-            kibitz_maumau::Action::Draw
-        }
-    }
     let (mut checked, mut pinned) = (0, 0);
     for seed in 0..40 {
-        let mut players: Vec<Box<dyn Player>> = vec![Box::new(GreedyPlayer), Box::new(Hoard)];
+        let mut players: Vec<Box<dyn Player>> =
+            vec![Box::new(GreedyPlayer), Box::new(Dawdle::hoard())];
         let mut seen = 0;
         play_game_with(
             Config::default(),

@@ -10,6 +10,9 @@ use kibitz_maumau::player::{GreedyPlayer, HeuristicPlayer, Player, RandomPlayer}
 use kibitz_maumau::sim::SimRng;
 use kibitz_maumau::Config;
 
+mod common;
+use common::Dawdle;
+
 fn filter_on() -> ModelWeights {
     ModelWeights {
         filter: true,
@@ -111,36 +114,6 @@ fn the_filter_finds_more_true_cards_than_the_evidence() {
     let (ev, fi) = (ev / k as f64, fi / k as f64);
     assert!(k > 1000, "{k}");
     assert!(fi > ev + 0.03, "filter {fi:.3} vs evidence {ev:.3}");
-}
-
-/// Plays its first legal card on every `every`-th turn (never when `every` is 0), wishing
-/// `wish`, and draws otherwise: with two different wishes, long games.
-struct Dawdle {
-    turn: u32,
-    every: u32,
-    wish: kibitz_maumau::cards::Suit,
-}
-
-impl Player for Dawdle {
-    fn name(&self) -> String {
-        "dawdle".into()
-    }
-    fn choose(
-        &mut self,
-        know: &kibitz_maumau::knowledge::Knowledge,
-        _: &kibitz_search::time::TimeControl,
-    ) -> kibitz_maumau::Action {
-        self.turn += 1;
-        match know.legal_plays().first() {
-            Some(card) if self.every > 0 && self.turn.is_multiple_of(self.every) => {
-                kibitz_maumau::Action::Play {
-                    card,
-                    wish: self.wish,
-                }
-            }
-            _ => kibitz_maumau::Action::Draw,
-        }
-    }
 }
 
 /// A long two-seat game passes the filter's length cap: the filter follows the opponent up to
@@ -333,26 +306,8 @@ fn setup_times() {
                     Box::new(RandomPlayer::new(seed)),
                     Box::new(RandomPlayer::new(seed + 99)),
                 ],
-                1 => vec![
-                    Box::new(GreedyPlayer),
-                    Box::new(Dawdle {
-                        turn: 0,
-                        every: 0,
-                        wish: Suit::Pik,
-                    }),
-                ],
-                _ => vec![
-                    Box::new(Dawdle {
-                        turn: 0,
-                        every: 0,
-                        wish: Suit::Pik,
-                    }),
-                    Box::new(Dawdle {
-                        turn: 0,
-                        every: 0,
-                        wish: Suit::Pik,
-                    }),
-                ],
+                1 => vec![Box::new(GreedyPlayer), Box::new(Dawdle::hoard())],
+                _ => vec![Box::new(Dawdle::hoard()), Box::new(Dawdle::hoard())],
             };
             let mut rng = SimRng::new(seed);
             play_game_with(
