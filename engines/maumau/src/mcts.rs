@@ -121,8 +121,9 @@ impl Default for IsmctsParams {
             // seats). The true-card share of sampled hands rose from 0.322 / 0.308 to 0.364 /
             // 0.333 against greedy / heuristic opponents (1,024 particles: 0.369 / 0.334, so
             // 256 are converged); at 50 ms on the same deals +1.0 / +2.4 / +0.4 points against
-            // greedy / heuristic / random and +7 ± 22 Elo head to head with the old model
-            // (tuning/results/maumau_inference_probe.log).
+            // greedy / heuristic / random; head to head with the old model +7 ± 22 Elo (50 ms)
+            // and -10 ± 25 over the real protocol (200 ms): neutral
+            // (tuning/results/maumau_inference_probe.log, maumau_matches.log).
             model: ModelWeights {
                 play: 8.0,
                 wish: 8.0,
