@@ -145,11 +145,7 @@ fn long_traces_fall_back_to_the_backward_model() {
             None,
             &mut |game, know| {
                 let opp = 1 - know.me();
-                let events = know
-                    .trace()
-                    .iter()
-                    .filter(|e| e.seat as usize == opp)
-                    .count();
+                let events = know.seat_moves(opp).count();
                 let out = filter_hands(know, &w, &mut rng);
                 if events > MAX_EVENTS {
                     assert!(out.is_none(), "seed {seed}: {events} events followed");
