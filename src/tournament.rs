@@ -36,8 +36,7 @@ pub struct Args {
     /// Run only these contests (connect4, piranhas, maumau, koehandel, wuerfel); default all.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
-    /// Folder with the Würfelglück example files (default: ../shared/data/wuerfel next to the
-    /// current folder or the executable).
+    /// Folder with the Würfelglück example files (default: the repository's data/wuerfel).
     #[arg(long)]
     pub wuerfel_dir: Option<PathBuf>,
     /// Write every game to DIR/<contest>.jsonl (kibitz-record/1; Piranhas also writes its
@@ -270,26 +269,17 @@ fn place_of_kibitz(rows: &[Standing]) -> String {
     }
 }
 
-/// `../shared/data/wuerfel` next to the current folder or one of the executable's ancestors.
+/// The repository's `data/wuerfel` (where this binary was built from), else `data/wuerfel` in the
+/// current folder or one of its ancestors.
 fn find_wuerfel_dir() -> anyhow::Result<PathBuf> {
-    let mut roots: Vec<PathBuf> = Vec::new();
+    let mut cands = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("data/wuerfel")];
     if let Ok(cwd) = std::env::current_dir() {
-        roots.extend(cwd.ancestors().map(Path::to_path_buf));
+        cands.extend(cwd.ancestors().map(|r| r.join("data/wuerfel")));
     }
-    if let Ok(exe) = std::env::current_exe() {
-        roots.extend(exe.ancestors().skip(1).map(Path::to_path_buf));
-    }
-    for r in &roots {
-        for cand in [
-            r.join("../shared/data/wuerfel"),
-            r.join("shared/data/wuerfel"),
-        ] {
-            if cand.join("wuerfel0.txt").is_file() {
-                return Ok(cand);
-            }
-        }
-    }
-    anyhow::bail!("no ../shared/data/wuerfel found next to the current folder or the executable; pass --wuerfel-dir")
+    cands
+        .into_iter()
+        .find(|c| c.join("wuerfel0.txt").is_file())
+        .ok_or_else(|| anyhow::anyhow!("no data/wuerfel with wuerfel0.txt found in the repository or the current folder; pass --wuerfel-dir"))
 }
 
 fn right(s: impl ToString) -> Cell {

@@ -274,9 +274,9 @@ fn connect4_position(bytes: &[u8]) -> Outcome {
 
 // ---- seeds ---------------------------------------------------------------------------------------
 
-/// `shared/data` beside the repository (`../shared/data` from the repository root).
+/// The repository's `data/` folder (a copy of the project's shared test data).
 pub fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data")
 }
 
 fn repo_dir() -> PathBuf {

@@ -10,10 +10,7 @@ const EXECS: u64 = 1000;
 fn check(name: &str) {
     let all = targets::all();
     let t = all.iter().find(|t| t.name == name).expect("known target");
-    assert!(
-        (t.seeds)().len() >= 2,
-        "{name}: seeds from shared/data found"
-    );
+    assert!((t.seeds)().len() >= 2, "{name}: seeds from data/ found");
     let s = fuzz(t, Budget::Execs((t.seeds)().len() as u64 + EXECS), 7);
     assert!(
         s.clean(),

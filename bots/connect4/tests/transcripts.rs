@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 const DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/connect4/transcripts"
+    "/../../data/connect4/transcripts"
 );
 
 /// Decodes a Python string literal ('...' or "..." with backslash escapes).

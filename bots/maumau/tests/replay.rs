@@ -13,10 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
-const DIR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/maumau/transcripts"
-);
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/maumau/transcripts");
 /// Hang guard only (never a speed assertion): no single read should take anywhere near this.
 const GUARD: Duration = Duration::from_secs(20);
 

@@ -16,10 +16,7 @@ use kibitz_maumau::player::make_player;
 use kibitz_maumau::{Card, CardSet, Suit};
 use libtest_mimic::{Arguments, Failed, Trial};
 
-const DIR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/maumau/transcripts"
-);
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/maumau/transcripts");
 
 fn main() {
     let args = Arguments::from_args();

@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 fn dir(name: &str) -> PathBuf {
     Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/piranhas/transcripts"
+        "/../../data/piranhas/transcripts"
     ))
     .join(name)
 }

@@ -15,11 +15,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 
 fn data_dir() -> PathBuf {
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/piranhas"
-    ))
-    .to_path_buf()
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/piranhas")).to_path_buf()
 }
 
 fn read(p: &Path) -> Result<Vec<u8>, Failed> {

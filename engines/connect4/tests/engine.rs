@@ -35,7 +35,7 @@ fn expired_and_stopped_time_controls_still_give_legal_moves() {
 fn engine_moves_keep_the_exact_score_on_test_positions() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/connect4/Test_L2_R1"
+        "/../../data/connect4/Test_L2_R1"
     ))
     .unwrap();
     let geo = Geometry::<u64>::new(7, 6, 4).unwrap();

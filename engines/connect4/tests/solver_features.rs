@@ -17,10 +17,7 @@ fn config() -> SolverConfig {
 
 /// Lines `<moves> <score>` of a test set, every `step`-th one, at most `n`.
 fn lines(set: &str, step: usize, n: usize) -> Vec<(Board<u64>, String, i32)> {
-    let path = format!(
-        "{}/../../../shared/data/connect4/{set}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/../../data/connect4/{set}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("test set present");
     text.lines()
         .step_by(step)

@@ -26,10 +26,7 @@ fn check(moves: &str, expected: i32) -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/connect4/"
-    );
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/connect4/");
     let mut trials = Vec::new();
     for set in SETS {
         let text = std::fs::read_to_string(format!("{dir}{set}"))

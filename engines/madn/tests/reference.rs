@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 const GAMES: u64 = 100_000;
 
 fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/wuerfel")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/wuerfel")
 }
 
 type Cache = Mutex<HashMap<String, Arc<OnceLock<Tournament>>>>;

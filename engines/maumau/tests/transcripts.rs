@@ -14,10 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use std::path::Path;
 
-const DIR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/maumau/transcripts"
-);
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/maumau/transcripts");
 
 #[derive(Debug, Clone)]
 struct Line {

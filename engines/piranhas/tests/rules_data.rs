@@ -1,4 +1,4 @@
-//! Rules tests generated from ../shared/data/piranhas: one trial per data row (perft counts,
+//! Rules tests generated from the repository's data/piranhas: one trial per data row (perft counts,
 //! the 340 start positions, the 2,700 playout positions, the rule scenarios).
 
 use kibitz_piranhas::kraken::all_pairs;
@@ -7,10 +7,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-const DATA: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/piranhas/"
-);
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/piranhas/");
 
 fn read(name: &str) -> String {
     std::fs::read_to_string(format!("{DATA}{name}"))
@@ -207,7 +204,13 @@ fn playout_row(row: &Value, next: Option<&Value>) -> Result<(), Failed> {
 }
 
 fn playout_trials() -> Vec<Trial> {
-    let rows: Vec<Value> = read("playouts_small.jsonl")
+    // Stored gzipped (2.3 MB as text, 110 kB compressed).
+    let path = format!("{DATA}playouts_small.jsonl.gz");
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text)
+        .unwrap_or_else(|e| panic!("cannot unzip {path}: {e}"));
+    let rows: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();

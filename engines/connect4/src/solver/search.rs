@@ -478,7 +478,7 @@ mod tests {
         use kibitz_search::time::TimeControl;
         // Every 100th line of a test set (middle, medium) with its score.
         let path = format!(
-            "{}/../../../shared/data/connect4/Test_L2_R2",
+            "{}/../../data/connect4/Test_L2_R2",
             env!("CARGO_MANIFEST_DIR")
         );
         let text = std::fs::read_to_string(&path).expect("test set present");
