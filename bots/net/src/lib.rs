@@ -2,12 +2,14 @@
 //! servers and tournaments cannot drift apart.
 //!
 //! - [`limits`]: caps on concurrent connections, in total and per peer address.
+//! - [`logging`]: the one `--log-level` flag and stderr subscriber every binary uses.
 //! - [`memory`]: how big a hash table a flag may ask for on this machine.
 //! - [`record`]: the `kibitz-record/1` game record writer (servers, tournament, arena).
 //! - [`tournament`]: what `kibitz tournament` gives each contest's runner.
 #![warn(missing_docs)]
 
 pub mod limits;
+pub mod logging;
 pub mod memory;
 pub mod record;
 pub mod tournament;
