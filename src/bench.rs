@@ -26,6 +26,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ("koehandel", "decisions", kibitz_koehandel::bench),
         ("madn", "rolls", kibitz_madn::bench),
     ];
+    if let Some(bad) = args
+        .only
+        .iter()
+        .find(|o| !engines.iter().any(|e| e.0 == *o))
+    {
+        let names: Vec<&str> = engines.iter().map(|e| e.0).collect();
+        let hint = if bad == "wuerfel" {
+            " (Würfelglück's engine is madn)"
+        } else {
+            ""
+        };
+        anyhow::bail!(
+            "--only {bad}: no such engine{hint}; engines: {}",
+            names.join(", ")
+        );
+    }
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
     table.set_header(vec![

@@ -269,7 +269,7 @@ fn print_result(args: &MatchArgs, r: &MatchResult, sprt: &Sprt, secs: f64) {
         w.to_string(),
         l.to_string(),
         format!("{:.1} % ± {:.1}", 100.0 * rate, 100.0 * half),
-        format!("{:+.0} ± {:.0}", elo.elo, elo.error95),
+        elo.text(0),
         format!("{} / {}", r.a_wins_by_seat[0], r.a_wins_by_seat[1]),
         r.exhausted.to_string(),
         format!(

@@ -28,7 +28,7 @@ use std::time::Instant;
 pub struct Args {
     /// Games per pairing (Connect Four: seasons of 2 games per pair = games/2; Mau-Mau: best of
     /// N, made odd; Koehandel: rounded up to a multiple of 4 seat rotations).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// Seed of Kraken pairs, deals, decks, random players and dice games.
     #[arg(long, default_value_t = 1)]
@@ -123,11 +123,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
+    let list = contests(args.games);
+    let known = |o: &str| o == "wuerfel" || list.iter().any(|c| c.name == o);
+    if let Some(bad) = args.only.iter().find(|o| !known(o)) {
+        let mut names: Vec<&str> = list.iter().map(|c| c.name).collect();
+        names.push("wuerfel");
+        anyhow::bail!(
+            "--only {bad}: no such contest; contests: {}",
+            names.join(", ")
+        );
+    }
     println!(
         "kibitz tournament — seed {}, {} games per pairing (repeat with --seed {} --games {})",
         args.seed, args.games, args.seed, args.games
     );
-    let list = contests(args.games);
     for c in list.iter().filter(|c| wanted(c.name)) {
         println!("  {:<32} {}", c.title, c.setup);
     }
@@ -259,14 +268,20 @@ impl ProgressSink for ContestProgress {
     }
 }
 
-/// `1st of 4` (our bot's place by points).
+/// `#1 of 4` (our bot's place by points; `#1= of 4` when it shares the place).
 fn place_of_kibitz(rows: &[Standing]) -> String {
-    let mut sorted = rows.to_vec();
-    sorted.sort_by(|a, b| b.points.total_cmp(&a.points));
-    match sorted.iter().position(|r| r.player == "kibitz") {
-        Some(i) => format!("#{} of {}", i + 1, rows.len()),
+    match rows.iter().find(|r| r.player == "kibitz") {
+        Some(r) => format!("#{} of {}", place(rows, r.points), rows.len()),
         None => "absent".into(),
     }
+}
+
+/// The one tie rule of the standings: a player's place is one more than the number of players
+/// with more points, so equal points share a place, marked `=` (`1=`, `1=`, `3`).
+fn place(rows: &[Standing], points: f64) -> String {
+    let above = rows.iter().filter(|r| r.points > points).count();
+    let tied = rows.iter().filter(|r| r.points == points).count() > 1;
+    format!("{}{}", above + 1, if tied { "=" } else { "" })
 }
 
 /// The repository's `data/wuerfel` (where this binary was built from), else `data/wuerfel` in the
@@ -306,19 +321,21 @@ pub fn standings_table(rows: &[Standing], baseline: Option<&str>) -> Table {
     }
     header.push("note");
     t.set_header(header);
-    for (i, r) in rows.iter().enumerate() {
+    for r in &rows {
         let elo = base.map(|b| {
             let e = elo_from_wdl(r.wins, r.draws, r.losses);
             let err = (e.error95.powi(2) + b.error95.powi(2)).sqrt();
             if r.player == baseline.unwrap_or_default() {
                 "0 (baseline)".to_string()
-            } else {
+            } else if (e.elo - b.elo).is_finite() && err.is_finite() {
                 format!("{:+.0} ± {:.0}", e.elo - b.elo, err)
+            } else {
+                "unbounded (a score of 0 or 100 %)".to_string()
             }
         });
         t.add_row(
             vec![
-                right(i + 1),
+                right(place(&rows, r.points)),
                 Cell::new(&r.player),
                 right(r.games),
                 right(r.wins),
@@ -372,4 +389,38 @@ fn wuerfel(dir: &Path, seed: u64) -> anyhow::Result<()> {
         println!("{}", standings_table(&rows, None));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(player: &str, points: f64) -> Standing {
+        Standing {
+            player: player.into(),
+            points,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn one_tie_rule_for_table_and_summary() {
+        let rows = vec![row("kibitz", 2.0), row("greedy", 2.0), row("random", 0.0)];
+        assert_eq!(place_of_kibitz(&rows), "#1= of 3");
+        let table = standings_table(&rows, None).to_string();
+        let places: Vec<&str> = table
+            .lines()
+            .filter(|l| l.contains("kibitz") || l.contains("greedy") || l.contains("random"))
+            .map(|l| {
+                l.trim_start_matches('│')
+                    .split('┆')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+            })
+            .collect();
+        assert_eq!(places, ["1=", "1=", "3"], "{table}");
+        let alone = vec![row("kibitz", 1.0), row("greedy", 2.0)];
+        assert_eq!(place_of_kibitz(&alone), "#2 of 2");
+    }
 }

@@ -23,7 +23,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub b: String,
     /// Games (rounded up to whole pairing units: 2 for two-player games, 4 for Koehandel).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Match seed: openings, deals, decks and every player's RNG derive from it
     /// (default: random, printed).
@@ -43,7 +43,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "ELO0,ELO1")]
     pub sprt: Option<String>,
     /// Stop when the SPRT decides (at the first whole pairing unit, in game order).
-    #[arg(long)]
+    #[arg(long, requires = "sprt")]
     pub sprt_stop: bool,
     /// Write every game as a JSON-lines record to DIR/<game>-<seed>.jsonl.
     #[arg(long, value_name = "DIR")]
@@ -97,7 +97,19 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     } else {
         game
     };
-    // Bad specs fail before anything is printed.
+    // Flags that would do nothing for this game, and bad specs, fail before anything is printed.
+    if args.openings.is_some() && !arena.takes_openings() {
+        anyhow::bail!(
+            "--openings: {} has no openings (Connect Four and Piranhas have; Mau-Mau and Koehandel deal from the seed)",
+            arena.name()
+        );
+    }
+    if args.exhaustion_winner != "second-seat" && arena.name() != "maumau" {
+        anyhow::bail!(
+            "--exhaustion-winner is a Mau-Mau rule; {} has none",
+            arena.name()
+        );
+    }
     arena.check_spec(&args.a)?;
     arena.check_spec(&args.b)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
@@ -119,6 +131,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             .collect(),
         None => Vec::new(),
     };
+    if args.concurrency == Some(0) {
+        anyhow::bail!("--concurrency 0: at least one game must be played at a time");
+    }
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -172,13 +187,14 @@ fn side_json(t: &SideTally) -> Value {
     json!({"games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses, "score": e.score})
 }
 
-/// A tally as JSON: games, W/D/L, score, Elo with its 95 % half-width (null while unbounded),
+/// A tally as JSON: games, W/D/L, score, Elo and its 95 % half-width (each null while unbounded),
 /// LOS. The totals of a `--json` line and of `kibitz score`.
 pub fn tally_json(t: &SideTally) -> Value {
     let e = elo_from_wdl(t.wins, t.draws, t.losses);
     json!({
         "games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses,
-        "score": e.score, "elo": e.elo,
+        "score": e.score,
+        "elo": if e.elo.is_finite() { json!(e.elo) } else { Value::Null },
         "elo_ci95": if e.error95.is_finite() { json!(e.error95) } else { Value::Null },
         "los": e.los,
     })
@@ -256,7 +272,7 @@ pub fn tally_table(first: &str, elo: &str, rows: &[&SideTally]) -> Table {
             right(t.draws),
             right(t.losses),
             right(format!("{:.1} %", 100.0 * e.score)),
-            right(format!("{:+.1} ± {:.1}", e.elo, e.error95)),
+            right(e.text(1)),
             right(format!("{:.1} %", 100.0 * e.los)),
         ]);
     }

@@ -247,6 +247,9 @@ fn digits(cols: &[usize]) -> String {
 }
 
 impl Arena for Connect4 {
+    fn takes_openings(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "connect4"
     }

@@ -95,6 +95,10 @@ pub trait Arena: Sync {
     /// Positions of a recorded game for `kibitz replay`: `(what happened, board drawn)` for the
     /// start and after every move.
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>>;
+    /// Whether `--openings FILE` means something for this game (a start position per line).
+    fn takes_openings(&self) -> bool {
+        false
+    }
 }
 
 /// The adapter for game `name`.

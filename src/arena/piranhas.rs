@@ -31,6 +31,9 @@ fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<PlayerSpec> {
 }
 
 impl Arena for Piranhas {
+    fn takes_openings(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "piranhas"
     }

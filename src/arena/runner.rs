@@ -260,10 +260,7 @@ fn write_record(s: &mut Shared, arena: &dyn Arena, a: &str, b: &str, seed: u64, 
 /// `+W =D -L  Elo e ± c  LLR x [lo, hi]` for the progress line.
 pub fn live_line(t: &SideTally, sprt: Option<&Sprt>) -> String {
     let e = elo_from_wdl(t.wins, t.draws, t.losses);
-    let mut s = format!(
-        "+{} ={} -{}  Elo {:+.0} ± {:.0}",
-        t.wins, t.draws, t.losses, e.elo, e.error95
-    );
+    let mut s = format!("+{} ={} -{}  Elo {}", t.wins, t.draws, t.losses, e.text(0));
     if let Some(sprt) = sprt {
         let (lo, hi) = sprt.bounds();
         s += &format!(

@@ -41,10 +41,50 @@ pub struct EloEstimate {
     pub los: f64,
 }
 
-/// Elo of a score fraction (logistic model); ±∞ at 0 and 1 are clamped to ±1200.
+/// Elo of a score fraction (logistic model): ±∞ at a score of 0 or 1, where no finite Elo
+/// explains the games (printing a clamped number there looked precise and was not).
 pub fn elo_from_score(score: f64) -> f64 {
-    let s = score.clamp(1e-6, 1.0 - 1e-6);
-    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-1200.0, 1200.0)
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+impl EloEstimate {
+    /// Whether the Elo and its 95 % interval are finite numbers. Scores whose interval reaches
+    /// 0 % or 100 % are outside the range where Elo measures anything.
+    pub fn bounded(&self) -> bool {
+        self.elo.is_finite() && self.error95.is_finite()
+    }
+
+    /// `+185.3 ± 35.1` with `decimals` places, or a plain statement where Elo is unbounded:
+    /// `+∞ (all won)`, `−∞ (all lost)`, `+1670 ± ∞ (score too near 100 % for Elo)`.
+    ///
+    /// ```
+    /// use kibitz_search::stats::elo_from_wdl;
+    /// assert_eq!(elo_from_wdl(60, 20, 20).text(1), "+147.2 ± 66.0");
+    /// assert_eq!(elo_from_wdl(8, 0, 0).text(0), "+∞ (all won)");
+    /// assert_eq!(elo_from_wdl(99, 0, 1).text(0), "+798 ± ∞ (score too near 100 % for Elo)");
+    /// ```
+    pub fn text(&self, decimals: usize) -> String {
+        if self.elo == f64::INFINITY {
+            return "+∞ (all won)".into();
+        }
+        if self.elo == f64::NEG_INFINITY {
+            return "−∞ (all lost)".into();
+        }
+        if self.error95.is_finite() {
+            return format!("{:+.*} ± {:.*}", decimals, self.elo, decimals, self.error95);
+        }
+        let end = if self.score >= 0.5 { "100" } else { "0" };
+        format!(
+            "{:+.*} ± ∞ (score too near {end} % for Elo)",
+            decimals, self.elo
+        )
+    }
 }
 
 /// Expected score of a player `elo` points stronger (logistic model).
@@ -66,7 +106,13 @@ pub fn elo_from_wdl(w: u32, d: u32, l: u32) -> EloEstimate {
     let s = (w as f64 + 0.5 * d as f64) / n;
     let var = per_game_variance(w, d, l, s);
     let half = Z95 * (var / n).sqrt();
-    let error95 = (elo_from_score(s + half) - elo_from_score(s - half)) / 2.0;
+    // The interval is unbounded once it reaches a score of 0 or 1 (also for a one-sided
+    // score, whose sample variance is 0): Elo cannot say how much stronger.
+    let error95 = if s - half <= 0.0 || s + half >= 1.0 {
+        f64::INFINITY
+    } else {
+        (elo_from_score(s + half) - elo_from_score(s - half)) / 2.0
+    };
     let decisive = (w + l) as f64;
     let los = if decisive == 0.0 {
         0.5
@@ -262,6 +308,23 @@ mod tests {
         let expected = (elo_from_score(0.5 + half) - elo_from_score(0.5 - half)) / 2.0;
         assert!((e.error95 - expected).abs() < 1e-9);
         assert!(e.error95 > 30.0 && e.error95 < 50.0);
+    }
+
+    #[test]
+    fn perfect_and_near_perfect_scores_are_unbounded() {
+        let all = elo_from_wdl(12, 0, 0);
+        assert_eq!(all.elo, f64::INFINITY);
+        assert!(!all.bounded() && all.text(0) == "+∞ (all won)");
+        assert_eq!(
+            elo_from_wdl(0, 1, 11).text(0),
+            format!(
+                "{:+.0} ± ∞ (score too near 0 % for Elo)",
+                elo_from_score(0.5 / 12.0)
+            )
+        );
+        let near = elo_from_wdl(99, 0, 1);
+        assert!(near.elo.is_finite() && near.error95.is_infinite() && !near.bounded());
+        assert!(elo_from_wdl(60, 20, 20).bounded());
     }
 
     #[test]
