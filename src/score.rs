@@ -202,28 +202,43 @@ fn reasons_text(rs: &[(String, u32)]) -> String {
     s
 }
 
-/// Every player's W/D/L over all the games it sat in, best score first.
+/// Every player's W/D/L over all the games it sat in, best score first, per game: a
+/// tournament's records name our bot `kibitz` in every contest, and a Connect Four result
+/// says nothing about Mau-Mau, so the same name in two games is two rows (`connect4: kibitz`).
 fn standings(games: &[Game]) -> Report {
-    let mut by: BTreeMap<&str, SideTally> = BTreeMap::new();
+    let kinds: std::collections::BTreeSet<&str> = games.iter().map(|g| g.kind.as_str()).collect();
+    let mut by: BTreeMap<(&str, &str), SideTally> = BTreeMap::new();
     for g in games {
         for (seat, p) in g.players.iter().enumerate() {
-            let t = by.entry(p.as_str()).or_default();
-            t.label.clone_from(p);
+            let t = by.entry((g.kind.as_str(), p.as_str())).or_default();
+            if t.label.is_empty() {
+                t.label = if kinds.len() > 1 {
+                    format!("{}: {p}", g.kind)
+                } else {
+                    p.clone()
+                };
+            }
             add(t, seat, &g.winners);
         }
     }
-    let mut rows: Vec<SideTally> = by.into_values().collect();
     let score = |t: &SideTally| elo_from_wdl(t.wins, t.draws, t.losses).score;
-    rows.sort_by(|x, y| score(y).total_cmp(&score(x)).then(x.label.cmp(&y.label)));
+    let mut keyed: Vec<((&str, &str), SideTally)> = by.into_iter().collect();
+    keyed.sort_by(|(kx, x), (ky, y)| {
+        kx.0.cmp(ky.0)
+            .then(score(y).total_cmp(&score(x)))
+            .then(x.label.cmp(&y.label))
+    });
+    let (keys, rows): (Vec<(&str, &str)>, Vec<SideTally>) = keyed.into_iter().unzip();
     let table = tally_table("player", "Elo (vs field)", &rows.iter().collect::<Vec<_>>());
     let all: Vec<&Game> = games.iter().collect();
     let ends = reasons(&all);
     let text = format!("{} games\n{table}\n{}", games.len(), reasons_text(&ends));
     let json = json!({
         "games": games.len(),
-        "players": rows.iter().map(|t| {
+        "players": rows.iter().zip(&keys).map(|(t, (kind, player))| {
             let mut v = tally_json(t);
-            v["player"] = json!(t.label);
+            v["player"] = json!(player);
+            v["game"] = json!(kind);
             v
         }).collect::<Vec<_>>(),
         "reasons": reasons_json(&ends),

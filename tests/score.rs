@@ -254,3 +254,51 @@ fn bad_records_and_flags_are_clear_errors() {
     assert!(!out.ok);
     assert!(out.stderr.contains("no records"), "{}", out.stderr);
 }
+
+#[test]
+fn the_same_name_in_two_games_is_two_rows() {
+    // A tournament's records call our bot `kibitz` in every contest.
+    let dir = fresh_dir("score-per-game");
+    let c4 = write(
+        &dir,
+        "connect4.jsonl",
+        &[rec("connect4", &["kibitz", "random"], Some(0), "line")],
+    );
+    let mm = write(
+        &dir,
+        "maumau.jsonl",
+        &[rec(
+            "maumau",
+            &["kibitz", "greedy"],
+            Some(1),
+            "emptied hand",
+        )],
+    );
+    let report = score_json(&[&c4, &mm]);
+    let rows: Vec<(String, String, (u64, u64, u64))> = report["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|r| {
+            (
+                r["game"].as_str().unwrap().into(),
+                r["player"].as_str().unwrap().into(),
+                wdl(r),
+            )
+        })
+        .collect();
+    assert!(
+        rows.contains(&("connect4".into(), "kibitz".into(), (1, 0, 0))),
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&("maumau".into(), "kibitz".into(), (0, 0, 1))),
+        "{rows:?}"
+    );
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    let text = kibitz(&["score", &c4, &mm]).stdout;
+    assert!(
+        text.contains("connect4: kibitz") && text.contains("maumau: kibitz"),
+        "{text}"
+    );
+}
