@@ -193,8 +193,9 @@ pub fn run_match(
                     live_line(&s.tally, settings.sprt.as_ref())
                 );
             }
-            bar.set_position(s.done);
-            bar.set_message(live_line(&s.tally, settings.sprt.as_ref()));
+            let (pos, msg) = progress(s.prefix as u64, s.done, &s.tally, settings.sprt.as_ref());
+            bar.set_position(pos);
+            bar.set_message(msg);
         })
     });
     bar.finish_and_clear();
@@ -257,6 +258,17 @@ fn write_record(s: &mut Shared, arena: &dyn Arena, a: &str, b: &str, seed: u64, 
     }
 }
 
+/// The progress bar's position and message: the games counted so far (the in-order prefix,
+/// the same games its W/D/L describe), plus how many later games already finished and wait
+/// for their predecessors.
+fn progress(prefix: u64, done: u64, t: &SideTally, sprt: Option<&Sprt>) -> (u64, String) {
+    let mut msg = live_line(t, sprt);
+    if done > prefix {
+        msg += &format!("  (+{} done, counted in game order)", done - prefix);
+    }
+    (prefix, msg)
+}
+
 /// `+W =D -L  Elo e ± c  LLR x [lo, hi]` for the progress line.
 pub fn live_line(t: &SideTally, sprt: Option<&Sprt>) -> String {
     let e = elo_from_wdl(t.wins, t.draws, t.losses);
@@ -284,4 +296,26 @@ fn progress_bar(wanted: bool, n: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_counts_the_games_its_tally_describes() {
+        let t = SideTally {
+            wins: 10,
+            losses: 1,
+            ..SideTally::default()
+        };
+        // 11 games folded in order, 28 finished: the bar stands at 11, not 28.
+        let (pos, msg) = progress(11, 28, &t, None);
+        assert_eq!(pos, u64::from(t.games()));
+        assert!(
+            msg.starts_with("+10 =0 -1") && msg.ends_with("(+17 done, counted in game order)"),
+            "{msg}"
+        );
+        assert_eq!(progress(11, 11, &t, None).1, live_line(&t, None));
+    }
 }
