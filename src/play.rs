@@ -24,6 +24,18 @@ pub struct Args {
     pub seed: u64,
 }
 
+/// The person typed q: the game ends without a result, and that is not an error.
+#[derive(Debug)]
+struct Quit;
+
+impl std::fmt::Display for Quit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("you quit the game")
+    }
+}
+
+impl std::error::Error for Quit {}
+
 /// Reads the person's lines; end of input ends the game.
 struct Input;
 
@@ -37,7 +49,7 @@ impl Input {
         }
         let line = line.trim().to_string();
         if line == "q" || line == "quit" {
-            anyhow::bail!("you quit the game");
+            return Err(Quit.into());
         }
         Ok(line)
     }
@@ -47,7 +59,7 @@ impl Input {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut input = Input;
     println!("(type q to quit)");
-    match args.game.as_str() {
+    let played = match args.game.as_str() {
         "connect4" | "c4" => connect4(&args, &mut input),
         "piranhas" => piranhas(&args, &mut input),
         "maumau" => maumau(&args, &mut input),
@@ -55,7 +67,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         other => anyhow::bail!(
             "unknown game {other:?} (expected connect4, piranhas, maumau or koehandel)"
         ),
+    };
+    match played {
+        Err(e) if e.is::<Quit>() => {
+            println!("\nyou quit; the game ends without a result");
+            Ok(())
+        }
+        other => other,
     }
+}
+
+/// The card of `legal` that a person's typing names: `8♣` as printed, or with a letter or
+/// word for the suit in any case (`8c`, `8C`, `8 clubs`, `10h`, `Jd`, `as`, `q karo`):
+/// c/clubs/kreuz ♣, h/hearts/herz ♥, d/diamonds/karo/k ♦, s/spades/pik/p ♠.
+fn typed_card(
+    typed: &str,
+    legal: &[kibitz_maumau::cards::Card],
+) -> Option<kibitz_maumau::cards::Card> {
+    let t: String = typed.split_whitespace().collect::<String>().to_lowercase();
+    let suits = [
+        ('♣', ["clubs", "kreuz", "c"].as_slice()),
+        ('♥', ["hearts", "herz", "h"].as_slice()),
+        ('♦', ["diamonds", "karo", "d", "k"].as_slice()),
+        ('♠', ["spades", "pik", "s", "p"].as_slice()),
+    ];
+    let norm = suits
+        .iter()
+        .find_map(|(sym, names)| {
+            names
+                .iter()
+                .find_map(|n| t.strip_suffix(n))
+                .filter(|rank| !rank.is_empty())
+                .map(|rank| format!("{rank}{sym}"))
+        })
+        .unwrap_or(t);
+    legal
+        .iter()
+        .copied()
+        .find(|c| c.to_string().to_lowercase() == norm)
 }
 
 fn connect4(args: &Args, input: &mut Input) -> anyhow::Result<()> {
@@ -186,7 +235,7 @@ impl HumanMm<'_> {
             know.hand_size(opp),
             know.hand()
         );
-        let legal: Vec<_> = know.legal_plays().iter().collect();
+        let legal: Vec<kibitz_maumau::cards::Card> = know.legal_plays().iter().collect();
         let list: Vec<String> = legal.iter().map(|c| c.to_string()).collect();
         println!("legal: {} or d (draw)", list.join(" "));
         loop {
@@ -200,7 +249,7 @@ impl HumanMm<'_> {
             if l == "d" || l == "draw" {
                 return Action::Draw;
             }
-            let Some(&card) = legal.iter().find(|c| c.to_string() == l) else {
+            let Some(card) = typed_card(&l, &legal) else {
                 println!(
                     "{l:?} is not a legal card here; type one of {} or d",
                     list.join(" ")
@@ -420,4 +469,36 @@ fn koehandel(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     let scores = game.scores();
     println!("\nfinal scores: you {}, bots {:?}", scores[0], &scores[1..]);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kibitz_maumau::cards::Card;
+
+    #[test]
+    fn cards_can_be_typed_without_suit_symbols() {
+        let all: Vec<Card> = kibitz_maumau::cards::CardSet(u32::MAX).iter().collect();
+        let named = |s: &str| typed_card(s, &all).map(|c| c.to_string());
+        for (typed, card) in [
+            ("8♣", "8♣"),
+            ("8c", "8♣"),
+            ("8C", "8♣"),
+            ("8 clubs", "8♣"),
+            ("8 Kreuz", "8♣"),
+            ("10h", "10♥"),
+            ("10 hearts", "10♥"),
+            ("jd", "J♦"),
+            ("J karo", "J♦"),
+            ("kk", "K♦"),
+            ("as", "A♠"),
+            ("A spades", "A♠"),
+            ("q p", "Q♠"),
+        ] {
+            assert_eq!(named(typed).as_deref(), Some(card), "{typed}");
+        }
+        assert_eq!(named("8x"), None);
+        assert_eq!(named("c"), None);
+        assert_eq!(typed_card("8c", &[]), None, "only legal cards are found");
+    }
 }
