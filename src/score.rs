@@ -305,9 +305,9 @@ fn head_to_head(
         "reasons": reasons_json(&ends),
     });
     if let Some(s) = sprt {
-        text.push_str(&sprt_text(s, &total));
+        text.push_str(&sprt_text(s, &total, None));
         text.push('\n');
-        json["sprt"] = sprt_json(s, &total);
+        json["sprt"] = sprt_json(s, &total, None);
     }
     text.push_str(&reasons_text(&ends));
     Ok(Report { text, json })

@@ -71,7 +71,10 @@ fn quitting_ends_quietly_with_success_in_every_game() {
     for game in ["connect4", "piranhas", "maumau", "koehandel"] {
         let (ok, out, err) = play(&[game, "--bot", "random"], "q\n");
         assert!(ok, "{game}: quitting is not an error: {err}");
-        assert!(out.contains("you quit; the game ends without a result"), "{game}: {out}");
+        assert!(
+            out.contains("you quit; the game ends without a result"),
+            "{game}: {out}"
+        );
         assert!(!err.contains("error"), "{game}: {err}");
     }
 }

@@ -4,7 +4,7 @@
 use super::{adapter, run_match, MatchOutcome, MatchSettings, SideTally};
 use anyhow::{anyhow, Context};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use kibitz_search::stats::{elo_from_wdl, Sprt, SprtStatus};
+use kibitz_search::stats::{elo_from_wdl, Pentanomial, Sprt, SprtStatus};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -222,34 +222,52 @@ pub fn json_line(
     v["seed"] = json!(seed);
     v["games"] = json!(out.games);
     v["sides"] = Value::Object(sides);
+    if let Some(p) = &out.pairs {
+        let e = p.elo();
+        v["pentanomial"] = json!(p.counts);
+        v["elo_pairs"] = if e.elo.is_finite() {
+            json!(e.elo)
+        } else {
+            Value::Null
+        };
+        v["elo_pairs_ci95"] = if e.error95.is_finite() {
+            json!(e.error95)
+        } else {
+            Value::Null
+        };
+    }
     if let Some(s) = sprt {
-        v["sprt"] = sprt_json(s, t);
+        v["sprt"] = sprt_json(s, t, out.pairs.as_ref());
     }
     v
 }
 
-/// The `sprt` object of a `--json` line: hypotheses, LLR, bounds and status word.
-pub fn sprt_json(s: &Sprt, t: &SideTally) -> Value {
+/// The `sprt` object of a `--json` line: hypotheses, LLR, bounds, status word and the model
+/// (pentanomial where games come in pairs; `llr_trinomial` is the per-game LLR either way).
+pub fn sprt_json(s: &Sprt, t: &SideTally, pairs: Option<&Pentanomial>) -> Value {
     let (lo, hi) = s.bounds();
+    let (llr, model) = super::runner::sprt_llr(s, t, pairs);
     json!({
         "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
-        "llr": s.llr(t.wins, t.draws, t.losses), "lower": lo, "upper": hi,
-        "status": status_word(s.status(t.wins, t.draws, t.losses)),
+        "llr": llr, "model": model, "llr_trinomial": s.llr(t.wins, t.draws, t.losses),
+        "lower": lo, "upper": hi,
+        "status": status_word(super::runner::sprt_status(s, t, pairs)),
     })
 }
 
 /// The SPRT line of a report, e.g. `SPRT [0, 10] α=0.05 β=0.05: LLR 1.23 in [-2.94, 2.94] →
 /// continue`.
-pub fn sprt_text(s: &Sprt, t: &SideTally) -> String {
+pub fn sprt_text(s: &Sprt, t: &SideTally, pairs: Option<&Pentanomial>) -> String {
     let (lo, hi) = s.bounds();
+    let (llr, model) = super::runner::sprt_llr(s, t, pairs);
     format!(
-        "SPRT [{}, {}] α={} β={}: LLR {:.2} in [{lo:.2}, {hi:.2}] → {}",
+        "SPRT [{}, {}] α={} β={} ({model}): LLR {:.2} in [{lo:.2}, {hi:.2}] → {}",
         s.elo0,
         s.elo1,
         s.alpha,
         s.beta,
-        s.llr(t.wins, t.draws, t.losses),
-        match s.status(t.wins, t.draws, t.losses) {
+        llr,
+        match super::runner::sprt_status(s, t, pairs) {
             SprtStatus::Continue => "continue",
             SprtStatus::AcceptH0 => "H0 accepted",
             SprtStatus::AcceptH1 => "H1 accepted",
@@ -299,10 +317,19 @@ pub fn print_report(out: &MatchOutcome, sprt: Option<&Sprt>, secs: f64) {
         .chain(std::iter::once(&out.total))
         .collect();
     println!("{}", tally_table("A as", "Elo (A−B)", &rows));
+    if let Some(p) = &out.pairs {
+        let e = p.elo();
+        println!(
+            "pairs (A's score 0, ½, 1, 1½, 2): {:?}; Elo from the pairs {}, LOS {:.1} %",
+            p.counts,
+            e.text(1),
+            100.0 * e.los
+        );
+    }
     if let Some(s) = sprt {
         println!(
             "{}{}",
-            sprt_text(s, &out.total),
+            sprt_text(s, &out.total, out.pairs.as_ref()),
             if out.stopped_early {
                 " (stopped early)"
             } else {

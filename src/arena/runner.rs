@@ -4,7 +4,7 @@ use super::{record, Arena, Job, Outcome, Played};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kibitz_net::record::RecordWriter;
-use kibitz_search::stats::{elo_from_wdl, Sprt, SprtStatus};
+use kibitz_search::stats::{elo_from_wdl, Pentanomial, Sprt, SprtStatus};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -73,6 +73,9 @@ pub struct MatchOutcome {
     pub plies: u64,
     /// Games that counted (a multiple of the pairing unit).
     pub games: u64,
+    /// A's pair results (both colours on one opening, both seats on one deal) where the
+    /// pairing unit is two games; `None` for Koehandel's four-game units.
+    pub pairs: Option<Pentanomial>,
     /// Whether the SPRT stopped the match early.
     pub stopped_early: bool,
     /// The record file written (with [`MatchSettings::records_dir`]) and its lines.
@@ -84,6 +87,8 @@ struct Shared {
     /// Games `0..prefix` are all done and folded into `tally`.
     prefix: usize,
     tally: SideTally,
+    /// Pair results of the prefix (two-game units only).
+    pairs: Option<Pentanomial>,
     done: u64,
     /// Counted games at which the next progress line is printed (no terminal only).
     next_line: u64,
@@ -126,6 +131,7 @@ pub fn run_match(
         results: vec![None; n as usize],
         prefix: 0,
         tally: SideTally::default(),
+        pairs: (unit == 2).then(Pentanomial::default),
         done: 0,
         next_line: line_every,
         records: writer,
@@ -175,11 +181,16 @@ pub fn run_match(
                 s.tally.add(o);
                 let k = s.prefix;
                 s.prefix += 1;
+                if k % 2 == 1 {
+                    let first = s.results[k - 1].as_ref().map_or(0.0, |p| score(p.outcome));
+                    if let Some(pairs) = s.pairs.as_mut() {
+                        pairs.add_pair(first, score(o));
+                    }
+                }
                 write_record(&mut s, arena, a, b, settings.seed, k);
                 if settings.sprt_stop && (s.prefix as u64).is_multiple_of(unit) {
                     if let Some(sprt) = &settings.sprt {
-                        let t = &s.tally;
-                        if sprt.status(t.wins, t.draws, t.losses) != SprtStatus::Continue {
+                        if sprt_status(sprt, &s.tally, s.pairs.as_ref()) != SprtStatus::Continue {
                             stop_at.fetch_min(s.prefix as u64, Ordering::Relaxed);
                         }
                     }
@@ -190,10 +201,14 @@ pub fn run_match(
                 eprintln!(
                     "match: {}/{n} games  {}",
                     s.prefix,
-                    live_line(&s.tally, settings.sprt.as_ref())
+                    live_line(&s.tally, s.pairs.as_ref(), settings.sprt.as_ref())
                 );
             }
-            let (pos, msg) = progress(s.prefix as u64, s.done, &s.tally, settings.sprt.as_ref());
+            let (pos, msg) = progress(
+                s.prefix as u64,
+                s.done,
+                live_line(&s.tally, s.pairs.as_ref(), settings.sprt.as_ref()),
+            );
             bar.set_position(pos);
             bar.set_message(msg);
         })
@@ -219,6 +234,16 @@ pub fn run_match(
         ..Default::default()
     };
     let mut plies = 0;
+    // The pairs of the counted games (the prefix may have run past a stop inside a unit).
+    let mut pairs = (unit == 2).then(Pentanomial::default);
+    for (i, p) in s.results.iter().take(counted as usize).enumerate() {
+        if let (Some(pairs), 1) = (pairs.as_mut(), i % 2) {
+            let (x, y) = (&s.results[i - 1], p);
+            if let (Some(x), Some(y)) = (x, y) {
+                pairs.add_pair(score(x.outcome), score(y.outcome));
+            }
+        }
+    }
     for (i, p) in s.results.into_iter().take(counted as usize).enumerate() {
         let Some(p) = p else {
             anyhow::bail!("game {i} did not finish");
@@ -232,6 +257,7 @@ pub fn run_match(
         sides,
         plies,
         games: counted,
+        pairs,
         stopped_early: counted < n,
         record_file,
     })
@@ -258,27 +284,50 @@ fn write_record(s: &mut Shared, arena: &dyn Arena, a: &str, b: &str, seed: u64, 
     }
 }
 
+/// A's score in one game: 1, ½ or 0.
+fn score(o: Outcome) -> f64 {
+    match o {
+        Outcome::Win => 1.0,
+        Outcome::Draw => 0.5,
+        Outcome::Loss => 0.0,
+    }
+}
+
+/// The SPRT's LLR and the model it used: the pentanomial model where games come in pairs,
+/// the per-game (trinomial) one otherwise.
+pub fn sprt_llr(sprt: &Sprt, t: &SideTally, pairs: Option<&Pentanomial>) -> (f64, &'static str) {
+    match pairs {
+        Some(p) => (sprt.llr_pentanomial(p), "pentanomial"),
+        None => (sprt.llr(t.wins, t.draws, t.losses), "trinomial"),
+    }
+}
+
+/// The SPRT's decision by the model of [`sprt_llr`].
+pub fn sprt_status(sprt: &Sprt, t: &SideTally, pairs: Option<&Pentanomial>) -> SprtStatus {
+    match pairs {
+        Some(p) => sprt.status_pentanomial(p),
+        None => sprt.status(t.wins, t.draws, t.losses),
+    }
+}
+
 /// The progress bar's position and message: the games counted so far (the in-order prefix,
 /// the same games its W/D/L describe), plus how many later games already finished and wait
 /// for their predecessors.
-fn progress(prefix: u64, done: u64, t: &SideTally, sprt: Option<&Sprt>) -> (u64, String) {
-    let mut msg = live_line(t, sprt);
+fn progress(prefix: u64, done: u64, mut msg: String) -> (u64, String) {
     if done > prefix {
         msg += &format!("  (+{} done, counted in game order)", done - prefix);
     }
     (prefix, msg)
 }
 
-/// `+W =D -L  Elo e ± c  LLR x [lo, hi]` for the progress line.
-pub fn live_line(t: &SideTally, sprt: Option<&Sprt>) -> String {
-    let e = elo_from_wdl(t.wins, t.draws, t.losses);
+/// `+W =D -L  Elo e ± c  LLR x [lo, hi]` for the progress line (Elo and LLR from the pairs
+/// where games come in pairs).
+pub fn live_line(t: &SideTally, pairs: Option<&Pentanomial>, sprt: Option<&Sprt>) -> String {
+    let e = pairs.map_or_else(|| elo_from_wdl(t.wins, t.draws, t.losses), Pentanomial::elo);
     let mut s = format!("+{} ={} -{}  Elo {}", t.wins, t.draws, t.losses, e.text(0));
     if let Some(sprt) = sprt {
         let (lo, hi) = sprt.bounds();
-        s += &format!(
-            "  LLR {:.2} [{lo:.2}, {hi:.2}]",
-            sprt.llr(t.wins, t.draws, t.losses)
-        );
+        s += &format!("  LLR {:.2} [{lo:.2}, {hi:.2}]", sprt_llr(sprt, t, pairs).0);
     }
     s
 }
@@ -310,12 +359,15 @@ mod tests {
             ..SideTally::default()
         };
         // 11 games folded in order, 28 finished: the bar stands at 11, not 28.
-        let (pos, msg) = progress(11, 28, &t, None);
+        let (pos, msg) = progress(11, 28, live_line(&t, None, None));
         assert_eq!(pos, u64::from(t.games()));
         assert!(
             msg.starts_with("+10 =0 -1") && msg.ends_with("(+17 done, counted in game order)"),
             "{msg}"
         );
-        assert_eq!(progress(11, 11, &t, None).1, live_line(&t, None));
+        assert_eq!(
+            progress(11, 11, live_line(&t, None, None)).1,
+            live_line(&t, None, None)
+        );
     }
 }

@@ -155,6 +155,93 @@ fn per_game_variance(w: u32, d: u32, l: u32, s: f64) -> f64 {
     (w as f64 * (1.0 - s).powi(2) + d as f64 * (0.5 - s).powi(2) + l as f64 * s * s) / n
 }
 
+/// Results of paired games — both colours on one opening, both seats on one deal — as the
+/// pentanomial counts of A's pair score: `counts[k]` pairs scored `k/2` points of 2 (0, ½, 1,
+/// 1½, 2). The two games of a pair share their opening or deal, so their results are
+/// correlated; the pair variance measures the match's noise without the opening's own bias,
+/// and the error bars and the SPRT built on it are tighter and honest (fastchess's and
+/// fishtest's pentanomial model).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Pairs per pair score 0, ½, 1, 1½, 2 (for A).
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Counts one pair from A's two game scores (each 0, ½ or 1).
+    pub fn add_pair(&mut self, first: f64, second: f64) {
+        let k = ((first + second) * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[k] += 1;
+    }
+
+    /// Pairs counted.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Mean score per game and the variance of one pair's mean score, over the counts plus
+    /// `extra` pairs of each extreme (a prior for short runs; see [`Sprt::llr`]).
+    fn moments(&self, extra: u32) -> (f64, f64) {
+        let mut c = self.counts;
+        c[0] += extra;
+        c[4] += extra;
+        let n: f64 = c.iter().map(|&k| f64::from(k)).sum();
+        let x = |k: usize| k as f64 / 4.0;
+        let mean = (0..5).map(|k| x(k) * f64::from(c[k])).sum::<f64>() / n;
+        let var = (0..5)
+            .map(|k| f64::from(c[k]) * (x(k) - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        (mean, var)
+    }
+
+    /// Elo with its 95 % interval from the pair variance, and the LOS (normal approximation).
+    ///
+    /// ```
+    /// use kibitz_search::stats::Pentanomial;
+    /// // 100 pairs: 5 lost both games, 10 lost one and drew one, 50 split, 25 won one and
+    /// // drew one, 10 won both.
+    /// let e = Pentanomial { counts: [5, 10, 50, 25, 10] }.elo();
+    /// assert!((e.score - 0.5625).abs() < 1e-12);
+    /// assert!(e.bounded() && e.elo > 0.0 && e.los > 0.99);
+    /// ```
+    pub fn elo(&self) -> EloEstimate {
+        let n = f64::from(self.pairs());
+        if n == 0.0 {
+            return EloEstimate {
+                elo: 0.0,
+                error95: f64::INFINITY,
+                score: 0.5,
+                los: 0.5,
+            };
+        }
+        let (s, var) = self.moments(0);
+        let half = Z95 * (var / n).sqrt();
+        let error95 = if s - half <= 0.0 || s + half >= 1.0 {
+            f64::INFINITY
+        } else {
+            (elo_from_score(s + half) - elo_from_score(s - half)) / 2.0
+        };
+        let los = if var == 0.0 {
+            if s > 0.5 {
+                1.0
+            } else if s < 0.5 {
+                0.0
+            } else {
+                0.5
+            }
+        } else {
+            0.5 * (1.0 + erf((s - 0.5) / (2.0 * var / n).sqrt()))
+        };
+        EloEstimate {
+            elo: elo_from_score(s),
+            error95,
+            score: s,
+            los,
+        }
+    }
+}
+
 /// A sequential probability ratio test of H0 "Elo = elo0" against H1 "Elo = elo1".
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -208,6 +295,26 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
+    /// Log-likelihood ratio of H1 over H0 after paired games (the pentanomial model: the
+    /// same normal approximation as [`Sprt::llr`] with pairs as the samples, as fastchess's
+    /// and fishtest's "logistic" pentanomial GSPRT). The variance carries the same two-game
+    /// prior, one lost and one won pair.
+    pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
+        let n = f64::from(p.pairs());
+        if n == 0.0 {
+            return 0.0;
+        }
+        let (s, _) = p.moments(0);
+        let (_, var) = p.moments(1);
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    /// The test's decision after paired games.
+    pub fn status_pentanomial(&self, p: &Pentanomial) -> SprtStatus {
+        self.decide(self.llr_pentanomial(p))
+    }
+
     /// The (lower, upper) LLR bounds: below lower accept H0, above upper accept H1.
     pub fn bounds(&self) -> (f64, f64) {
         (
@@ -218,7 +325,10 @@ impl Sprt {
 
     /// The test's decision after the given results.
     pub fn status(&self, w: u32, d: u32, l: u32) -> SprtStatus {
-        let llr = self.llr(w, d, l);
+        self.decide(self.llr(w, d, l))
+    }
+
+    fn decide(&self, llr: f64) -> SprtStatus {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtStatus::AcceptH1
@@ -325,6 +435,53 @@ mod tests {
         let near = elo_from_wdl(99, 0, 1);
         assert!(near.elo.is_finite() && near.error95.is_infinite() && !near.bounded());
         assert!(elo_from_wdl(60, 20, 20).bounded());
+    }
+
+    /// Reference LLRs of fastchess's SPRT tests (tests/sprt_test.cpp, "logistic" model; its
+    /// pentanomial counts are LL, LD, WL, DD, WD, WW), to its two decimals.
+    #[test]
+    fn llr_matches_fastchess_reference_numbers() {
+        let sprt = |elo0, elo1| Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        // Trinomial: W, D, L.
+        assert!((sprt(0.5, 2.5).llr(21404, 40708, 21184) - -1.57).abs() < 0.01);
+        assert!((sprt(0.0, 2.0).llr(57433, 106593, 57030) - -2.59).abs() < 0.01);
+        let penta = |ll: u32, ld: u32, wl: u32, dd: u32, wd: u32, ww: u32| Pentanomial {
+            counts: [ll, ld, wl + dd, wd, ww],
+        };
+        let p1 = penta(223, 9863, 20279, 1000, 10037, 246);
+        assert!((sprt(0.5, 2.5).llr_pentanomial(&p1) - -3.07).abs() < 0.01);
+        let p2 = penta(871, 26175, 55003, 980, 26678, 821);
+        assert!((sprt(0.0, 2.0).llr_pentanomial(&p2) - -4.98).abs() < 0.01);
+        assert_eq!(sprt(0.0, 2.0).status_pentanomial(&p2), SprtStatus::AcceptH0);
+    }
+
+    #[test]
+    fn pairs_count_and_elo() {
+        let mut p = Pentanomial::default();
+        p.add_pair(1.0, 0.0);
+        p.add_pair(1.0, 0.5);
+        p.add_pair(0.5, 0.5);
+        assert_eq!(p.counts, [0, 0, 2, 1, 0]);
+        assert!((p.elo().score - 7.0 / 12.0).abs() < 1e-12);
+        let sweep = Pentanomial {
+            counts: [0, 0, 0, 0, 9],
+        };
+        assert_eq!(sweep.elo().elo, f64::INFINITY);
+        // A short one-sided run decides nothing, as with single games.
+        assert_eq!(
+            Sprt {
+                elo0: -10.0,
+                elo1: 10.0,
+                ..Sprt::default()
+            }
+            .status_pentanomial(&sweep),
+            SprtStatus::Continue
+        );
     }
 
     #[test]
