@@ -3,6 +3,9 @@
 //! - [`alphabeta`]: iterative-deepening negamax with PVS, a transposition table ([`tt`]),
 //!   killer/history ordering, quiescence, LMR and null move, for the perfect-information games
 //!   (Connect Four, Piranhas).
+//! - [`game`]: the one [`game::Game`] trait every engine implements, and [`conformance`], the
+//!   random-play test of its contract that every engine runs.
+//! - [`clock`]: the one rule from a move's time budget to soft, hard and send-by times.
 //! - [`time`]: soft budget, hard deadline and stop flag; the only clock engines read.
 //! - [`stats`]: Elo with error bars, confidence intervals and SPRT for match runs and tuning.
 //! - [`params`]: named tunables ([`params::Tunable`]) that `--param name=value` and the tuning
@@ -10,6 +13,9 @@
 #![warn(missing_docs)]
 
 pub mod alphabeta;
+pub mod clock;
+pub mod conformance;
+pub mod game;
 pub mod ismcts;
 pub mod params;
 pub mod seed;
