@@ -22,3 +22,7 @@ pub mod seed;
 pub mod stats;
 pub mod time;
 pub mod tt;
+
+/// The `rand` this crate's traits use ([`game::Game::determinize`] takes a `rand::Rng`), for
+/// engines that do not depend on it themselves.
+pub use rand;
