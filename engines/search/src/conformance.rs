@@ -15,6 +15,7 @@
 //!    without changing the position (or applied, for games that accept any answer);
 //! 5. for every seat, a determinization has the same observation and turn, and the mover's
 //!    determinization the same legal actions; for perfect-information games it is the position;
+//!    a few random plies played on from it apply without error;
 //! 6. returns are all zero before the end; at the end one per seat, within the bounds, summing
 //!    as the utility says;
 //! 7. the recorded action strings, decoded and replayed from a fresh `new_game`, reach an equal
@@ -170,6 +171,30 @@ fn sample_chance<A: Clone>(outcomes: &[(A, f64)], rng: &mut ChaCha8Rng) -> A {
     outcomes[outcomes.len() - 1].0.clone()
 }
 
+/// Random plies played on from every determinization (it must be a game that goes on).
+const DETERMINIZED_PLIES: usize = 3;
+
+/// Plays up to `plies` random actions from `state`; an error if a legal one is refused.
+fn play_on<G: Game>(mut state: G, plies: usize, rng: &mut ChaCha8Rng) -> Result<(), String> {
+    for _ in 0..plies {
+        let action = match state.turn() {
+            Turn::Terminal => return Ok(()),
+            Turn::Chance => match state.chance_outcomes() {
+                o if o.is_empty() => return Err("a chance node without outcomes".into()),
+                o => sample_chance(&o, rng),
+            },
+            Turn::Seat(_) => match state.legal_actions() {
+                l if l.is_empty() => return Err("a seat to move without actions".into()),
+                l => l[rng.random_range(0..l.len())].clone(),
+            },
+        };
+        state
+            .apply(&action)
+            .map_err(|e| format!("legal {action:?} refused: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Checks 1–6 at one position; `previous` are the legal actions one ply earlier.
 fn check_position<G: Game>(
     state: &G,
@@ -276,6 +301,8 @@ fn check_position<G: Game>(
                 "perfect information, yet seat {seat}'s determinization differs"
             ));
         }
+        play_on(d, DETERMINIZED_PLIES, rng)
+            .map_err(|e| format!("seat {seat}'s determinization does not play on: {e}"))?;
     }
     // 6. Returns.
     let returns = state.returns();
