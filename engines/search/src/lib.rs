@@ -5,6 +5,8 @@
 //!   (Connect Four, Piranhas).
 //! - [`game`]: the one [`game::Game`] trait every engine implements, and [`conformance`], the
 //!   random-play test of its contract that every engine runs.
+//! - [`agent`]: the one [`agent::Agent`] trait (choose from a seat's [`agent::View`] under a
+//!   clock, answer a [`agent::Decision`] with score, depth, nodes and PV).
 //! - [`clock`]: the one rule from a move's time budget to soft, hard and send-by times.
 //! - [`time`]: soft budget, hard deadline and stop flag; the only clock engines read.
 //! - [`stats`]: Elo with error bars, confidence intervals and SPRT for match runs and tuning.
@@ -12,6 +14,7 @@
 //!   scripts drive, with ranges listed by `kibitz <game> params`.
 #![warn(missing_docs)]
 
+pub mod agent;
 pub mod alphabeta;
 pub mod clock;
 pub mod conformance;
