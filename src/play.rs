@@ -289,7 +289,14 @@ fn maumau(args: &Args, input: &mut Input) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut human = HumanMm { input, error: None };
     // A bot without its own iteration limit gets its time per move.
-    let budget = spec.time_ms.map(kibitz_maumau::arena::MoveBudget::millis);
+    // The one clock rule (`kibitz_search::clock`): half the budget soft, all of it hard.
+    let budget = spec.time_ms.map(|ms| {
+        let b = kibitz_search::clock::MoveBudget::in_process_ms(ms);
+        kibitz_maumau::arena::MoveBudget {
+            soft: b.soft,
+            hard: b.hard,
+        }
+    });
     let end = play_mm(&mut human, bot.as_mut(), me, args.seed, budget);
     if let Some(e) = human.error {
         return Err(e);

@@ -5,7 +5,7 @@
 //! Specs (this adapter's own, until the engine grows a spec parser):
 //! - `engine[:time=MS,nodes=N,hash=MB,book=0|1,param.NAME=V...]` (alias `kibitz`): the contest
 //!   engine (book, solver, heuristic search) with a time budget per move (default 100 ms or
-//!   `--tc`), or with `nodes=N` a reproducible node budget per move (N solver plus N search
+//!   `--tc`; soft and hard times by `kibitz_search::clock`: half of it soft, all of it hard), or with `nodes=N` a reproducible node budget per move (N solver plus N search
 //!   nodes); `param.NAME=V` sets an engine tunable (`kibitz connect4 params`).
 //! - `search[:depth=D,nodes=N,hash=MB,book=0|1,solve=E]`: untimed and reproducible: the
 //!   contest engine's own move choice with an infinite time control and a depth limit
@@ -20,6 +20,7 @@ use kibitz_bots_connect4::record as c4record;
 use kibitz_connect4::book::Book;
 use kibitz_connect4::params::EngineParams;
 use kibitz_connect4::{Board, DepthLimited, Engine, Player, TimeControl};
+use kibitz_search::clock::MoveBudget;
 use kibitz_search::params::Tunable;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -129,7 +130,8 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
 pub enum Mover {
     /// Random with its generator.
     Random(Box<ChaCha8Rng>),
-    /// The contest engine with its soft budget in ms (ignored under a node budget).
+    /// The contest engine with its move budget in ms (soft and hard times by
+    /// [`MoveBudget::in_process`]; ignored under a node budget).
     Engine(Box<Engine>, u64, bool),
     /// The untimed searcher.
     Search(Box<Fixed>),
@@ -192,9 +194,7 @@ impl Mover {
         match self {
             Mover::Random(rng) => legal[rng.random_range(0..legal.len())],
             Mover::Engine(e, ms, by_nodes) => {
-                // Under a node budget the clock is only a guard against a runaway move.
-                let soft = Duration::from_millis(if *by_nodes { 60_000 } else { *ms });
-                let tc = TimeControl::new(soft, soft + soft / 4);
+                let tc = engine_time_control(*ms, *by_nodes);
                 e.choose(history, &tc, None).column
             }
             Mover::Search(f) => {
@@ -203,6 +203,18 @@ impl Mover {
                     .column
             }
         }
+    }
+}
+
+/// The contest engine's clock for one move: `ms` is the move budget under the one clock rule
+/// ([`MoveBudget::in_process`]); under a node budget the clock is only a guard against a
+/// runaway move (60 s soft, 75 s hard).
+fn engine_time_control(ms: u64, by_nodes: bool) -> TimeControl {
+    if by_nodes {
+        let guard = Duration::from_secs(60);
+        TimeControl::new(guard, guard + guard / 4)
+    } else {
+        MoveBudget::in_process_ms(ms).time_control()
     }
 }
 
@@ -372,6 +384,16 @@ impl Arena for Connect4 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_time_is_the_move_budget_under_the_clock_rule() {
+        let ms = Duration::from_millis;
+        // Before the one clock rule: soft 200, hard 1.25 · 200 = 250.
+        let tc = engine_time_control(200, false);
+        assert_eq!((tc.soft(), tc.hard()), (Some(ms(100)), Some(ms(200))));
+        let tc = engine_time_control(200, true);
+        assert_eq!((tc.soft(), tc.hard()), (Some(ms(60_000)), Some(ms(75_000))));
+    }
 
     #[test]
     fn engine_specs_take_node_budgets_and_tunables() {

@@ -9,13 +9,15 @@
 //!
 //! Specs are the engine's ([`kibitz_koehandel::make_player`]): `pass`, `random`,
 //! `heuristic[:k=v...]`, `strong[:worlds=N,...]`; options may be separated by `,` or `:` and
-//! written `param.NAME=V`; `time=MS` sets the strong player's per-decision budget
-//! (`soft_ms`). Without a time the strong player is deterministic.
+//! written `param.NAME=V`; `time=MS` sets the strong player's per-decision budget, turned into
+//! its `soft_ms` and `hard_ms` by `kibitz_search::clock` (half of it soft, all of it hard);
+//! `soft_ms` / `hard_ms` set them directly. Without a time the strong player is deterministic.
 
 use super::{split_spec, Arena, Job, Outcome, Played};
 use anyhow::Context;
 use kibitz_bots_koehandel::record as kh_record;
 use kibitz_koehandel::{make_player, Answer, Event, Game, Player, Question, Seat};
+use kibitz_search::clock::MoveBudget;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 
@@ -30,14 +32,27 @@ pub fn engine_spec(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<String> {
     let (kind, opts) = split_spec(spec);
     let mut parts = vec![kind.to_string()];
     let mut timed = false;
+    // A move budget in ms as the strong player's soft and hard times (the one clock rule).
+    let budget = |ms: u64| {
+        let b = MoveBudget::in_process_ms(ms);
+        format!(
+            "soft_ms={}:hard_ms={}",
+            b.soft.as_millis(),
+            b.hard.as_millis()
+        )
+    };
     for (k, v) in opts {
         let k = k.strip_prefix("param.").unwrap_or(k);
-        let k = if k == "time" { "soft_ms" } else { k };
-        timed |= k == "soft_ms" || k == "hard_ms";
-        parts.push(format!("{k}={v}"));
+        timed |= matches!(k, "time" | "soft_ms" | "hard_ms");
+        match (k, v.parse::<u64>()) {
+            ("time", Ok(ms)) => parts.push(budget(ms)),
+            // Not a whole number of ms: left for the engine's parser to refuse.
+            ("time", Err(_)) => parts.push(format!("soft_ms={v}")),
+            _ => parts.push(format!("{k}={v}")),
+        }
     }
     if let (Some(ms), false, "strong") = (tc_ms, timed, kind) {
-        parts.push(format!("soft_ms={ms}"));
+        parts.push(budget(ms));
     }
     let s = parts.join(":");
     if make_player(&s, 0).is_none() {
@@ -155,5 +170,23 @@ impl Arena for Koehandel {
 
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
         kh_record::replay(record)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine_spec;
+
+    #[test]
+    fn time_is_the_move_budget_under_the_clock_rule() {
+        // Before the one clock rule: `soft_ms=200`, and the engine made hard twice that.
+        let s = engine_spec("strong:time=200", None).unwrap();
+        assert_eq!(s, "strong:soft_ms=100:hard_ms=200");
+        let s = engine_spec("strong:worlds=4", Some(300)).unwrap();
+        assert_eq!(s, "strong:worlds=4:soft_ms=150:hard_ms=300");
+        let s = engine_spec("strong:soft_ms=70", Some(300)).unwrap();
+        assert_eq!(s, "strong:soft_ms=70");
+        assert_eq!(engine_spec("heuristic", Some(300)).unwrap(), "heuristic");
+        assert!(engine_spec("strong:time=x", None).is_err());
     }
 }

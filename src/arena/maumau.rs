@@ -3,7 +3,8 @@
 //! Specs are the engine's ([`kibitz_maumau::player::make_player`]): `random`, `first`, `greedy`,
 //! `heuristic[:k=v,...]`, `ismcts[:c=,eps=,rollout=,r78=]`, plus two arena keys:
 //! `iterations=N` (ISMCTS iterations per move: reproducible) and `time=MS` (per-move budget;
-//! default 100 ms or `--tc` for ISMCTS without `iterations`). Parameters may also be written
+//! default 100 ms or `--tc` for ISMCTS without `iterations`; soft and hard times by
+//! `kibitz_search::clock`: half of it soft, all of it hard). Parameters may also be written
 //! `param.NAME=V`. The research key `peek=Q` (0-1) shows the player each card of its opponents'
 //! hands with chance Q, drawn once per card and game, before every decision
 //! ([`Knowledge::reveal`]); `peek=1` is the whole hand: what card inference would be worth.
@@ -16,12 +17,12 @@ use kibitz_maumau::game::{Config, ExhaustionWinner};
 use kibitz_maumau::knowledge::Knowledge;
 use kibitz_maumau::player::{make_player, Player};
 use kibitz_maumau::turn::Action;
+use kibitz_search::clock::MoveBudget;
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 /// The Mau-Mau adapter.
 #[derive(Clone, Copy, Debug, Default)]
@@ -83,6 +84,15 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
     })
 }
 
+/// The clock of one move: `time_ms` is the move budget under the one clock rule
+/// ([`MoveBudget::in_process`]); `None` is untimed.
+fn move_time_control(time_ms: Option<u64>) -> TimeControl {
+    match time_ms {
+        Some(ms) => MoveBudget::in_process_ms(ms).time_control(),
+        None => TimeControl::infinite(),
+    }
+}
+
 /// A player with its own budget that logs every action it takes.
 struct Logged {
     inner: Box<dyn Player>,
@@ -97,13 +107,7 @@ impl Player for Logged {
     }
 
     fn choose(&mut self, know: &Knowledge, _: &TimeControl) -> Action {
-        let tc = match self.time_ms {
-            Some(ms) => {
-                let soft = Duration::from_millis(ms);
-                TimeControl::new(soft, soft * 3 / 2 + Duration::from_millis(5))
-            }
-            None => TimeControl::infinite(),
-        };
+        let tc = move_time_control(self.time_ms);
         let a = self.inner.choose(know, &tc);
         self.log
             .lock()
@@ -224,7 +228,17 @@ impl Arena for Maumau {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{move_time_control, parse};
+    use std::time::Duration;
+
+    #[test]
+    fn time_is_the_move_budget_under_the_clock_rule() {
+        let ms = Duration::from_millis;
+        // Before the one clock rule: soft 200, hard 1.5 · 200 + 5 = 305.
+        let tc = move_time_control(Some(200));
+        assert_eq!((tc.soft(), tc.hard()), (Some(ms(100)), Some(ms(200))));
+        assert_eq!(move_time_control(None).hard(), None);
+    }
 
     #[test]
     fn every_registry_parameter_reaches_the_player() {

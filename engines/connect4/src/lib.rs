@@ -30,6 +30,7 @@ pub mod board;
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod game_impl;
 pub mod geometry;
 pub mod hugemem;
 pub mod params;

@@ -49,6 +49,7 @@ pub mod belief;
 pub mod eval;
 pub mod event;
 pub mod game;
+pub mod game_impl;
 pub mod heuristic;
 pub mod knowledge;
 pub mod model;

@@ -12,6 +12,7 @@
 
 pub mod dice;
 pub mod game;
+pub mod game_impl;
 pub mod rng;
 pub mod tournament;
 

@@ -31,6 +31,7 @@ pub mod cards;
 pub mod determinize;
 pub mod filter;
 pub mod game;
+pub mod game_impl;
 pub mod knowledge;
 pub mod mcts;
 pub mod model;

@@ -47,6 +47,7 @@ pub mod board;
 pub mod captures;
 pub mod error;
 pub mod eval;
+pub mod game_impl;
 pub mod kraken;
 pub mod movegen;
 pub mod params;

@@ -7,14 +7,17 @@
 //! - `greedy[:eval=v1|v2|v3|v4|tuned|default,param.NAME=V,...]`
 //! - `search[:time=MS,hard=MS,depth=D,nodes=N,hash=MB,eval=v1|v2|v3|v4|tuned|default,qs=0|1,lmr=0|1,null=0|1,
 //!   smart=0|1,threads=N,param.NAME=V,...]` — `smart` switches the time management
-//!   (default on), `threads` > 1 searches with Lazy SMP; `time` is the soft budget per move (default 1200), `hard` the
-//!   deadline (default 4/3 of `time`); with `depth` or `nodes` and no `time` the search is
-//!   untimed and reproducible.
+//!   (default on), `threads` > 1 searches with Lazy SMP; `time` is the budget per move (default
+//!   [`DEFAULT_BUDGET`], the contest's 2 s), turned into soft and hard times by the one clock
+//!   rule ([`MoveBudget::in_process`]: half of it soft, all of it hard); `hard` overrides the
+//!   hard deadline; with `depth` or `nodes` and no `time` the search is untimed and
+//!   reproducible.
 
 use crate::board::Move;
 use crate::eval::EvalParams;
 use crate::search::{greedy_move, Engine, EngineConfig};
 use crate::state::State;
+use kibitz_search::clock::MoveBudget;
 use kibitz_search::params::Tunable;
 use kibitz_search::time::TimeControl;
 use rand::seq::IndexedRandom;
@@ -55,9 +58,9 @@ pub struct PlayerSpec {
     pub kind: PlayerKind,
     /// Engine settings (search and greedy use the evaluation weights).
     pub config: EngineConfig,
-    /// Soft time per move; `None` = untimed (depth / node limited).
+    /// Time budget per move; `None` = untimed (depth / node limited).
     pub time: Option<Duration>,
-    /// Hard deadline per move.
+    /// Hard deadline per move, overriding the clock rule's.
     pub hard: Option<Duration>,
     /// Seed override for random players.
     pub seed: Option<u64>,
@@ -122,7 +125,7 @@ impl std::str::FromStr for PlayerSpec {
             }
         }
         if spec.kind == PlayerKind::Search && spec.time.is_none() && !limited {
-            spec.time = Some(crate::search::DEFAULT_SOFT);
+            spec.time = Some(DEFAULT_BUDGET);
         }
         Ok(spec)
     }
@@ -134,7 +137,27 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
+/// A search player's default budget per move: the contest's 2 s (spec §5).
+pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2000);
+
+/// The time control of one move under `time` (budget) and `hard` (override), as
+/// [`PlayerSpec::time`] and [`PlayerSpec::hard`] describe.
+fn move_time_control(time: Option<Duration>, hard: Option<Duration>) -> TimeControl {
+    match time {
+        Some(budget) => {
+            let b = MoveBudget::in_process(budget);
+            TimeControl::new(b.soft, hard.unwrap_or(b.hard))
+        }
+        None => TimeControl::infinite(),
+    }
+}
+
 impl PlayerSpec {
+    /// The time control a search player of this spec starts for each move.
+    pub fn time_control(&self) -> TimeControl {
+        move_time_control(self.time, self.hard)
+    }
+
     /// Builds the player; `seed` feeds random choices (per game, for reproducible matches).
     pub fn build(&self, seed: u64) -> Box<dyn Player> {
         let seed = self.seed.unwrap_or(seed);
@@ -183,10 +206,7 @@ pub struct SearchPlayer {
 
 impl Player for SearchPlayer {
     fn choose(&mut self, state: &State) -> Option<Move> {
-        let tc = match self.time {
-            Some(soft) => TimeControl::new(soft, self.hard.unwrap_or(soft * 4 / 3)),
-            None => TimeControl::infinite(),
-        };
+        let tc = move_time_control(self.time, self.hard);
         self.engine.choose(state, &tc).mv
     }
 }
@@ -216,5 +236,21 @@ mod tests {
         assert!("search:time=x".parse::<PlayerSpec>().is_err());
         assert!("chess".parse::<PlayerSpec>().is_err());
         assert!("greedy".parse::<PlayerSpec>().is_ok());
+    }
+
+    #[test]
+    fn time_is_the_move_budget_under_the_clock_rule() {
+        let ms = Duration::from_millis;
+        let s: PlayerSpec = "search:time=1200".parse().unwrap();
+        let tc = s.time_control();
+        // Before the one clock rule: soft 1200, hard 4/3 · 1200 = 1600.
+        assert_eq!((tc.soft(), tc.hard()), (Some(ms(600)), Some(ms(1200))));
+        let s: PlayerSpec = "search:time=1200,hard=1500".parse().unwrap();
+        assert_eq!(s.time_control().hard(), Some(ms(1500)));
+        let s: PlayerSpec = "search".parse().unwrap();
+        let tc = s.time_control();
+        assert_eq!((tc.soft(), tc.hard()), (Some(ms(1000)), Some(ms(2000))));
+        let s: PlayerSpec = "search:depth=4".parse().unwrap();
+        assert_eq!(s.time_control().hard(), None);
     }
 }
