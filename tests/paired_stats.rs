@@ -10,19 +10,36 @@ fn match_json(args: &[&str]) -> Value {
         .arg("--json")
         .output()
         .expect("run kibitz");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("one JSON line")
 }
 
 #[test]
 fn pairs_add_up_to_the_games_and_drive_the_sprt() {
     let v = match_json(&[
-        "connect4", "--a", "search:depth=3", "--b", "search:depth=2", "--games", "40", "--seed",
-        "3", "--sprt", "0,50",
+        "connect4",
+        "--a",
+        "search:depth=3",
+        "--b",
+        "search:depth=2",
+        "--games",
+        "40",
+        "--seed",
+        "3",
+        "--sprt",
+        "0,50",
     ]);
     let counts: Vec<u64> = serde_json::from_value(v["pentanomial"].clone()).expect("counts");
     assert_eq!(counts.len(), 5);
-    assert_eq!(counts.iter().sum::<u64>() * 2, v["games"].as_u64().unwrap(), "{v}");
+    assert_eq!(
+        counts.iter().sum::<u64>() * 2,
+        v["games"].as_u64().unwrap(),
+        "{v}"
+    );
     // Pair score k/2 points: the pairs hold exactly the games' points.
     let pair_points: u64 = counts.iter().enumerate().map(|(k, c)| k as u64 * c).sum();
     let (w, d) = (v["wins"].as_u64().unwrap(), v["draws"].as_u64().unwrap());
@@ -35,7 +52,16 @@ fn pairs_add_up_to_the_games_and_drive_the_sprt() {
 #[test]
 fn four_game_units_keep_the_per_game_model() {
     let v = match_json(&[
-        "koehandel", "--a", "heuristic", "--b", "random", "--games", "4", "--seed", "1", "--sprt",
+        "koehandel",
+        "--a",
+        "heuristic",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--sprt",
         "0,10",
     ]);
     assert!(v.get("pentanomial").is_none(), "{v}");
