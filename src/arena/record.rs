@@ -14,7 +14,8 @@
 //! - `side` is the colour / seat pattern player A had; `players` lists the spec in each
 //!   seat, seat 0 (the side that moves first) first.
 //! - `setup` is what the game starts from, per game:
-//!   connect4 `{"columns", "rows", "connect", "opening"}` (opening = 1-based column digits);
+//!   connect4 `{"columns", "rows", "connect", "opening"}` (opening = 1-based column digits,
+//!   left out when there is none);
 //!   piranhas `{"krakens": "x,y,x,y"}`; maumau `{"deal_seed", "exhaustion_winner", "players",
 //!   "max_turns", "deck": [cards in deal order]}` (+ `"effect_groups"` when seats share 7/8
 //!   effects); koehandel `{"deck_seed", "deck": [animal letters]}`.
@@ -44,7 +45,8 @@
 //! the servers and the arena adapters both call. Server records add `room` (piranhas) or
 //! `season` and `server_result` (connect4, the `RESULT` datagram); their `players` are the
 //! names the bots registered with, their `index` the game's number on that server (schedule
-//! order) and their `seed` the tournament's seed (`null` for a server started by hand).
+//! order) and their `seed` the tournament's seed (for a server started by hand: no `seed` key
+//! from `connect4-server`, `null` from `piranhas-server`).
 //! `maumau-server --records` and `koehandel-server --records` write the same keys through
 //! `kibitz_bots_maumau::record` and `kibitz_bots_koehandel::record` (`seed` the server's seed,
 //! `index` the game or market number).

@@ -45,6 +45,14 @@ pub enum ProtocolError {
     BadToken(String),
 }
 
+/// A string from a client (a name, an answer, a datagram) made safe for one log line: Rust's
+/// `escape_debug`, so a newline cannot start a forged line and NUL, U+202E (right-to-left
+/// override) and every other control or invisible character appear as `\0`, `\u{202e}`, ...
+/// Everything the server logs or prints that a client chose goes through this.
+pub fn log_safe(s: &str) -> std::str::EscapeDebug<'_> {
+    s.escape_debug()
+}
+
 /// Whether `s` has the form of a token: 8 lowercase hexadecimal characters.
 pub fn is_token(s: &str) -> bool {
     s.len() == TOKEN_LEN

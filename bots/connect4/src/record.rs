@@ -5,7 +5,10 @@
 //!
 //! Notation: `moves` are 1-based columns after the opening; `setup.opening` and `native` are
 //! strings of 1-based column digits (the solver's and the book's notation; `native` only on
-//! boards of at most 9 columns). A game lost by a fault keeps only the legal moves in `moves`;
+//! boards of at most 9 columns). `setup.opening` is left out when there is none (the server's
+//! games start from the empty board), and a server record carries `seed` only when the server
+//! was given one (a tournament's); absent means "none", never `""` or `null`. Readers take a
+//! missing opening as the empty one. A game lost by a fault keeps only the legal moves in `moves`;
 //! the faulty announcement goes to `result.illegal` (as announced, 0-based like the wire).
 
 use crate::protocol::{GameResult, ServerMsg};
@@ -55,15 +58,18 @@ pub fn game(players: [&str; 2], setup: &Setup, moves: &[usize], end: &Ending) ->
     if let Some(col) = end.illegal {
         result["illegal"] = json!(col);
     }
+    let mut setup_v = json!({
+        "columns": setup.columns,
+        "rows": setup.rows,
+        "connect": setup.connect,
+    });
+    if !setup.opening.is_empty() {
+        setup_v["opening"] = json!(digits(&setup.opening).unwrap_or_default());
+    }
     let mut v = json!({
         "game": GAME,
         "players": players,
-        "setup": {
-            "columns": setup.columns,
-            "rows": setup.rows,
-            "connect": setup.connect,
-            "opening": digits(&setup.opening).unwrap_or_default(),
-        },
+        "setup": setup_v,
         "moves": moves.iter().map(|c| c + 1).collect::<Vec<_>>(),
         "result": result,
     });
@@ -141,6 +147,25 @@ mod tests {
         assert_eq!(v["result"]["reason"], "COLUMN_IS_FULL");
         assert_eq!(v["native"], "444444");
         assert_eq!(v["players"], json!(["a", "b"]));
+        // Issue 37 item 6: no opening, so no `opening` key (it used to be `""`).
+        assert_eq!(v["setup"], json!({"columns": 7, "rows": 6, "connect": 4}));
+        let opened = game(
+            ["a", "b"],
+            &Setup {
+                columns: 7,
+                rows: 6,
+                connect: 4,
+                opening: vec![3, 2],
+            },
+            &[0],
+            &Ending {
+                winner: None,
+                reason: "BOARD_FULL".into(),
+                illegal: None,
+            },
+        );
+        assert_eq!(opened["setup"]["opening"], "43");
+        assert_eq!(opened["native"], "431");
         let won = GameRecord {
             moves: vec![0, 1, 0, 1, 0, 1, 0],
             result: GameResult::Win {

@@ -2,7 +2,9 @@
 //! the round-robin schedule, one game's message sequence and the rules (via the engine's
 //! [`Position`]).
 
-use crate::protocol::{is_join, new_token, read_insert, GameResult, LoseReason, ServerMsg};
+use crate::protocol::{
+    is_join, log_safe, new_token, read_insert, GameResult, LoseReason, ServerMsg,
+};
 use crate::schedule::{season, Slot};
 use crate::server::{Inner, TABLE_EVERY};
 use crate::standings::Outcome;
@@ -148,7 +150,10 @@ async fn play_season(inner: &Arc<Inner>, number: u32) -> SeasonResult {
         waits.spawn(async move {
             let answer = inner.await_reply(&name, &token, deadline).await;
             if answer.is_none() {
-                debug!("Exception while retrieving response for NEW SEASON for {name}: Timeout while waiting for response for UUID {token}");
+                debug!(
+                    "Exception while retrieving response for NEW SEASON for {}: Timeout while waiting for response for UUID {token}",
+                    log_safe(&name)
+                );
             }
             (i, answer.is_some_and(|a| is_join(&a)))
         });
@@ -215,7 +220,8 @@ async fn play_season(inner: &Arc<Inner>, number: u32) -> SeasonResult {
         .iter()
         .map(|p| {
             format!(
-                "{p}={}",
+                "{}={}",
+                log_safe(p),
                 result
                     .games
                     .iter()
@@ -324,7 +330,13 @@ async fn play_game(inner: &Arc<Inner>, season: u32, home: Seat, away: Seat) -> G
             }
         }
     }
-    debug!(home = %record.home, away = %record.away, result = %ServerMsg::Result(record.result.clone()), moves = record.moves.len(), "game over");
+    debug!(
+        home = %log_safe(&record.home),
+        away = %log_safe(&record.away),
+        result = %log_safe(&ServerMsg::Result(record.result.clone()).encode()),
+        moves = record.moves.len(),
+        "game over"
+    );
     let _ = inner.games.send(record.clone());
     record
 }
@@ -340,7 +352,10 @@ impl Inner {
                 .recorded
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let mut line = crate::record::from_server(g, c.columns, c.rows, c.connect);
-            line["seed"] = serde_json::json!(c.seed);
+            // A server started by hand has no seed: the key is left out rather than `null`.
+            if let Some(seed) = c.seed {
+                line["seed"] = serde_json::json!(seed);
+            }
             line["index"] = serde_json::json!(index);
             if let Err(e) = w.write(&line) {
                 warn!(error = %e, path = %w.path().display(), "cannot write the game record");

@@ -10,7 +10,7 @@
 
 use crate::config::ServerConfig;
 use crate::protocol::{
-    decode_datagram, match_reply, read_register, Registration, ServerMsg, QUEUE_LEN,
+    decode_datagram, log_safe, match_reply, read_register, Registration, ServerMsg, QUEUE_LEN,
 };
 use crate::standings::Scoreboard;
 use kibitz_search::stats::Standing;
@@ -111,7 +111,7 @@ impl Inner {
     /// Sends one datagram; errors are logged, never fatal (UDP gives no guarantees anyway).
     pub(crate) async fn send(&self, msg: &ServerMsg, addr: SocketAddr) {
         let text = msg.encode();
-        debug!(%addr, %text, "send");
+        debug!(%addr, text = %log_safe(&text), "send");
         if let Err(e) = self.socket.send_to(text.as_bytes(), addr).await {
             warn!(%addr, error = %e, "send failed");
         }
@@ -141,7 +141,7 @@ impl Inner {
                     if let Some(answer) = match_reply(&d, token) {
                         return Some(answer);
                     }
-                    debug!(player = name, datagram = %d.escape_debug(), "discarded: token does not match");
+                    debug!(player = %log_safe(name), datagram = %log_safe(&d), "discarded: token does not match");
                 }
                 Arc::clone(&p.notify)
             };
@@ -169,7 +169,7 @@ impl Inner {
         };
         if let Some(addr) = removed {
             info!(
-                player = name,
+                player = %log_safe(name),
                 "removed after {} consecutive timeouts",
                 MAX_TIMEOUTS + 1
             );
@@ -195,9 +195,9 @@ impl Inner {
                         p.queue.push_back(text);
                         p.notify.notify_one();
                     }
-                    Some(p) => debug!(player = %p.name, "queue full: datagram dropped"),
+                    Some(p) => debug!(player = %log_safe(&p.name), "queue full: datagram dropped"),
                     None => {
-                        debug!(%from, datagram = %text.escape_debug(), "ignored: not registered")
+                        debug!(%from, datagram = %log_safe(&text), "ignored: not registered")
                     }
                 }
             }
@@ -231,7 +231,8 @@ impl Inner {
             }),
         }
         info!(
-            "Player {name} registered, we now have {} player(s)",
+            "Player {} registered, we now have {} player(s)",
+            log_safe(&name),
             st.players.len()
         );
         drop(st);

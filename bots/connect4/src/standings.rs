@@ -1,5 +1,6 @@
 //! Scores accumulated over all seasons (spec §8.7) and their tables.
 
+use crate::protocol::log_safe;
 use comfy_table::{presets::UTF8_FULL, Cell, CellAlignment, Table};
 use kibitz_search::stats::Standing;
 use std::fmt::Write as _;
@@ -91,21 +92,23 @@ impl Scoreboard {
     }
 
     /// The original server's ranking lines: `1: alice 5.0`, names padded to equal width.
+    /// Names are escaped ([`log_safe`]): a name with a newline cannot forge a ranking line.
     pub fn ranking_lines(&self) -> String {
         let ranking = self.ranking();
-        let width = ranking
+        let names: Vec<String> = ranking
             .iter()
-            .map(|r| r.name.chars().count())
-            .max()
-            .unwrap_or(0);
+            .map(|r| log_safe(&r.name).to_string())
+            .collect();
+        let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
         let mut out = String::new();
-        for (i, r) in ranking.iter().enumerate() {
-            let _ = writeln!(out, "{}: {:<width$} {:.1}", i + 1, r.name, r.points);
+        for (i, (r, name)) in ranking.iter().zip(&names).enumerate() {
+            let _ = writeln!(out, "{}: {name:<width$} {:.1}", i + 1, r.points);
         }
         out
     }
 
-    /// A table of games, wins, draws, losses, byes and points, best first.
+    /// A table of games, wins, draws, losses, byes and points, best first (names escaped as
+    /// in [`Self::ranking_lines`]).
     pub fn table(&self) -> Table {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL);
@@ -115,7 +118,7 @@ impl Scoreboard {
         for (i, r) in self.ranking().iter().enumerate() {
             t.add_row(vec![
                 Cell::new(i + 1),
-                Cell::new(&r.name),
+                Cell::new(log_safe(&r.name)),
                 Cell::new(r.games),
                 Cell::new(r.wins),
                 Cell::new(r.draws),
@@ -175,5 +178,25 @@ mod tests {
         assert_eq!((r.games, r.draws, r.points), (5, 1, 4.5));
         assert_eq!(s.get("dan").unwrap().byes, 1);
         assert_eq!(s.standings()[1].player, "bob");
+    }
+
+    /// Issue 37 item 4: the printed ranking escapes names, so `x\nFORGED` cannot add a line.
+    #[test]
+    fn ranking_escapes_names() {
+        let mut s = Scoreboard::default();
+        s.add("x\n9: FORGED 99.0", Outcome::Win);
+        s.add("n\0\u{202e}", Outcome::Loss);
+        let lines = s.ranking_lines();
+        assert_eq!(lines.lines().count(), 2, "{lines}");
+        assert!(lines.starts_with("1: x\\n9: FORGED 99.0 1.0\n"), "{lines}");
+        assert!(
+            !lines.contains('\0') && !lines.contains('\u{202e}'),
+            "{lines}"
+        );
+        let table = s.table().to_string();
+        assert!(
+            !table.contains('\0') && !table.contains("\n9: FORGED"),
+            "{table}"
+        );
     }
 }

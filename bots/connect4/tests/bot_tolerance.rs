@@ -2,7 +2,7 @@
 //! repeated tokens, reordered datagrams, a missing stone, an illegal final stone, garbage and
 //! `UNREGISTERED`.
 
-use kibitz_bots_connect4::client::{Bot, BotConfig, BotStats, Brain};
+use kibitz_bots_connect4::client::{Bot, BotConfig, BotStats, Brain, Ending};
 use kibitz_connect4::Position;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -79,20 +79,26 @@ impl Fake {
     }
 }
 
-async fn start_bot(
-    brain: Brain,
-) -> (
+type Started = (
     Fake,
     oneshot::Sender<()>,
     tokio::task::JoinHandle<anyhow::Result<BotStats>>,
-) {
+);
+
+async fn start_bot(brain: Brain) -> Started {
+    start_bot_with(brain, |_| {}).await
+}
+
+/// [`start_bot`] with the config changed by `edit` first.
+async fn start_bot_with(brain: Brain, edit: impl FnOnce(&mut BotConfig)) -> Started {
     let sock = UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let port = sock.local_addr().unwrap().port();
-    let cfg = BotConfig {
+    let mut cfg = BotConfig {
         time: Duration::from_millis(150),
         brain,
         ..BotConfig::new("127.0.0.1", port, "kibitz")
     };
+    edit(&mut cfg);
     let bot = Bot::new(cfg).await.unwrap();
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(bot.run(async move {
@@ -137,9 +143,10 @@ async fn bot_survives_an_odd_server() {
         fake.send(&format!("TOKEN INSERTED;fake;{theirs}")).await;
         col = fake.column_reply(&token).await;
     }
-    // A repeated YOURTURN gets the same answer; a stale reply datagram is no problem.
+    // A repeated YOURTURN (a duplicated datagram) is answered once only: the server takes
+    // one reply per token (spec §3.3), so a second one would only fill its queue.
     fake.send("YOURTURN;bbbbbbb3").await;
-    assert_eq!(fake.column_reply("bbbbbbb3").await, col);
+    fake.quiet(100).await;
     // The fake announces an illegal stone and loses for it.
     fake.send(&format!("TOKEN INSERTED;kibitz;{col}")).await;
     fake.send("TOKEN INSERTED;fake;9").await;
@@ -203,14 +210,123 @@ async fn bot_refuses_bad_names_and_sizes() {
     assert!(Bot::new(big).await.is_err());
 }
 
+/// A name that can never be accepted (too long, none) ends the bot at once with the reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refused_name_ends_the_bot_with_an_error() {
     let (mut fake, _stop, task) = start_bot(Brain::Random { seed: 1 }).await;
     assert_eq!(fake.recv().await, "REGISTER;kibitz");
-    fake.send("NAME_ALREADY_TAKEN").await;
+    fake.send("NAME_TOO_LONG").await;
     let r = tokio::time::timeout(Duration::from_secs(5), task)
         .await
         .unwrap()
         .unwrap();
-    assert!(r.unwrap_err().to_string().contains("NAME_ALREADY_TAKEN"));
+    assert!(r.unwrap_err().to_string().contains("NAME_TOO_LONG"));
+}
+
+/// Issue 37 item 1: `NAME_ALREADY_TAKEN` can pass (the holder is removed after its timeouts,
+/// spec §7), so the bot keeps asking; once the name is free it plays on. If the name stays
+/// taken, it gives up after the idle limit with an error naming the refusal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn taken_name_is_asked_for_again_then_given_up() {
+    let quick = |c: &mut BotConfig| {
+        c.reregister_after = Duration::from_millis(200);
+        c.give_up_after = Some(Duration::from_millis(1500));
+    };
+    let (mut fake, stop, task) = start_bot_with(Brain::Random { seed: 1 }, quick).await;
+    assert_eq!(fake.recv().await, "REGISTER;kibitz");
+    fake.send("NAME_ALREADY_TAKEN").await;
+    assert_eq!(fake.recv().await, "REGISTER;kibitz", "asks again");
+    fake.send("WELCOME;kibitz").await;
+    fake.send("NEW SEASON;abcdef01").await;
+    assert_eq!(fake.recv().await, "JOIN;abcdef01");
+    let _ = stop.send(());
+    let stats = task.await.unwrap().unwrap();
+    assert_eq!(stats.registrations, 1);
+
+    let (mut fake, _stop, task) = start_bot_with(Brain::Random { seed: 1 }, quick).await;
+    assert_eq!(fake.recv().await, "REGISTER;kibitz");
+    fake.send("NAME_ALREADY_TAKEN").await;
+    let started = std::time::Instant::now();
+    let r = loop {
+        let mut buf = [0u8; 256];
+        tokio::select! {
+            r = fake.sock.recv_from(&mut buf) => {
+                assert_eq!(&buf[..r.unwrap().0], b"REGISTER;kibitz");
+                fake.send("NAME_ALREADY_TAKEN").await;
+            }
+            _ = tokio::time::sleep(Duration::from_millis(50)) => {}
+        }
+        if task.is_finished() {
+            break task.await.unwrap();
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "still running");
+    };
+    let e = r.unwrap_err().to_string();
+    assert!(e.contains("NAME_ALREADY_TAKEN"), "{e}");
+}
+
+/// Issue 37 item 2: a server that falls silent in the middle of a game gets `REGISTER` again
+/// after `reregister_after` (in case another client took the name), and when nothing answers
+/// for `give_up_after` the bot stops by itself and says so in its stats.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_server_mid_game_gets_register_then_the_bot_stops() {
+    let (mut fake, _stop, task) = start_bot_with(Brain::Random { seed: 5 }, |c| {
+        c.reregister_after = Duration::from_millis(300);
+        c.give_up_after = Some(Duration::from_millis(1200));
+    })
+    .await;
+    assert_eq!(fake.recv().await, "REGISTER;kibitz");
+    fake.send("WELCOME;kibitz").await;
+    fake.send("NEW SEASON;abcdef02").await;
+    assert_eq!(fake.recv().await, "JOIN;abcdef02");
+    fake.send("NEW GAME;fake").await;
+    fake.turn("abcdef03").await;
+    // The server stops talking.
+    assert_eq!(
+        fake.recv().await,
+        "REGISTER;kibitz",
+        "re-registers after the silence"
+    );
+    let stats = tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("the bot stops by itself")
+        .unwrap()
+        .unwrap();
+    assert_eq!(stats.ending, Ending::ServerSilent);
+    assert!(stats.reregistrations >= 1);
+}
+
+/// Spec §2, §3.3: a request is answered by echoing its token as the reply's last field, and
+/// tokens are 8 hexadecimal characters. `YOURTURN;` and `NEW SEASON;` carry no token, so no
+/// reply could ever match (`INSERT;3;` splits to `INSERT`, `3`): the bot must not answer them.
+/// A duplicated request is answered once (spec §3.3 takes one reply per token).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokenless_and_duplicated_requests_get_no_reply() {
+    let (mut fake, stop, task) = start_bot(Brain::Random { seed: 3 }).await;
+    assert_eq!(fake.recv().await, "REGISTER;kibitz");
+    fake.send("WELCOME;kibitz").await;
+    fake.send("NEW SEASON;").await;
+    fake.quiet(150).await;
+    fake.send("NEW SEASON;eeeeeee0").await;
+    assert_eq!(fake.recv().await, "JOIN;eeeeeee0");
+    fake.send("NEW SEASON;eeeeeee0").await;
+    fake.quiet(150).await;
+    fake.send("NEW GAME;fake").await;
+    fake.send("YOURTURN;").await;
+    fake.quiet(150).await;
+    fake.send("YOURTURN;fffffff0").await;
+    fake.send("YOURTURN;fffffff0").await;
+    let c = fake.column_reply("fffffff0").await;
+    assert!(c < 7);
+    fake.quiet(150).await;
+    fake.send(&format!("TOKEN INSERTED;kibitz;{c}")).await;
+    fake.send("TOKEN INSERTED;fake;3").await;
+    fake.send("YOURTURN;fffffff1").await;
+    fake.column_reply("fffffff1").await;
+    fake.send("YOURTURN;fffffff0").await;
+    fake.quiet(150).await;
+    let _ = stop.send(());
+    let stats = task.await.unwrap().unwrap();
+    assert_eq!(stats.seasons, 1, "one season, joined once");
+    assert_eq!(stats.times.ms.len(), 2, "two turns, two moves");
 }

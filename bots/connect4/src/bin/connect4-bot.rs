@@ -1,7 +1,9 @@
 //! `connect4-bot`: plays Connect Four on a contest server over UDP (see `kibitz_bots_connect4::client`).
 
 use clap::Parser;
-use kibitz_bots_connect4::client::{Bot, BotConfig, Brain};
+use kibitz_bots_connect4::client::{
+    Bot, BotConfig, Brain, Ending, GIVE_UP_AFTER, REREGISTER_AFTER,
+};
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -34,8 +36,8 @@ struct Args {
     /// Line length; must match the server's CONNECT.
     #[arg(long, default_value_t = 4)]
     connect: usize,
-    /// Engine table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Engine table size in MiB (at most 3/4 of this machine's memory).
+    #[arg(long, default_value = "64", value_parser = kibitz_net::memory::parse_table_mb)]
     hash_mb: usize,
     /// Do not think on the opponent's time.
     #[arg(long)]
@@ -46,7 +48,16 @@ struct Args {
     /// Engine tunable `NAME=V` (repeatable; see `kibitz_connect4::param_specs`).
     #[arg(long = "param")]
     params: Vec<String>,
-    /// On exit (Ctrl-C), print the time-per-move distribution.
+    /// Send REGISTER again after this many seconds without a datagram from the server (another
+    /// client on our IP can take our name with one REGISTER; a server that still knows us
+    /// just answers WELCOME). At least 1.
+    #[arg(long, default_value_t = REREGISTER_AFTER.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    reregister_s: u64,
+    /// Stop after this many seconds without a datagram from the server (its last season is
+    /// over, it stopped, or it never answered) or with the name refused; 0 = never.
+    #[arg(long, default_value_t = GIVE_UP_AFTER.as_secs())]
+    idle_exit_s: u64,
+    /// On exit (Ctrl-C, or the server falling silent), print the time-per-move distribution.
     #[arg(long)]
     stats: bool,
     /// Search this many nodes per move instead of watching the clock (reproducible moves;
@@ -92,6 +103,8 @@ async fn main() -> anyhow::Result<()> {
         connect: a.connect,
         brain,
         nodes: a.nodes,
+        reregister_after: Duration::from_secs(a.reregister_s),
+        give_up_after: (a.idle_exit_s > 0).then(|| Duration::from_secs(a.idle_exit_s)),
         ..BotConfig::new(a.host, a.port, a.name)
     };
     let bot = Bot::new(cfg).await?;
@@ -100,6 +113,13 @@ async fn main() -> anyhow::Result<()> {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await?;
+    if stats.ending == Ending::ServerSilent {
+        eprintln!(
+            "connect4-bot: the server sent nothing for {} s (its last season is over or it \
+             stopped); stopped after {} won, {} drawn, {} lost",
+            a.idle_exit_s, stats.wins, stats.draws, stats.losses
+        );
+    }
     if a.stats {
         println!(
             "games: {} won, {} drawn, {} lost; {} fallback moves",

@@ -14,34 +14,36 @@ use std::time::Duration;
 #[derive(Parser, Debug)]
 #[command(name = "connect4-server", version, about)]
 struct Args {
-    /// Address to listen on [env: BIND] (default 0.0.0.0).
+    /// Address to listen on [env: BIND] (default 127.0.0.1; the original listens on all
+    /// interfaces).
     #[arg(long, alias = "bind")]
     host: Option<String>,
     /// UDP port [env: PORT] (default 4446).
     #[arg(long)]
     port: Option<String>,
-    /// Time per move in ms [env: TIMEOUT].
+    /// Time allowed for each answer (JOIN and INSERT) in ms [env: TIMEOUT] (default 250).
     #[arg(long = "time-ms", alias = "timeout")]
     time_ms: Option<String>,
-    /// Pause between games in ms [env: DELAY].
+    /// Time between the server's start and the first season in ms; registration is open
+    /// meanwhile [env: DELAY] (default 0).
     #[arg(long)]
     delay: Option<String>,
-    /// Players needed before a season starts [env: MINPLAYERS].
+    /// Registered players needed before a season starts [env: MINPLAYERS] (default 1).
     #[arg(long)]
     min_players: Option<String>,
-    /// Board columns [env: COLUMNS].
+    /// Board columns [env: COLUMNS] (default 7).
     #[arg(long)]
     columns: Option<String>,
-    /// Board rows [env: ROWS].
+    /// Board rows [env: ROWS] (default 6).
     #[arg(long)]
     rows: Option<String>,
-    /// Line length [env: CONNECT].
+    /// Line length that wins [env: CONNECT] (default 4).
     #[arg(long)]
     connect: Option<String>,
-    /// Play a season's games in parallel (0/1) [env: PARALLEL].
+    /// Play a matchday's games at the same time, 0 or 1 [env: PARALLEL] (default 0).
     #[arg(long)]
     parallel: Option<String>,
-    /// Stop after this many seasons [env: SEASONS].
+    /// Stop after this many seasons, 0 = never [env: SEASONS] (default 0).
     #[arg(long)]
     seasons: Option<String>,
     /// Append every game of every season to DIR/connect4.jsonl (kibitz-record/1; replay with

@@ -51,6 +51,17 @@ pub struct BotConfig {
     /// moves are reproducible: they depend on the positions and the tables only, not on the
     /// machine's load; [`Self::time`] then only bounds a runaway move.
     pub nodes: Option<u64>,
+    /// Silence after which the bot sends `REGISTER` again (default [`REREGISTER_AFTER`]).
+    /// Another client on our IP address can take our name with one `REGISTER` (spec §4.5),
+    /// and then the server stops talking to us; registering again takes the name back. To a
+    /// server that still knows us it is harmless: it answers `WELCOME` and changes nothing.
+    pub reregister_after: Duration,
+    /// The bot stops when nothing at all came from the server for this long (despite
+    /// registering again every [`Self::reregister_after`]), or when the name stayed refused
+    /// for this long (`None`: never; default [`GIVE_UP_AFTER`]). A server past its last
+    /// season, or one that is not running, falls silent; without this the bot would wait
+    /// forever.
+    pub give_up_after: Option<Duration>,
 }
 
 /// Time between the engine's hard deadline and the reply deadline (thread hand-off, sending).
@@ -67,9 +78,17 @@ pub fn engine_deadlines(time: Duration) -> (Duration, Duration, Duration) {
 pub const SHUTDOWN_QUIET: Duration = Duration::from_millis(20);
 /// How often `REGISTER` is repeated while no `WELCOME` came.
 pub const REGISTER_RETRY: Duration = Duration::from_secs(1);
+/// Default of [`BotConfig::reregister_after`]: 10 s. Between two seasons, and between a
+/// bot's games within one, the original server is silent for at most a few seconds with
+/// well-behaved players, and a needless `REGISTER` costs one datagram each way.
+pub const REREGISTER_AFTER: Duration = Duration::from_secs(10);
+/// Default of [`BotConfig::give_up_after`]: 10 minutes without a single datagram from the
+/// server (a live server answers every `REGISTER`, so this is a stopped one).
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(600);
 
 impl BotConfig {
-    /// A config with the defaults: 7 × 6, connect 4, 200 ms, engine with 64 MiB, pondering.
+    /// A config with the defaults: 7 × 6, connect 4, 200 ms, engine with 64 MiB, pondering,
+    /// `REGISTER` again after 10 s of silence, stop after 10 minutes of it.
     pub fn new(host: impl Into<String>, port: u16, name: impl Into<String>) -> Self {
         Self {
             host: host.into(),
@@ -86,6 +105,8 @@ impl BotConfig {
             },
             params: Default::default(),
             nodes: None,
+            reregister_after: REREGISTER_AFTER,
+            give_up_after: Some(GIVE_UP_AFTER),
         }
     }
 }
@@ -111,4 +132,20 @@ pub struct BotStats {
     pub registrations: u32,
     /// Seasons joined.
     pub seasons: u32,
+    /// `REGISTER`s sent because the server had fallen silent (see
+    /// [`BotConfig::reregister_after`]).
+    pub reregistrations: u32,
+    /// Why [`crate::client::Bot::run`] returned.
+    pub ending: Ending,
+}
+
+/// Why the bot stopped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Ending {
+    /// The caller's shutdown future completed (Ctrl-C in the binary).
+    #[default]
+    Shutdown,
+    /// The server, which had accepted us, sent nothing for [`BotConfig::give_up_after`]:
+    /// its last season is over or it stopped.
+    ServerSilent,
 }
