@@ -15,7 +15,8 @@ use std::time::Instant;
 pub struct Args {
     /// Dice file: n, then per die its face count and faces.
     pub file: PathBuf,
-    /// Games per pairing (odd rounds up); without it, play until the ranking is settled.
+    /// Games per pairing, at least 1 (odd rounds up); without it, play until the ranking is
+    /// settled.
     #[arg(long)]
     pub games: Option<u64>,
     /// Confidence at which adjacent dice in the ranking must be separated (adaptive mode).
@@ -48,6 +49,10 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     // Every error is one line naming the file (no multi-line "Caused by" chain).
     let file = args.file.display().to_string();
+    if args.games == Some(0) {
+        // Zero games would print an all-zero ranking as if it meant something.
+        bail!("--games must be at least 1 (games per pairing); leave it out to play until the ranking is settled");
+    }
     let text = read_bounded(&args.file).map_err(|e| anyhow!("{file}: {e}"))?;
     let dice = parse_dice(&text).map_err(|e| anyhow!("{file}: {e}"))?;
     if !(args.confidence > 0.0 && args.confidence < 1.0) {
@@ -76,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let pool = builder.build()?;
     let mut t = Tournament::new(dice, variant, args.seed);
     let pairs = t.pairs().len() as u64;
-    let bar = ProgressBar::new(args.games.unwrap_or(20_000) * pairs);
+    let bar = ProgressBar::new(args.games.unwrap_or(20_000).saturating_mul(pairs));
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} games {per_sec} ETA {eta}")
             .expect("valid template"),

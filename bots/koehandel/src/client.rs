@@ -280,6 +280,7 @@ pub async fn spawn_with(
         app,
         caps,
         limits.header_timeout,
+        Arc::new(crate::guard::RejectLog::default()),
     ));
     Ok(BotHandle { addr, bot, task })
 }

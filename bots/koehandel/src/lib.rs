@@ -29,7 +29,9 @@
 //! | request head (header) timeout | 10 s (`header_timeout`, `--header-timeout-ms`) | counted from the connection's start and from the end of each response (keep-alive idle); the connection is closed (slowloris, silent sockets) |
 //! | connections at once | 512 (`max_connections`, `--max-connections`) | further connections are closed at once |
 //! | connections per peer IP | 32 (`max_connections_per_peer`, `--max-connections-per-peer`) | further connections from that address are closed at once |
-//! | seat URL length | 2,000 bytes ([`web::MAX_URL`]) | `400 Bad Request` |
+//! | seat URL | `http://HOST:PORT/...`, 2,000 bytes ([`guard::check_player_url`]) | `400 Bad Request`, logged at warn |
+//! | request method | GET and HEAD | `405 Method Not Allowed` with `Allow: GET, HEAD`, logged at warn |
+//! | rejected requests logged | 5 single lines per 10 s (`reject_window`), the rest counted in one summary line | a flood cannot fill the log |
 //! | games running at once | 64 (`max_running`) | `503 Service Unavailable` |
 //! | finished games kept | 500 (`keep_games`) | oldest forgotten |
 //! | request to a player | 5 s including connect (`deadline`, spec) | no answer: defaults apply |
@@ -40,6 +42,7 @@
 
 pub mod caller;
 pub mod client;
+pub mod guard;
 pub use kibitz_net::limits;
 pub mod protocol;
 pub mod record;

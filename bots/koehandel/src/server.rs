@@ -8,7 +8,8 @@
 //!   connections, bad status) is treated as passive for the rest of the game, so a dead player
 //!   costs seconds, not hours. The log says so.
 //! * At most [`MarketConfig::max_running`] games run at once and the last
-//!   [`MarketConfig::keep_games`] games are kept for `?log=`; URLs are limited to 2,000 bytes.
+//!   [`MarketConfig::keep_games`] games are kept for `?log=`; a seat URL must be a well-formed
+//!   `http://HOST:PORT/...` of at most 2,000 bytes ([`crate::guard::check_player_url`]).
 
 use crate::caller::Caller;
 use crate::client::Bot;
@@ -46,6 +47,11 @@ pub struct MarketConfig {
     /// Where every finished game goes as a `kibitz-record/1` line ([`crate::record`]); none
     /// when `None` (`koehandel-server --records DIR` writes `DIR/koehandel.jsonl`).
     pub records: Option<Arc<RecordWriter>>,
+    /// HTTP front end: rejected requests (bad method, bad URL, oversize, bad query, refused
+    /// connections) are logged at warn one by one up to a few per window of this length, the
+    /// rest summarised once per window ([`crate::guard::RejectLog`]), so a flood cannot fill
+    /// the log.
+    pub reject_window: Duration,
 }
 
 impl Default for MarketConfig {
@@ -60,6 +66,7 @@ impl Default for MarketConfig {
             max_connections: 512,
             max_connections_per_peer: 32,
             records: None,
+            reject_window: crate::guard::REJECT_WINDOW,
         }
     }
 }
@@ -88,9 +95,20 @@ impl Entrant {
 /// Errors starting a game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MarketError {
-    /// More than four seats, or a URL that is too long.
+    /// More than four seats.
     #[error("bad connect request: {0}")]
     BadRequest(String),
+    /// A seat URL that cannot be a player ([`crate::guard::check_player_url`]): only
+    /// `http://HOST:PORT/...` URLs play, never `javascript:`, `file:` or broken ones.
+    #[error("url{seat} is not a player URL: {reason} (a player is http://HOST:PORT/PATH)")]
+    BadUrl {
+        /// The field number, 1..=4 (seat + 1).
+        seat: usize,
+        /// Why not.
+        reason: String,
+        /// True when the reason is the URL's length.
+        too_long: bool,
+    },
     /// Too many games are running.
     #[error("too many games running")]
     Busy,
@@ -170,6 +188,7 @@ struct Inner {
     next_market: AtomicU64,
     next_id: AtomicU64,
     done: tokio::sync::Notify,
+    rejects: Arc<crate::guard::RejectLog>,
 }
 
 /// The market: start games, read logs and results. Cheap to clone; needs a tokio runtime.
@@ -185,6 +204,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Market {
     /// A market with the given settings.
     pub fn new(cfg: MarketConfig) -> Market {
+        let reject_window = cfg.reject_window;
         Market {
             inner: Arc::new(Inner {
                 caller: Caller::new(cfg.deadline),
@@ -193,6 +213,10 @@ impl Market {
                 next_market: AtomicU64::new(1),
                 next_id: AtomicU64::new(1),
                 done: tokio::sync::Notify::new(),
+                rejects: Arc::new(crate::guard::RejectLog::new(
+                    reject_window,
+                    crate::guard::REJECT_BURST,
+                )),
             }),
         }
     }
@@ -202,13 +226,28 @@ impl Market {
         &self.inner.cfg
     }
 
-    /// Registers a game (ids, empty logs) without playing it.
+    /// The warn log of rejected requests of this market's HTTP front end.
+    pub(crate) fn rejects(&self) -> Arc<crate::guard::RejectLog> {
+        self.inner.rejects.clone()
+    }
+
+    /// Registers a game (ids, empty logs) without playing it. Refuses more than four seats
+    /// and any URL seat that is not a well-formed `http://HOST:PORT/...` URL.
     fn register(
         &self,
         entrants: &[Entrant],
     ) -> Result<(Started, Arc<Mutex<GameRecord>>), MarketError> {
         if entrants.len() > SEATS {
             return Err(MarketError::BadRequest("more than four seats".into()));
+        }
+        for (i, e) in entrants.iter().enumerate() {
+            if let Entrant::Url(u) = e {
+                crate::guard::check_player_url(u).map_err(|reason| MarketError::BadUrl {
+                    seat: i + 1,
+                    too_long: u.len() > crate::guard::MAX_URL,
+                    reason,
+                })?;
+            }
         }
         let mut g = lock(&self.inner.games);
         if g.running >= self.inner.cfg.max_running {

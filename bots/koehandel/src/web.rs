@@ -1,20 +1,24 @@
 //! The market's HTTP front end (spec C6): `?connect&url1=..` starts a game, `?log=ID` returns a
 //! player's log, and `/` serves a small HTML page to start games and read logs and scores.
 
+use crate::guard::{truncate, Reject, RejectLog};
 use crate::protocol::{pairs, SEATS};
 use crate::server::{Entrant, GameRecord, Market, MarketConfig, MarketError};
-use axum::extract::{RawQuery, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use std::fmt::Write as _;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use tokio::net::TcpListener;
 
 /// Longest URL accepted for a seat.
-pub const MAX_URL: usize = 2000;
+pub const MAX_URL: usize = crate::guard::MAX_URL;
 /// Log lines shown per player on the game page (the full log is at `?log=ID`).
 pub const PAGE_LOG_LINES: usize = 400;
+/// The methods the market answers (every other one gets `405 Method Not Allowed`).
+pub const ALLOW: &str = "GET, HEAD";
 
 /// The axum app of the market.
 pub fn router(market: Market) -> Router {
@@ -38,24 +42,51 @@ fn first<'a>(p: &'a [(String, String)], key: &str) -> Option<&'a str> {
     p.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
 }
 
-/// Reads `url1..url4` (empty or absent = passive seat).
-fn entrants(p: &[(String, String)]) -> Result<Vec<Entrant>, MarketError> {
+/// Reads `url1..url4` (empty or absent = passive seat). The URLs themselves are checked when
+/// the game is registered ([`crate::guard::check_player_url`]), wherever they come from.
+fn entrants(p: &[(String, String)]) -> Vec<Entrant> {
     (1..=SEATS)
         .map(|i| match first(p, &format!("url{i}")).map(str::trim) {
-            None | Some("") => Ok(Entrant::Passive),
-            Some(u) if u.len() > MAX_URL => {
-                Err(MarketError::BadRequest(format!("url{i} too long")))
-            }
-            Some(u) => Ok(Entrant::Url(u.to_string())),
+            None | Some("") => Entrant::Passive,
+            Some(u) => Entrant::Url(u.to_string()),
         })
         .collect()
 }
 
-async fn root(State(market): State<Market>, RawQuery(q): RawQuery) -> Response {
-    let p = pairs(q.as_deref().unwrap_or(""));
+/// Who sent the request, for the log (`?` when served without [`serve`]).
+fn peer(req: &Request) -> String {
+    req.extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or_else(|| "?".to_string(), |c| c.0.to_string())
+}
+
+async fn root(State(market): State<Market>, req: Request) -> Response {
+    let rejects = market.rejects();
+    let who = peer(&req);
+    let reject = |kind: Reject, detail: String| rejects.note(kind, &format!("{who}: {detail}"));
+    let method = req.method();
+    if method != Method::GET && method != Method::HEAD {
+        reject(
+            Reject::Method,
+            format!("{} {}", truncate(method.as_str(), 20), req.uri()),
+        );
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [
+                (header::ALLOW, ALLOW),
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            ],
+            format!(
+                "method {} not allowed: the market answers GET (and HEAD)\n",
+                truncate(method.as_str(), 20)
+            ),
+        )
+            .into_response();
+    }
+    let p = pairs(req.uri().query().unwrap_or(""));
     let has = |k: &str| p.iter().any(|(key, _)| key == k);
     if has("connect") || has("start") {
-        let started = entrants(&p).and_then(|e| market.start(e));
+        let started = market.start(entrants(&p));
         return match started {
             Ok(s) if has("connect") => text(StatusCode::OK, s.reply()),
             Ok(s) => (
@@ -64,22 +95,53 @@ async fn root(State(market): State<Market>, RawQuery(q): RawQuery) -> Response {
             )
                 .into_response(),
             Err(e @ MarketError::Busy) => text(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
-            Err(e) => text(StatusCode::BAD_REQUEST, e.to_string()),
+            Err(e) => {
+                let kind = match e {
+                    MarketError::BadUrl { too_long: true, .. } => Reject::Oversize,
+                    MarketError::BadUrl { .. } => Reject::Url,
+                    _ => Reject::Query,
+                };
+                let url = (1..=SEATS)
+                    .filter_map(|i| first(&p, &format!("url{i}")))
+                    .map(|u| truncate(u, 100))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                reject(kind, format!("{e} [{url}]"));
+                if has("connect") {
+                    text(StatusCode::BAD_REQUEST, format!("{e}\n"))
+                } else {
+                    // The page's form: the form again, with the reason above it.
+                    let page = index_page(&market, Some(&e.to_string()));
+                    (StatusCode::BAD_REQUEST, html(page)).into_response()
+                }
+            }
         };
     }
     if let Some(id) = first(&p, "log") {
         return match id.trim().parse().ok().and_then(|id| market.log(id)) {
             Some(log) => text(StatusCode::OK, log),
-            None => text(StatusCode::NOT_FOUND, format!("no log for id {id:?}\n")),
+            None => {
+                reject(Reject::Query, format!("no log for id {}", truncate(id, 60)));
+                text(
+                    StatusCode::NOT_FOUND,
+                    format!("no log for id {:?}\n", truncate(id, 60)),
+                )
+            }
         };
     }
     if let Some(m) = first(&p, "market") {
         return match m.trim().parse().ok().and_then(|m| market.game(m)) {
             Some(rec) => html(game_page(&rec)),
-            None => text(StatusCode::NOT_FOUND, format!("no market {m:?}\n")),
+            None => {
+                reject(Reject::Query, format!("no market {}", truncate(m, 60)));
+                text(
+                    StatusCode::NOT_FOUND,
+                    format!("no market {:?}\n", truncate(m, 60)),
+                )
+            }
         };
     }
-    html(index_page(&market))
+    html(index_page(&market, None))
 }
 
 /// Escapes text for HTML.
@@ -111,9 +173,13 @@ fn head(title: &str, refresh: bool) -> String {
     )
 }
 
-fn index_page(market: &Market) -> String {
+fn index_page(market: &Market, error: Option<&str>) -> String {
     let mut s = head("Koehandel market", false);
-    s.push_str("<h1>Koehandel market</h1><h2>Start a game</h2><form id=\"start\" method=\"get\" action=\"/\">");
+    s.push_str("<h1>Koehandel market</h1><h2>Start a game</h2>");
+    if let Some(e) = error {
+        let _ = write!(s, "<p id=\"error\"><b>Not started:</b> {}</p>", esc(e));
+    }
+    s.push_str("<form id=\"start\" method=\"get\" action=\"/\">");
     s.push_str("<input type=\"hidden\" name=\"start\" value=\"\">");
     for i in 1..=SEATS {
         let _ = write!(
@@ -248,22 +314,41 @@ pub async fn spawn(addr: &str, cfg: MarketConfig) -> std::io::Result<ServerHandl
     let header_timeout = cfg.header_timeout;
     let market = Market::new(cfg);
     let app = router(market.clone());
-    let task = tokio::spawn(serve(listener, app, limits, header_timeout));
+    let task = tokio::spawn(serve(
+        listener,
+        app,
+        limits,
+        header_timeout,
+        market.rejects(),
+    ));
     Ok(ServerHandle { addr, market, task })
 }
 
 /// The accept loop: HTTP/1.1 with a header-read timeout, at most the configured connections in
-/// total and per peer address (beyond that a connection is closed without a reply).
+/// total and per peer address (beyond that a connection is closed without a reply). Every
+/// request carries its peer address (`ConnectInfo<SocketAddr>`); refused connections and
+/// request heads hyper rejects (malformed, too large) go to `rejects`, whose flood summary is
+/// flushed once per its window.
 pub(crate) async fn serve(
     listener: TcpListener,
     app: Router,
     limits: crate::limits::Limits,
     header_timeout: std::time::Duration,
+    rejects: Arc<RejectLog>,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
+    let mut tick = tokio::time::interval(rejects.window());
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        let (stream, peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            _ = tick.tick() => {
+                rejects.flush();
+                continue;
+            }
+        };
+        let (stream, peer) = match accepted {
             Ok(x) => x,
             Err(e) => {
                 // E.g. out of file descriptors: wait a little instead of spinning.
@@ -273,11 +358,16 @@ pub(crate) async fn serve(
             }
         };
         let Some(permit) = limits.admit(peer.ip()) else {
-            tracing::debug!(%peer, "connection refused: too many connections");
+            rejects.note(
+                Reject::Connections,
+                &format!("{peer}: connection closed at once"),
+            );
             drop(stream);
             continue;
         };
-        let service = TowerToHyperService::new(app.clone());
+        let service =
+            TowerToHyperService::new(app.clone().layer(axum::Extension(ConnectInfo(peer))));
+        let rejects = rejects.clone();
         tokio::spawn(async move {
             let _permit = permit;
             let conn = hyper::server::conn::http1::Builder::new()
@@ -285,7 +375,13 @@ pub(crate) async fn serve(
                 .header_read_timeout(header_timeout)
                 .serve_connection(TokioIo::new(stream), service);
             if let Err(e) = conn.await {
-                tracing::debug!(%peer, "connection ended: {e}");
+                if e.is_parse_too_large() {
+                    rejects.note(Reject::Oversize, &format!("{peer}: request head: {e}"));
+                } else if e.is_parse() {
+                    rejects.note(Reject::Query, &format!("{peer}: request head: {e}"));
+                } else {
+                    tracing::debug!(%peer, "connection ended: {e}");
+                }
             }
         });
     }

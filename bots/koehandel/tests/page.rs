@@ -1,33 +1,39 @@
 //! The market's web page in headless Chromium: start a game, read scores and logs.
-//! Without a Chromium binary it FAILS when `CI` is `true` (or `1`), so CI cannot pass without
-//! the browser, and otherwise skips with a message written straight to the terminal (not to the
-//! test harness's captured output, so it shows in a normal `cargo test` run).
+//!
+//! Runs under libtest-mimic so it decides at run time ([`kibitz_testkit::browser`]): without a
+//! Chromium binary it is reported as *ignored* (never as passed), and in CI (`CI` set) a missing
+//! browser is a *failure*. `--include-ignored` runs the ignored body, which fails saying why.
 
 use kibitz_bots_koehandel::client;
 use kibitz_bots_koehandel::server::MarketConfig;
 use kibitz_bots_koehandel::web;
-use std::path::PathBuf;
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ]
-    .iter()
-    .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
-    .find(|p| p.is_file())
+const NAME: &str = "market_page_starts_games_and_shows_scores_and_logs_in_chromium";
+
+fn main() {
+    let args = Arguments::from_args();
+    let trial = match kibitz_testkit::browser() {
+        Ok(Some(bin)) => Trial::test(NAME, move || run(&bin)),
+        Ok(None) => Trial::test(NAME, || {
+            Err("no chromium found (install Debian's `chromium` or set CHROMIUM)".into())
+        })
+        .with_ignored_flag(true),
+        Err(why) => Trial::test(NAME, move || Err(why.into())),
+    };
+    libtest_mimic::run(&args, vec![trial]).exit();
 }
 
-/// True when running in CI (`CI=true` or `CI=1`), where a missing browser is a failure.
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+/// Runs the test body on a two-thread runtime; a panic inside is the failure.
+fn run(bin: &Path) -> Result<(), Failed> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(market_page(bin.to_path_buf()));
+    Ok(())
 }
 
 /// The DOM of `url` after Chromium loaded it.
@@ -65,19 +71,7 @@ async fn dump_dom(bin: &PathBuf, url: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn market_page_starts_games_and_shows_scores_and_logs_in_chromium() {
-    let Some(bin) = chromium() else {
-        let msg = "no chromium binary found (install Debian's `chromium` or set CHROMIUM)";
-        assert!(!in_ci(), "CI=true and {msg}: the browser test cannot run");
-        // `eprintln!` is captured by the harness for passing tests; write to stderr directly.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "\nSKIPPED market_page_starts_games_and_shows_scores_and_logs_in_chromium: {msg}"
-        );
-        return;
-    };
+async fn market_page(bin: PathBuf) {
     let server = web::spawn("127.0.0.1:0", MarketConfig::default())
         .await
         .unwrap();

@@ -368,3 +368,28 @@ fn seat_rotation_matches_the_spec_table() {
         }
     }
 }
+
+/// Fuzz finding F2's fix (an empty `money=` is written back empty) left the market's own
+/// output alone: an empty card set it sends is still `0` (a bluffer without cards), and both
+/// forms are written back as they were read.
+#[test]
+fn an_empty_card_set_is_still_sent_as_zero_and_both_forms_round_trip() {
+    use kibitz_koehandel::types::{Animal, Cards, Seat};
+    let e = kibitz_koehandel::event::Event::Bluffed {
+        animal: Animal(0),
+        bluffer: Seat(1),
+        cards: Cards::EMPTY,
+    };
+    let q = Envelope {
+        market: 1,
+        id: 1,
+        msg: event_msg(Seat(0), &e),
+    }
+    .to_query();
+    assert!(q.ends_with("&money=0&message=bluffed"), "{q}");
+    for form in ["money=0", "money="] {
+        let q = format!("market=1&id=1&type=information&opponent=W&goods=A&{form}&message=bluffed");
+        let env = Envelope::parse(&q).unwrap();
+        assert_eq!(env.to_query(), q, "{form} written back as read");
+    }
+}

@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests of the `bots/*` crates and of the `kibitz` binary:
 //! running a binary (with or without input piped in) and capturing what it printed, a fresh
 //! scratch folder, reading a records file, counting what a
-//! tournament reports, and the comparable part of a standings table.
+//! tournament reports, the comparable part of a standings table, and whether a browser test
+//! can run ([`browser`]).
 //!
 //! Only a dev-dependency. It exists because the four bots crates' tests, and the `kibitz`
 //! binary's own, had grown the same helpers again and again; a fix to one (a flaky temp-dir
@@ -153,6 +154,62 @@ pub fn standings_key(
     v
 }
 
+/// Whether the browser tests can run here: `Ok(Some(chromium))` to run them, `Ok(None)` to
+/// report them as *ignored* (no browser on this machine, not in CI), `Err(why)` to report them
+/// as *failed*: in CI (`CI` set to anything but empty, `0` or `false`) a missing browser must
+/// never pass, and neither may a `CHROMIUM` variable naming no file.
+///
+/// The binary is `$CHROMIUM` if set, else the first of `chromium`, `chromium-browser`,
+/// `google-chrome`, `google-chrome-stable` on `PATH`. One place for every browser test (the
+/// market page, the viewer), so "skipped" means the same everywhere and never counts as passed.
+pub fn browser() -> Result<Option<PathBuf>, String> {
+    browser_in(
+        std::env::var_os("CHROMIUM"),
+        std::env::var_os("PATH"),
+        std::env::var_os("CI"),
+    )
+}
+
+/// [`browser`] with the environment passed in (testable without touching the process's).
+fn browser_in(
+    chromium: Option<std::ffi::OsString>,
+    path: Option<std::ffi::OsString>,
+    ci: Option<std::ffi::OsString>,
+) -> Result<Option<PathBuf>, String> {
+    if let Some(p) = chromium.filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(Some(p))
+        } else {
+            Err(format!("CHROMIUM={} is not a file", p.display()))
+        };
+    }
+    let names = [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ];
+    let found = path.and_then(|path| {
+        std::env::split_paths(&path)
+            .flat_map(|d| names.iter().map(move |n| d.join(n)))
+            .find(|p| p.is_file())
+    });
+    let in_ci = ci.is_some_and(|v| {
+        let v = v.to_string_lossy();
+        !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false"))
+    });
+    match found {
+        Some(p) => Ok(Some(p)),
+        None if in_ci => Err(
+            "CI is set and no chromium was found (install Debian's `chromium` or set CHROMIUM): \
+             the browser tests cannot run"
+                .into(),
+        ),
+        None => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,5 +253,34 @@ mod tests {
         c.game_done("y");
         assert_eq!(c.announced(), 3);
         assert_eq!(c.done(), ["x", "y"]);
+    }
+
+    #[test]
+    fn browser_found_ignored_or_failed() {
+        use std::ffi::OsString;
+        let dir = fresh_dir("testkit-browser");
+        let bin = dir.join("chromium-browser");
+        std::fs::write(&bin, "").unwrap();
+        let on = |d: &Path| Some(OsString::from(d));
+        let ci = |v: &str| Some(OsString::from(v));
+        let empty = fresh_dir("testkit-browser-empty");
+        assert_eq!(browser_in(None, on(&dir), None), Ok(Some(bin.clone())));
+        assert_eq!(
+            browser_in(None, on(&dir), ci("true")),
+            Ok(Some(bin.clone()))
+        );
+        assert_eq!(browser_in(None, on(&empty), None), Ok(None));
+        assert_eq!(browser_in(None, None, ci("false")), Ok(None));
+        assert_eq!(browser_in(None, on(&empty), ci("0")), Ok(None));
+        for v in ["true", "1", "yes"] {
+            let e = browser_in(None, on(&empty), ci(v)).unwrap_err();
+            assert!(e.contains("CI is set"), "{v}: {e}");
+        }
+        assert_eq!(
+            browser_in(Some(bin.clone().into()), None, None),
+            Ok(Some(bin))
+        );
+        let gone = dir.join("nothing-here");
+        assert!(browser_in(Some(gone.into()), on(&dir), None).is_err());
     }
 }

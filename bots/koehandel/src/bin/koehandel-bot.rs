@@ -5,9 +5,10 @@ use clap::Parser;
 use kibitz_bots_koehandel::client;
 use std::io::IsTerminal;
 
-/// A koehandel player endpoint: answers the market's GET requests.
+/// Our Koehandel player endpoint: answers the market's GET requests (spec C1) with the chosen
+/// strategy's moves.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(name = "koehandel-bot", version)]
 struct Args {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
@@ -18,7 +19,8 @@ struct Args {
     /// Old form `ADDR:PORT` (overrides --host/--port).
     #[arg(long, hide = true)]
     listen: Option<String>,
-    /// Strategy from the engine's registry (pass, random, heuristic, strong); default: the best.
+    /// Strategy from the engine's registry (pass, random, heuristic, strong); default: the
+    /// best one the engine has (strong).
     #[arg(long)]
     strategy: Option<String>,
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
@@ -29,14 +31,19 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Milliseconds a client has to send a complete request head (also the keep-alive idle time).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     header_timeout_ms: u64,
-    /// HTTP connections open at once.
-    #[arg(long, default_value_t = 512)]
+    /// HTTP connections open at once (at least 1).
+    #[arg(long, default_value_t = 512, value_parser = at_least_one())]
     max_connections: usize,
-    /// HTTP connections open at once from one IP address.
-    #[arg(long, default_value_t = 128)]
+    /// HTTP connections open at once from one IP address (at least 1).
+    #[arg(long, default_value_t = 128, value_parser = at_least_one())]
     max_connections_per_peer: usize,
+}
+
+/// A count flag that must be at least 1 (0 would refuse every connection).
+fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
 }
 
 #[tokio::main]
@@ -57,7 +64,7 @@ async fn main() -> anyhow::Result<()> {
         .strategy
         .unwrap_or_else(|| client::best_strategy().to_string());
     let limits = client::EndpointLimits {
-        header_timeout: std::time::Duration::from_millis(args.header_timeout_ms.max(1)),
+        header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
         max_connections: args.max_connections,
         max_connections_per_peer: args.max_connections_per_peer,
     };

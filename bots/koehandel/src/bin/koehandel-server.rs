@@ -6,9 +6,12 @@ use kibitz_bots_koehandel::{server::MarketConfig, web};
 use std::io::IsTerminal;
 use std::time::Duration;
 
-/// The koehandel market.
+/// The Koehandel reference market (spec C6): `GET /?connect&url1=..&url4=..` starts a game
+/// (seat URLs must be `http://HOST:PORT/...`), `GET /?log=ID` shows a player's log, `GET /` a
+/// web page to start games and read scores. Other methods get 405; rejected requests are
+/// logged at warn (a few per 10 s, the rest summarised).
 #[derive(Parser)]
-#[command(version, about)]
+#[command(name = "koehandel-server", version)]
 struct Args {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
@@ -22,8 +25,8 @@ struct Args {
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
     #[arg(long, default_value = "info")]
     log_level: String,
-    /// Per-request deadline in milliseconds, connection included (spec: 5000).
-    #[arg(long, default_value_t = 5000)]
+    /// Per-request deadline in milliseconds, connection included (1..=5000; spec: 5000).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=5000))]
     deadline_ms: u64,
     /// Base seed of the deck shuffles (game M uses seed + M).
     #[arg(long, default_value_t = 2010)]
@@ -32,18 +35,23 @@ struct Args {
     #[arg(long, default_value_t = 20)]
     give_up_after: u32,
     /// Milliseconds a client has to send a complete request head (also the keep-alive idle time).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     header_timeout_ms: u64,
-    /// HTTP connections open at once.
-    #[arg(long, default_value_t = 512)]
+    /// HTTP connections open at once (at least 1).
+    #[arg(long, default_value_t = 512, value_parser = at_least_one())]
     max_connections: usize,
-    /// HTTP connections open at once from one IP address.
-    #[arg(long, default_value_t = 32)]
+    /// HTTP connections open at once from one IP address (at least 1).
+    #[arg(long, default_value_t = 32, value_parser = at_least_one())]
     max_connections_per_peer: usize,
     /// Folder for game records: every finished game is appended to DIR/koehandel.jsonl
     /// (kibitz-record/1 JSON lines; `kibitz replay DIR/koehandel.jsonl`).
     #[arg(long, value_name = "DIR")]
     records: Option<std::path::PathBuf>,
+}
+
+/// A count flag that must be at least 1 (0 would refuse every connection).
+fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
 }
 
 #[tokio::main]
@@ -60,15 +68,11 @@ async fn main() -> anyhow::Result<()> {
         .listen
         .clone()
         .unwrap_or_else(|| format!("{}:{}", a.host, a.port));
-    anyhow::ensure!(
-        (1..=5000).contains(&a.deadline_ms),
-        "--deadline-ms must be 1..=5000"
-    );
     let cfg = MarketConfig {
         deadline: Duration::from_millis(a.deadline_ms),
         seed: a.seed,
         give_up_after: (a.give_up_after > 0).then_some(a.give_up_after),
-        header_timeout: Duration::from_millis(a.header_timeout_ms.max(1)),
+        header_timeout: Duration::from_millis(a.header_timeout_ms),
         max_connections: a.max_connections,
         max_connections_per_peer: a.max_connections_per_peer,
         records: match &a.records {
