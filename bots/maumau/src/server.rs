@@ -393,7 +393,17 @@ impl Referee<'_> {
                     self.send_bytes(s, bytes.as_bytes()).await;
                 }
             }
-            if ts.skipped || self.game.outcome().is_some() || !self.game.is_online(mover) {
+            if ts.skipped {
+                // A 7 still pending for a skipped seat is drawn now, silently (§7 item 2).
+                if let DrawTwo::Drawn([a, b]) = ts.draw_two {
+                    let seat = &mut self.seats[mover];
+                    seat.hand.extend([a.index(), b.index()]);
+                    seat.drawn += 2;
+                    debug!("seat {mover}: skipped, drew {a} {b} for a pending 7");
+                }
+                continue;
+            }
+            if self.game.outcome().is_some() || !self.game.is_online(mover) {
                 continue;
             }
             // 2. The private request.
