@@ -74,6 +74,13 @@ struct Args {
     /// (0 = wait forever, exactly like the real server).
     #[arg(long, default_value_t = 600_000)]
     idle_timeout_ms: u64,
+    /// Connections open at once (playing, in the handshake or waiting for a seat); more are
+    /// closed at once.
+    #[arg(long, default_value_t = 512)]
+    max_connections: usize,
+    /// Connections open at once from one IP address; more from it are closed at once.
+    #[arg(long, default_value_t = 128)]
+    max_connections_per_peer: usize,
 }
 
 /// Rewrites the real server's single-dash arguments (`-port=1234`, `-port 1234`,
@@ -123,6 +130,8 @@ fn main() -> anyhow::Result<()> {
         },
         turn_timeout: (a.turn_timeout_ms > 0).then(|| Duration::from_millis(a.turn_timeout_ms)),
         idle_timeout: (a.idle_timeout_ms > 0).then(|| Duration::from_millis(a.idle_timeout_ms)),
+        max_connections: a.max_connections,
+        max_connections_per_peer: a.max_connections_per_peer,
         max_turns: a.max_turns,
         seed,
         games: a.games.max(1),
@@ -153,7 +162,7 @@ fn main() -> anyhow::Result<()> {
                 deadline: None,
                 play_out: false,
             };
-            let report = run_knockout(&listener, &entrants, &kcfg).await?;
+            let report = run_knockout(listener, &entrants, &kcfg).await?;
             println!("{report}");
         } else {
             let reports = serve(listener, cfg).await?;
