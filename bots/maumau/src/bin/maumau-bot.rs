@@ -36,8 +36,8 @@ struct Args {
     #[arg(long)]
     seed: Option<u64>,
     /// Seats at the table (2 in the contest; 3-4 for our server's network game).
-    #[arg(long, default_value_t = 2)]
-    players: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: u8,
     /// An ISMCTS tunable, NAME=VALUE (repeatable; `kibitz maumau params` lists them).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
@@ -74,7 +74,7 @@ fn main() -> anyhow::Result<()> {
         },
         iterations: a.iterations,
         seed: a.seed.unwrap_or_else(rand::random),
-        players: a.players.clamp(2, 4),
+        players: usize::from(a.players),
         params: a.params,
         read_timeout: Duration::from_secs(a.idle_timeout_s),
     };
