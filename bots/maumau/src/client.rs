@@ -37,7 +37,9 @@ pub struct BotConfig {
     pub seed: u64,
     /// Seats at the table (2 for the contest).
     pub players: usize,
-    /// Give up if the server says nothing for this long.
+    /// Inactivity timeout: after half of it without a byte from the server a warning is
+    /// logged, after all of it [`play`] gives up with an error (a server that never speaks
+    /// must not hold the bot forever). Zero: wait forever.
     pub read_timeout: Duration,
     /// ISMCTS tunables as `NAME=VALUE` (`kibitz maumau params` lists them); only for the
     /// `ismcts` strategy.
@@ -98,11 +100,22 @@ pub struct Disconnected {
     pub moves: u32,
 }
 
+/// The server sent nothing for the whole inactivity timeout ([`BotConfig::read_timeout`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{name}: the server sent nothing for {:.1} s (inactivity timeout); giving up", .silent.as_secs_f64())]
+pub struct ServerSilent {
+    /// Our name at the time.
+    pub name: String,
+    /// How long the server had been silent.
+    pub silent: Duration,
+}
+
 /// Plays one game against the server at `addr`.
 ///
 /// Returns the report only on a normal end (the server announced a winner); a connection the
-/// server closes before that is a [`Disconnected`] error, and an I/O error or a read timeout
-/// (`cfg.read_timeout`) is returned as it is.
+/// server closes before that is a [`Disconnected`] error, a server silent for the whole
+/// inactivity timeout (`cfg.read_timeout`, with a warning at half of it) a [`ServerSilent`]
+/// error, and an I/O error is returned as it is.
 pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotReport> {
     let addrs: Vec<SocketAddr> = addr.to_socket_addrs()?.collect();
     let stream = addrs
@@ -110,25 +123,56 @@ pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotRepo
         .find_map(|a| TcpStream::connect_timeout(a, Duration::from_secs(10)).ok())
         .ok_or_else(|| anyhow::anyhow!("cannot connect to {addrs:?}"))?;
     stream.set_nodelay(true)?;
-    stream.set_read_timeout(Some(cfg.read_timeout))?;
+    let idle = (!cfg.read_timeout.is_zero()).then_some(cfg.read_timeout);
+    // Reads wake up at half the timeout (to warn) and again at the end (to give up).
+    stream.set_read_timeout(idle.map(|t| (t / 2).max(Duration::from_millis(1))))?;
     let mut bot = Bot::for_config(cfg)?;
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
     let mut line = Vec::with_capacity(256);
+    let mut heard = Instant::now();
+    let mut warned = false;
     loop {
-        line.clear();
-        let n = (&mut reader)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => anyhow::anyhow!(
-                    "{}: the server sent nothing for {} s; giving up",
-                    bot.report.name,
-                    cfg.read_timeout.as_secs()
-                ),
-                _ => anyhow::anyhow!("{}: reading from the server: {e}", bot.report.name),
-            })?;
-        if n == 0 {
+        // A line cut by a read timeout is continued, not restarted.
+        let had = line.len();
+        let room = (MAX_LINE as u64 + 1).saturating_sub(had as u64);
+        let read = (&mut reader).take(room).read_until(b'\n', &mut line);
+        if line.len() > had {
+            heard = Instant::now();
+            warned = false;
+        }
+        let n = match read {
+            Ok(n) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                let (Some(limit), silent) = (idle, heard.elapsed()) else {
+                    continue;
+                };
+                if silent >= limit {
+                    return Err(ServerSilent {
+                        name: bot.report.name.clone(),
+                        silent,
+                    }
+                    .into());
+                }
+                if !warned {
+                    warned = true;
+                    warn!(
+                        "{}: nothing from the server for {:.1} s; giving up after {:.1} s",
+                        bot.report.name,
+                        silent.as_secs_f64(),
+                        limit.as_secs_f64()
+                    );
+                }
+                continue;
+            }
+            Err(e) => anyhow::bail!("{}: reading from the server: {e}", bot.report.name),
+        };
+        if n == 0 && line.is_empty() {
             // A normal game ends with `won` (the loop stops there); a close before it is an
             // abnormal end the caller must see (maumau-bot exits non-zero on it).
             return Err(Disconnected {
@@ -144,9 +188,12 @@ pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotRepo
                 let mut sink = Vec::new();
                 let _ = (&mut reader).take(u64::MAX).read_until(b'\n', &mut sink);
             }
+            line.clear();
             continue;
         }
-        if let Some(reply) = bot.on_line(&line) {
+        let reply = bot.on_line(&line);
+        line.clear();
+        if let Some(reply) = reply {
             writer.write_all(reply.encode().as_bytes())?;
             writer.flush()?;
         }

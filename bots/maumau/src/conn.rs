@@ -6,6 +6,7 @@
 //! rejects them), and every wait has a deadline.
 
 use crate::protocol::MAX_LINE;
+use kibitz_net::limits::Permit;
 use std::collections::VecDeque;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -54,6 +55,8 @@ pub struct Conn {
     unsolicited: Vec<Vec<u8>>,
     /// Peer address, for logs.
     pub peer: String,
+    /// The connection's slot under the server's caps, freed when it closes.
+    permit: Option<Permit>,
 }
 
 impl Conn {
@@ -105,7 +108,14 @@ impl Conn {
             awaiting: false,
             unsolicited: Vec::new(),
             peer,
+            permit: None,
         }
+    }
+
+    /// Keeps `permit` (a slot under the server's connection caps) until the connection is
+    /// closed or dropped.
+    pub fn hold(&mut self, permit: Permit) {
+        self.permit = Some(permit);
     }
 
     /// Moves everything the reader has delivered so far into the queue, noting lines that
@@ -216,6 +226,8 @@ impl Conn {
 
     /// Closes the connection (both directions) and stops the reader.
     pub async fn close(&mut self) {
+        // The slot first: once the peer sees the close, its slot is free again.
+        self.permit = None;
         if let Some(mut w) = self.writer.take() {
             let _ = tokio::time::timeout(Duration::from_secs(1), w.shutdown()).await;
         }

@@ -4,7 +4,7 @@
 //! `{name}`) or in-process (threads running our client), so the same bracket code serves the
 //! `--knockout` server mode and `kibitz tournament`.
 
-use crate::server::{handshake, play_game, ServerConfig, ServerError};
+use crate::server::{handshake, play_game, Lobby, ServerConfig, ServerError};
 use crate::translog::TransLog;
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -171,9 +171,10 @@ fn reap(r: Option<Running>) {
     }
 }
 
-/// Runs the whole bracket on `listener`.
+/// Runs the whole bracket on `listener` (accepted and greeted concurrently all along, as in
+/// [`crate::server::serve`]).
 pub async fn run_knockout(
-    listener: &TcpListener,
+    listener: TcpListener,
     entrants: &[Entrant],
     cfg: &KnockoutConfig,
 ) -> anyhow::Result<KnockoutReport> {
@@ -182,12 +183,13 @@ pub async fn run_knockout(
 
 /// [`run_knockout`] calling `on_game` with a one-line summary after every game.
 pub async fn run_knockout_with(
-    listener: &TcpListener,
+    listener: TcpListener,
     entrants: &[Entrant],
     cfg: &KnockoutConfig,
     on_game: &(dyn Fn(&str) + Sync),
 ) -> anyhow::Result<KnockoutReport> {
-    let addr = listener.local_addr()?;
+    let mut lobby = Lobby::open(listener, &cfg.server)?;
+    let addr = lobby.local_addr();
     let n = entrants.len();
     let mut order: Vec<usize> = (0..n).collect();
     if cfg.shuffle {
@@ -249,7 +251,7 @@ pub async fn run_knockout_with(
                 let mut second = None;
                 let this_game = game_index;
                 let result = play_game(
-                    listener,
+                    &mut lobby,
                     &cfg.server,
                     game_index,
                     Some(handshake_limit),
@@ -286,7 +288,7 @@ pub async fn run_knockout_with(
                         totals[seats[0]].drops += 1;
                         second = start(&entrants[seats[1]], addr, this_game);
                         let mut log = TransLog::open(None, 0, false);
-                        let probe = handshake(listener, 1, &cfg.server, &mut log);
+                        let probe = handshake(&mut lobby, 1, &mut log);
                         match tokio::time::timeout(handshake_limit, probe).await {
                             Ok(Ok((mut conn, _))) => {
                                 conn.close().await;

@@ -12,9 +12,14 @@
 //! | answer (and name line) timeout | 5 s (`turn_timeout`, `--turn-timeout-ms`), then 3 repeats | dropped (spec §10) |
 //! | idle timeout, only without a turn timeout | 600 s (`idle_timeout`, `--idle-timeout-ms`; 0 = never) | a silent connection that owes a line is closed (handshake: seat stays free; game: seat dropped) |
 //! | turns per game | 10,000 (`max_turns`) | game ends as on talon exhaustion |
-//! | connections | one accepted at a time, only while a seat is free | the rest wait in the listen backlog |
+//! | connections at once | 512 (`max_connections`, `--max-connections`) | further connections are closed at once |
+//! | connections per peer IP | 128 (`max_connections_per_peer`, `--max-connections-per-peer`) | further connections from that address are closed at once |
+//! | handshakes | all at once, each with its own name-line timeout ([`lobby`]) | a silent connection delays nobody |
+//! | name line without `status` | no reply, no seat; ignored until the client closes it or the name-line timeout, at least 10 s ([`lobby::NO_STATUS_LINGER_MIN`]), has passed | closed |
 //!
-//! Seating: before a game starts, seated bots whose connection has already closed are dropped
+//! Seating: connections are accepted and greeted all the time, also while a game runs; seats
+//! go to them in the order their name lines arrive, and `setName` is sent when the seat is
+//! taken. Before a game starts, seated bots whose connection has already closed are dropped
 //! and their seats filled by the next connections (not in the knock-out, where a bot that left
 //! loses its game).
 
@@ -23,6 +28,7 @@
 pub mod client;
 pub mod conn;
 pub mod knockout;
+pub mod lobby;
 pub mod protocol;
 pub mod record;
 mod seating;

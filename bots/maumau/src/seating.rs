@@ -1,27 +1,32 @@
-//! The handshake of one seat (spec §3, §10): accept a connection, ask for the name, read the
-//! name line the way the real server does, and answer it; connections that fail are closed and
-//! the seat stays open. While a game waits for its seats, the bots already seated are watched,
+//! The seating half of the handshake (spec §3, §10): take the next connection whose name line
+//! has arrived ([`crate::lobby`] accepts and greets them concurrently) and answer its name line
+//! with the seat it gets. While a game waits for its seats, the bots already seated are watched,
 //! and one that leaves is let go at once and its seat filled by the next connection.
 
-use crate::conn::{Conn, Wait};
+use crate::conn::Conn;
+use crate::lobby::{Greeted, Lobby};
 use crate::protocol::{self, NameLine, ServerMsg};
-use crate::server::{Seat, ServerConfig};
+use crate::server::Seat;
 use crate::translog::TransLog;
 use std::future::poll_fn;
 use std::task::Poll;
-use tokio::net::{TcpListener, TcpStream};
 use tracing::{info, warn};
 
-/// Accepts connections until one finishes the handshake for seat `seat`.
+/// The lobby stopped handing out connections (its accept task ended).
+fn lobby_closed() -> std::io::Error {
+    std::io::Error::other("the server stopped accepting connections")
+}
+
+/// Takes greeted connections from the lobby, in the order their name lines arrived, until
+/// one is seated as seat `seat`.
 pub(crate) async fn handshake(
-    listener: &TcpListener,
+    lobby: &mut Lobby,
     seat: usize,
-    cfg: &ServerConfig,
     log: &mut TransLog,
 ) -> std::io::Result<(Conn, String)> {
     loop {
-        let (stream, _) = listener.accept().await?;
-        if let Some(seated) = greet(stream, seat, cfg, log).await {
+        let greeted = lobby.next().await.ok_or_else(lobby_closed)?;
+        if let Some(seated) = answer(greeted, seat, log).await {
             return Ok(seated);
         }
     }
@@ -30,23 +35,22 @@ pub(crate) async fn handshake(
 /// Fills the next seat like [`handshake`], while watching the bots already seated: returns
 /// `None` as soon as one of them has left (it is dropped, and the caller fills seats again).
 pub(crate) async fn seat_next(
-    listener: &TcpListener,
+    lobby: &mut Lobby,
     seats: &mut Vec<Seat>,
-    cfg: &ServerConfig,
     log: &mut TransLog,
     index: u32,
 ) -> std::io::Result<Option<(Conn, String)>> {
     let seat = seats.len();
     loop {
-        // Accepting is cancel-safe and so is the watch; the handshake itself runs unwatched
-        // (the check before the deal covers that window).
-        let accepted = tokio::select! {
-            a = listener.accept() => Ok(a?.0),
+        // Both are cancel-safe: a greeted connection stays in the lobby, a seated bot's
+        // lines stay queued.
+        let next = tokio::select! {
+            g = lobby.next() => Ok(g.ok_or_else(lobby_closed)?),
             left = first_to_leave(seats) => Err(left),
         };
-        match accepted {
-            Ok(stream) => {
-                if let Some(seated) = greet(stream, seat, cfg, log).await {
+        match next {
+            Ok(greeted) => {
+                if let Some(seated) = answer(greeted, seat, log).await {
                     return Ok(Some(seated));
                 }
             }
@@ -72,33 +76,25 @@ async fn first_to_leave(seats: &mut [Seat]) -> usize {
     .await
 }
 
-/// Sends `sendName` on a fresh connection, reads the name line and answers it; `None` when the
-/// connection fails or the line leaves the seat open.
-async fn greet(
-    stream: TcpStream,
-    seat: usize,
-    cfg: &ServerConfig,
-    log: &mut TransLog,
-) -> Option<(Conn, String)> {
-    let mut conn = Conn::new(stream);
-    log.note(seat, &format!("CONNECT {}", conn.peer));
-    let hello = ServerMsg::SendName.encode();
-    log.out(seat, hello.as_bytes());
-    if !conn.send(hello.as_bytes()).await {
+/// Seats a greeted connection as `seat`: answers its name line the way the real server does
+/// (§3; a line the real server would crash on is read like a non-JSON line, §10 item 1).
+/// `None` when it has left meanwhile or the reply cannot be written.
+async fn answer(greeted: Greeted, seat: usize, log: &mut TransLog) -> Option<(Conn, String)> {
+    let Greeted {
+        mut conn,
+        line,
+        name,
+    } = greeted;
+    conn.poll();
+    if conn.saw_eof() {
+        info!("{}: left while waiting for a seat; not seated", conn.peer);
+        conn.close().await;
         return None;
     }
-    conn.awaiting = true;
-    let line = match conn.next_line(cfg.turn_timeout.or(cfg.idle_timeout)).await {
-        Wait::Line(l) => l,
-        Wait::Eof | Wait::Timeout => {
-            log.note(seat, "no name line; connection closed, seat stays open");
-            conn.close().await;
-            return None;
-        }
-    };
-    conn.awaiting = false;
+    log.note(seat, &format!("CONNECT {}", conn.peer));
+    log.out(seat, ServerMsg::SendName.encode().as_bytes());
     log.inp(seat, &line);
-    let (reply, name) = match protocol::read_name_line(&line) {
+    let (reply, name) = match name {
         NameLine::Ok(name) => (
             ServerMsg::SetName {
                 ok: true,
@@ -106,19 +102,6 @@ async fn greet(
             },
             name,
         ),
-        NameLine::NoStatus => {
-            // The real server sends nothing, closes and waits for another player (§3).
-            info!(
-                "seat {seat}: name line without status {:?}: connection closed, seat stays free",
-                protocol::truncate(&line)
-            );
-            log.note(
-                seat,
-                "name line without status: connection closed, seat stays open",
-            );
-            conn.close().await;
-            return None;
-        }
         other => {
             if matches!(other, NameLine::Bad | NameLine::Crash) {
                 warn!(
@@ -141,6 +124,7 @@ async fn greet(
     if conn.send(bytes.as_bytes()).await {
         Some((conn, name))
     } else {
+        conn.close().await;
         None
     }
 }

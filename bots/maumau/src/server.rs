@@ -8,6 +8,7 @@
 //! own thread and runtime, for tests and the tournament).
 
 use crate::conn::{Conn, Wait};
+pub use crate::lobby::Lobby;
 use crate::protocol::{self, Answer, Broadcast, Request, ServerMsg};
 use crate::record;
 pub(crate) use crate::seating::handshake;
@@ -90,11 +91,13 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
 }
 
-/// Serves `cfg.games` games in a row on `listener` (seats in connection order for each game).
+/// Serves `cfg.games` games in a row on `listener` (seats in the order the name lines arrive;
+/// connections are accepted and greeted concurrently all along, [`Lobby`]).
 pub async fn serve(listener: TcpListener, cfg: ServerConfig) -> anyhow::Result<Vec<GameReport>> {
+    let mut lobby = Lobby::open(listener, &cfg)?;
     let mut reports = Vec::new();
     for i in 0..cfg.games {
-        match play_game(&listener, &cfg, i, None, |_| {}).await {
+        match play_game(&mut lobby, &cfg, i, None, |_| {}).await {
             Ok(r) => reports.push(r),
             Err(e) => warn!("game {i}: {e}"),
         }
@@ -135,11 +138,11 @@ pub(crate) struct Seat {
     drawn: usize,
 }
 
-/// Plays one game: seats the first `cfg.players` bots to finish the handshake, then referees.
-/// `seating_deadline` bounds the wait for each seat; `on_seated(seat)` runs after each handshake
-/// (the knock-out uses it to start the next bot).
+/// Plays one game: seats the first `cfg.players` connections of `lobby` whose name lines
+/// arrived, then referees. `seating_deadline` bounds the wait for each seat; `on_seated(seat)`
+/// runs after each handshake (the knock-out uses it to start the next bot).
 pub async fn play_game(
-    listener: &TcpListener,
+    lobby: &mut Lobby,
     cfg: &ServerConfig,
     index: u32,
     seating_deadline: Option<Duration>,
@@ -153,11 +156,11 @@ pub async fn play_game(
         while seats.len() < players {
             let n = seats.len();
             let seated = match seating_deadline {
-                Some(d) => tokio::time::timeout(d, handshake(listener, n, cfg, &mut log))
+                Some(d) => tokio::time::timeout(d, handshake(lobby, n, &mut log))
                     .await
                     .map(|r| r.map(Some)),
                 // A seated bot that leaves meanwhile is let go and its seat filled again.
-                None => Ok(seat_next(listener, &mut seats, cfg, &mut log, index).await),
+                None => Ok(seat_next(lobby, &mut seats, &mut log, index).await),
             };
             match seated {
                 Ok(Ok(None)) => {}
@@ -393,7 +396,17 @@ impl Referee<'_> {
                     self.send_bytes(s, bytes.as_bytes()).await;
                 }
             }
-            if ts.skipped || self.game.outcome().is_some() || !self.game.is_online(mover) {
+            if ts.skipped {
+                // A 7 still pending for a skipped seat is drawn now, silently (§7 item 2).
+                if let DrawTwo::Drawn([a, b]) = ts.draw_two {
+                    let seat = &mut self.seats[mover];
+                    seat.hand.extend([a.index(), b.index()]);
+                    seat.drawn += 2;
+                    debug!("seat {mover}: skipped, drew {a} {b} for a pending 7");
+                }
+                continue;
+            }
+            if self.game.outcome().is_some() || !self.game.is_online(mover) {
                 continue;
             }
             // 2. The private request.

@@ -89,7 +89,7 @@ pub fn run(opts: &Options) -> anyhow::Result<Vec<Standing>> {
         .build()?;
     let report = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        run_knockout_with(&listener, &entrants, &cfg, &|s| opts.progress.game_done(s)).await
+        run_knockout_with(listener, &entrants, &cfg, &|s| opts.progress.game_done(s)).await
     })?;
     tracing::info!("maumau knock-out:\n{report}");
     Ok(standings(&report))

@@ -137,3 +137,64 @@ fn go_style_port_and_records_through_the_binaries() {
         .contains(&format!("seat {winner} wins")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 37 item 5: every default and range `--help` states is what the binaries do; values
+/// outside the stated ranges are refused with a message instead of silently changed.
+#[test]
+fn help_matches_behaviour_and_out_of_range_values_are_refused() {
+    // Each command line ends quickly whatever the checks do: a missing knock-out file stops
+    // the server, a closed port the bot.
+    let missing = "/nonexistent/kibitz-maumau-bots.txt";
+    for (bin, args, flag) in [
+        (
+            SERVER,
+            &["--players", "5", "--knockout", missing][..],
+            "--players",
+        ),
+        (
+            SERVER,
+            &["--players", "1", "--knockout", missing][..],
+            "--players",
+        ),
+        (
+            SERVER,
+            &["--games", "0", "--knockout", missing][..],
+            "--games",
+        ),
+        (BOT, &["--players", "7", "--port", "9"][..], "--players"),
+    ] {
+        let (ok, _, err) = run(bin, args);
+        assert!(!ok, "{args:?} accepted");
+        assert!(err.contains(flag), "{args:?}: {err}");
+    }
+    // The knock-out plays two-seat games only.
+    let dir = kibitz_testkit::fresh_dir("maumau-cli-knockout");
+    let file = dir.join("bots.txt");
+    std::fs::write(&file, "a x\nb y\n").unwrap();
+    let (ok, _, err) = run(
+        SERVER,
+        &[
+            "--knockout",
+            file.to_str().unwrap(),
+            "--players",
+            "3",
+            "--port",
+            "0",
+            "--match-games",
+            "1",
+        ],
+    );
+    assert!(
+        !ok && err.contains("--knockout plays two-seat games"),
+        "{err}"
+    );
+    // --turn-timeout-ms 0 does not wait forever by default: the idle timeout then applies.
+    let (_, out, _) = run(SERVER, &["--help"]);
+    let turn = out
+        .split("--turn-timeout-ms")
+        .nth(1)
+        .and_then(|t| t.split("\n      --").next())
+        .unwrap_or_default();
+    assert!(turn.contains("--idle-timeout-ms then"), "{turn}");
+    assert!(!turn.contains("wait forever"), "{turn}");
+}

@@ -356,7 +356,7 @@ fn knockout_with_a_bye() {
     let report = rt
         .block_on(async {
             let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            run_knockout(&l, &entrants, &kcfg).await
+            run_knockout(l, &entrants, &kcfg).await
         })
         .unwrap();
     // Seed 1 (ours) gets the bye; seeds 2 and 3 play; the final follows.

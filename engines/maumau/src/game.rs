@@ -5,10 +5,14 @@
 //! comes from the caller's generator, so a seeded server replays exactly and a search can use
 //! its own generator per determinization.
 //!
+//! A seat with both a pending skip and a pending draw-two (possible only with same-name groups)
+//! loses the turn **and** draws the two cards during it, silently (§7 item 2, seen in all 21
+//! such cases on the real server): the skipped broadcast shows the hand before the draw, and
+//! the seat's next private message has `drawTwoCards:false`.
+//!
 //! Choices where the spec is silent (not observed on the real server):
-//! - A seat with both a pending skip and a pending draw-two (possible only with same-name
-//!   groups) is skipped first; the draw-two stays pending until its next played turn.
-//! - A draw-two that cannot be completed after reshuffling draws nothing.
+//! - A draw-two that cannot be completed after reshuffling draws nothing. On a skipped turn
+//!   the game then ends after it as on any failed draw (talon exhaustion, §6 rule 11).
 
 use crate::cards::{Card, CardSet, Rank, Suit, DECK_SIZE};
 pub use crate::turn::{
@@ -253,28 +257,38 @@ impl Game {
             wish: self.wish,
         };
         let bit = 1u8 << seat;
+        if self.draw_two & bit != 0 {
+            // Also on a skipped turn: then silently (§7 item 2).
+            self.draw_two &= !bit;
+            start.draw_two = self.draw_two_for(seat, rng);
+        }
         if self.skip & bit != 0 {
             self.skip &= !bit;
             start.skipped = true;
-            self.turn = self.next_online(seat);
+            if self.exhausted {
+                self.phase = Phase::Over(GameEnd::Exhausted(self.exhaustion_winner()));
+            } else {
+                self.turn = self.next_online(seat);
+            }
             return Ok(start);
-        }
-        if self.draw_two & bit != 0 {
-            self.draw_two &= !bit;
-            start.draw_two = match self.draw::<2, R>(rng) {
-                Some([a, b]) => {
-                    self.hands[seat].insert(a);
-                    self.hands[seat].insert(b);
-                    DrawTwo::Drawn([a, b])
-                }
-                None => {
-                    self.exhausted = true;
-                    DrawTwo::Failed
-                }
-            };
         }
         self.phase = Phase::Answer(seat);
         Ok(start)
+    }
+
+    /// Draws the two cards of a pending 7 into `seat`'s hand (§6 rules 5 and 10-11).
+    fn draw_two_for<R: Rng + ?Sized>(&mut self, seat: usize, rng: &mut R) -> DrawTwo {
+        match self.draw::<2, R>(rng) {
+            Some([a, b]) => {
+                self.hands[seat].insert(a);
+                self.hands[seat].insert(b);
+                DrawTwo::Drawn([a, b])
+            }
+            None => {
+                self.exhausted = true;
+                DrawTwo::Failed
+            }
+        }
     }
 
     /// Applies the mover's decision.
@@ -487,5 +501,98 @@ impl std::fmt::Display for Game {
             writeln!(f, "│{mark} seat {s}: {}{flags}", self.hands[s])?;
         }
         write!(f, "└ {:?}", self.phase)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn c(r: Rank, s: Suit) -> Card {
+        Card::new(r, s)
+    }
+
+    /// Two seats sharing a name (one effect group): seat 0's 7 hits both, seat 1 draws and
+    /// plays an 8 that skips both, so seat 0 is skipped with a 7 still pending (§7 item 2).
+    fn same_name_seven_then_eight(talon: &[Card]) -> Game {
+        let hands = [
+            [c(Rank::Seven, Suit::Herz), c(Rank::Ace, Suit::Pik)]
+                .into_iter()
+                .collect(),
+            [c(Rank::Eight, Suit::Herz), c(Rank::Queen, Suit::Pik)]
+                .into_iter()
+                .collect(),
+        ];
+        let mut g = Game::from_parts(
+            Config::default(),
+            &hands,
+            talon,
+            &[c(Rank::Ten, Suit::Herz)],
+            None,
+            0,
+            0,
+            0,
+        );
+        g.set_effect_groups([0, 0, 2, 3]);
+        g
+    }
+
+    fn play(g: &mut Game, card: Card, rng: &mut rand_chacha::ChaCha8Rng) {
+        let r = g.act(
+            Action::Play {
+                card,
+                wish: Suit::Pik,
+            },
+            rng,
+        );
+        assert_eq!(r, Ok(Reaction::Played { card, wish: None }));
+    }
+
+    #[test]
+    fn a_skipped_seat_with_a_pending_seven_draws_silently_during_the_skip() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let talon = [
+            c(Rank::Nine, Suit::Pik),
+            c(Rank::Nine, Suit::Karo),
+            c(Rank::Ten, Suit::Pik),
+            c(Rank::Ten, Suit::Karo),
+            c(Rank::King, Suit::Pik),
+        ];
+        let mut g = same_name_seven_then_eight(&talon);
+        g.begin_turn(&mut rng).unwrap();
+        play(&mut g, c(Rank::Seven, Suit::Herz), &mut rng);
+        let s = g.begin_turn(&mut rng).unwrap();
+        assert_eq!(s.draw_two, DrawTwo::Drawn([talon[0], talon[1]]));
+        play(&mut g, c(Rank::Eight, Suit::Herz), &mut rng);
+        // Seat 0: skipped; the broadcast shows the hand before the draw, the draw happens now.
+        let s = g.begin_turn(&mut rng).unwrap();
+        assert_eq!((s.seat, s.skipped, s.cards_left), (0, true, 1));
+        assert_eq!(s.draw_two, DrawTwo::Drawn([talon[2], talon[3]]));
+        assert_eq!(g.hand_size(0), 3);
+        assert!(!g.pending_draw_two(0));
+        // Seat 1: skipped by its own 8 (same group), nothing pending to draw.
+        let s = g.begin_turn(&mut rng).unwrap();
+        assert_eq!((s.seat, s.skipped, s.draw_two), (1, true, DrawTwo::None));
+        // Seat 0's next played turn: 2 cards more in the broadcast, no draw-two any more.
+        let s = g.begin_turn(&mut rng).unwrap();
+        assert_eq!((s.seat, s.skipped, s.cards_left), (0, false, 3));
+        assert_eq!(s.draw_two, DrawTwo::None);
+        assert_eq!(g.phase(), Phase::Answer(0));
+    }
+
+    #[test]
+    fn a_silent_draw_that_fails_ends_the_game_after_the_skipped_turn() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        // Seat 0 has a skip and a 7 pending; talon empty, the pile only its top card.
+        let hands = [
+            [c(Rank::Ace, Suit::Pik)].into_iter().collect(),
+            [c(Rank::Queen, Suit::Pik)].into_iter().collect(),
+        ];
+        let top = [c(Rank::Ten, Suit::Herz)];
+        let mut g = Game::from_parts(Config::default(), &hands, &[], &top, None, 1, 1, 0);
+        let s = g.begin_turn(&mut rng).unwrap();
+        assert_eq!((s.seat, s.skipped, s.draw_two), (0, true, DrawTwo::Failed));
+        assert_eq!(g.outcome(), Some(GameEnd::Exhausted(1)));
     }
 }

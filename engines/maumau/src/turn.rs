@@ -58,7 +58,8 @@ pub struct TurnStart {
     pub cards_left: usize,
     /// Whether the mover loses this turn to an 8 (then no answer is expected).
     pub skipped: bool,
-    /// The pending 7's effect on the mover.
+    /// The pending 7's effect on the mover. On a skipped turn too: the real server then draws
+    /// the two cards silently (no message lists them; spec §7 item 2).
     pub draw_two: DrawTwo,
     /// Wish in force.
     pub wish: Option<Suit>,

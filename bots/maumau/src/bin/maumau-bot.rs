@@ -36,11 +36,15 @@ struct Args {
     #[arg(long)]
     seed: Option<u64>,
     /// Seats at the table (2 in the contest; 3-4 for our server's network game).
-    #[arg(long, default_value_t = 2)]
-    players: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: u8,
     /// An ISMCTS tunable, NAME=VALUE (repeatable; `kibitz maumau params` lists them).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
+    /// Inactivity timeout in seconds: warn after half of it without a line from the server,
+    /// give up and exit non-zero after all of it (0 = wait forever).
+    #[arg(long, default_value_t = 300)]
+    idle_timeout_s: u64,
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
     #[arg(long, default_value = "info")]
     log_level: String,
@@ -70,9 +74,9 @@ fn main() -> anyhow::Result<()> {
         },
         iterations: a.iterations,
         seed: a.seed.unwrap_or_else(rand::random),
-        players: a.players.clamp(2, 4),
+        players: usize::from(a.players),
         params: a.params,
-        ..BotConfig::default()
+        read_timeout: Duration::from_secs(a.idle_timeout_s),
     };
     // Bad strategies and parameters fail here, before connecting.
     if let Err(e) = Bot::for_config(&cfg) {

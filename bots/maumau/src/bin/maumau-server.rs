@@ -36,25 +36,28 @@ struct Args {
     /// Shuffle seed; game i uses seed + i (default: random, printed).
     #[arg(long)]
     seed: Option<u64>,
-    /// Seats per game (2-4; more than 2 is the network game).
-    #[arg(long, default_value_t = 2)]
-    players: usize,
+    /// Seats per game (2-4; more than 2 is the network game; --knockout plays 2).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: u8,
     /// Winner on talon exhaustion.
     #[arg(long, value_enum, default_value = "second-seat")]
     exhaustion_winner: Winner,
-    /// Per-answer timeout in ms (0 = wait forever, like the real server).
+    /// Per-answer and name-line timeout in ms; an unanswered request is sent 3 more times,
+    /// then the bot is dropped (0 = none, like the real server; --idle-timeout-ms then
+    /// applies).
     #[arg(long, default_value_t = 5000)]
     turn_timeout_ms: u64,
     /// Broadcasts per game before it ends as on exhaustion (0 = no cap).
     #[arg(long, default_value_t = 10_000)]
     max_turns: u32,
-    /// Games to serve before exiting.
-    #[arg(long, default_value_t = 1)]
+    /// Games to serve before exiting (not with --knockout, which plays its bracket).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Knock-out tournament: file with one `<name> <command…>` per line ({port}, {name}).
     #[arg(long)]
     knockout: Option<PathBuf>,
-    /// Games per knock-out match (odd).
+    /// Games per knock-out match at most; the first bot to win more than half goes through
+    /// (odd: an even number is raised by one).
     #[arg(long, default_value_t = 7)]
     match_games: u32,
     /// Shuffle the knock-out seeding with the seed.
@@ -74,6 +77,13 @@ struct Args {
     /// (0 = wait forever, exactly like the real server).
     #[arg(long, default_value_t = 600_000)]
     idle_timeout_ms: u64,
+    /// Connections open at once (playing, in the handshake or waiting for a seat); more are
+    /// closed at once.
+    #[arg(long, default_value_t = 512)]
+    max_connections: usize,
+    /// Connections open at once from one IP address; more from it are closed at once.
+    #[arg(long, default_value_t = 128)]
+    max_connections_per_peer: usize,
 }
 
 /// Rewrites the real server's single-dash arguments (`-port=1234`, `-port 1234`,
@@ -113,19 +123,26 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
         )
         .init();
+    anyhow::ensure!(
+        a.knockout.is_none() || a.players == 2,
+        "--knockout plays two-seat games; --players {} is not possible with it",
+        a.players
+    );
     let seed = a.seed.unwrap_or_else(rand::random);
     println!("[#] seed {seed}");
     let cfg = ServerConfig {
-        players: a.players.clamp(2, 4),
+        players: usize::from(a.players),
         exhaustion_winner: match a.exhaustion_winner {
             Winner::SecondSeat => ExhaustionWinner::SecondSeat,
             Winner::MostValidMoves => ExhaustionWinner::MostValidMoves,
         },
         turn_timeout: (a.turn_timeout_ms > 0).then(|| Duration::from_millis(a.turn_timeout_ms)),
         idle_timeout: (a.idle_timeout_ms > 0).then(|| Duration::from_millis(a.idle_timeout_ms)),
+        max_connections: a.max_connections,
+        max_connections_per_peer: a.max_connections_per_peer,
         max_turns: a.max_turns,
         seed,
-        games: a.games.max(1),
+        games: a.games,
         log: a.transcript.clone(),
         replay: None,
         records: match &a.records {
@@ -153,7 +170,7 @@ fn main() -> anyhow::Result<()> {
                 deadline: None,
                 play_out: false,
             };
-            let report = run_knockout(&listener, &entrants, &kcfg).await?;
+            let report = run_knockout(listener, &entrants, &kcfg).await?;
             println!("{report}");
         } else {
             let reports = serve(listener, cfg).await?;

@@ -21,6 +21,12 @@ pub struct ServerConfig {
     /// so a silent client cannot hold the server forever. `None`: wait forever, exactly like the
     /// real server.
     pub idle_timeout: Option<Duration>,
+    /// Connections open at once (playing, greeted or waiting for a seat); beyond it a new
+    /// connection is closed at once.
+    pub max_connections: usize,
+    /// Connections open at once from one IP address; beyond it a new connection from that
+    /// address is closed at once.
+    pub max_connections_per_peer: usize,
     /// Broadcasts per game before it ends as on exhaustion; 0 = no cap.
     pub max_turns: u32,
     /// Shuffle seed; game `i` uses `seed + i`.
@@ -43,6 +49,8 @@ impl Default for ServerConfig {
             exhaustion_winner: ExhaustionWinner::SecondSeat,
             turn_timeout: Some(Duration::from_millis(5000)),
             idle_timeout: Some(Duration::from_secs(600)),
+            max_connections: 512,
+            max_connections_per_peer: 128,
             max_turns: 10_000,
             seed: 0,
             games: 1,
