@@ -164,7 +164,8 @@ async fn play_one(
                     // Parallel games share two cores: allow the search thread to be late,
                     // still far inside the server's 2 s limit.
                     send_by: *hard + Duration::from_millis(600),
-                    idle_timeout: timeout,
+                    idle_timeout: Some(timeout),
+                    ..ClientConfig::default()
                 };
                 let player = make(seed.wrapping_add(i as u64));
                 tasks.push(tokio::spawn(
