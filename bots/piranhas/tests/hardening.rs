@@ -256,21 +256,29 @@ async fn connections_beyond_the_per_peer_cap_are_closed() {
     };
     let server = Server::bind("127.0.0.1:0", config).await.unwrap();
     let port = server.local_addr().port();
+    // An admitted connection is answered (the server's `<protocol>` comes with its first
+    // message, as on 19.2.1): an admin `prepare` gets `<prepared>`.
+    let hello = b"<protocol><authenticate passphrase=\"examplepassword\" />\
+        <prepare gameType=\"swc_2019_piranhas\"><slot displayName=\"a\" />\
+        <slot displayName=\"b\" /></prepare>";
     let mut held = Vec::new();
     for _ in 0..2 {
         let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        s.write_all(hello).await.unwrap();
         let mut open = [0u8; 10];
         s.read_exact(&mut open).await.unwrap();
         assert_eq!(&open, b"<protocol>");
         held.push(s);
     }
     let mut third = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let _ = third.write_all(hello).await;
     assert_eq!(drain(&mut third).await, "", "closed without a word");
     drop(held);
     // Freed slots are reused (the server notices the closes asynchronously).
     let mut admitted = false;
     for _ in 0..200 {
         let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        let _ = s.write_all(hello).await;
         let mut open = [0u8; 10];
         if s.read_exact(&mut open).await.is_ok() {
             admitted = true;
