@@ -265,7 +265,11 @@ pub async fn round_robin_with(
     for i in 0..entrants.len() {
         for j in i + 1..entrants.len() {
             for _ in 0..pairs_of_games {
-                let k = kibitz_piranhas::kraken::random_pair(&mut rng);
+                // A fixed pair (`--krakens`) holds for every game, as the flag says.
+                let k = cfg
+                    .server
+                    .krakens
+                    .unwrap_or_else(|| kibitz_piranhas::kraken::random_pair(&mut rng));
                 schedule.push((i, j, k));
                 schedule.push((j, i, k));
             }

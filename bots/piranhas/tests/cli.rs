@@ -229,3 +229,52 @@ fn piranhas_bot_reports_a_stream_cut_mid_tag_and_exits_non_zero() {
         "{err}"
     );
 }
+
+#[test]
+fn piranhas_server_tournament_honours_krakens_and_rounds_games_up() {
+    let server = env!("CARGO_BIN_EXE_piranhas-server");
+    let bot = env!("CARGO_BIN_EXE_piranhas-bot");
+    let dir = kibitz_testkit::fresh_dir("piranhas-cli-krakens");
+    let records = dir.to_string_lossy().into_owned();
+    let client = format!("{bot} --player random --log-level warn");
+    let (code, err) = run_bounded(
+        server,
+        &[
+            "--client",
+            &client,
+            "--client",
+            &client,
+            "--games",
+            "3",
+            "--krakens",
+            "2,2,7,3",
+            "--records",
+            &records,
+            "--log-level",
+            "warn",
+        ],
+        GUARD,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let games = kibitz_testkit::json_lines(&dir.join("piranhas.jsonl"));
+    // `--games 3` is rounded up to 4: two Kraken pairs, each with both colours.
+    assert_eq!(games.len(), 4, "{games:?}");
+    for g in &games {
+        assert_eq!(g["setup"]["krakens"], "2,2,7,3", "--krakens holds: {g}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn piranhas_server_refuses_zero_games_or_parallelism() {
+    let server = env!("CARGO_BIN_EXE_piranhas-server");
+    for flag in ["--games", "--parallel"] {
+        let (code, err) = run_bounded(
+            server,
+            &["--client", "true", "--client", "true", flag, "0"],
+            GUARD,
+        );
+        assert_eq!(code, Some(2), "{flag} 0: {err}");
+        assert!(err.contains(flag), "{err}");
+    }
+}

@@ -25,9 +25,9 @@ struct Args {
     /// Reservation code: `joinPrepared` with it, else `join`.
     #[arg(short = 'r', long)]
     reservation: Option<String>,
-    /// Soft thinking budget per move in ms: no new iteration after it (stretched up to 2× while
-    /// the best move is unstable or the score drops), and none predicted to end after the
-    /// hard deadline.
+    /// Soft thinking budget per move in ms (at most `--hard-ms`): no new iteration after it
+    /// (stretched up to 2× while the best move is unstable or the score drops), and none
+    /// predicted to end after the hard deadline.
     #[arg(long, default_value_t = 1300)]
     time_ms: u64,
     /// Hard deadline per move in ms (search aborts; capped at 1600; a fallback move goes out
