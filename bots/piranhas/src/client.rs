@@ -70,6 +70,9 @@ pub struct Session {
     pub error: Option<String>,
     /// Whether the game is over for us.
     pub finished: bool,
+    /// We answered a MoveRequest and no memento has come since: a further MoveRequest is a
+    /// duplicate of the one answered (the server sends a memento after every move, spec §7.3).
+    answered: bool,
 }
 
 impl Session {
@@ -101,9 +104,19 @@ impl Session {
             ServerMessage::Memento { state, .. } => {
                 self.state = Some(state.to_state()?);
                 self.memento = Some(*state);
+                self.answered = false;
             }
             ServerMessage::MoveRequest { room } => {
                 let state = self.state.ok_or(SessionError::NoState)?;
+                if self.answered {
+                    tracing::warn!(
+                        turn = state.turn(),
+                        "the server repeated its MoveRequest without a new memento; \
+                         already answered, ignored"
+                    );
+                    return Ok(Action::Wait);
+                }
+                self.answered = true;
                 return Ok(Action::Move { room, state });
             }
             ServerMessage::Result { result, .. } => self.result = Some(result),
@@ -139,9 +152,26 @@ pub struct ClientConfig {
     /// Last moment (after the MoveRequest) to send a move: if the player has not answered by
     /// then, a legal fallback move goes out. Keep it well inside the server's 2 s soft limit.
     pub send_by: Duration,
-    /// Give up if the server says nothing for this long (it has its own 10 s hard limit on us).
-    pub idle_timeout: Duration,
+    /// Give up if the server says nothing for this long (`None`: never). Keep it long: before
+    /// the game starts the server may legitimately wait for the other player (or for an
+    /// admin to unpause a prepared game); once it runs, the server speaks at least every
+    /// hard limit (10 s). A warning is logged every [`WARN_EVERY`] of silence (or every half
+    /// of the timeout, if shorter) until then.
+    pub idle_timeout: Option<Duration>,
+    /// After an unreadable stretch of the server's stream, how long to wait for the next
+    /// readable message before giving up on the stream (capped by `idle_timeout`). In a running
+    /// game the server speaks at least every 10 s, so this only ends broken streams.
+    pub resync_timeout: Duration,
 }
+
+/// Silence after which the client warns that the server has said nothing (again and again).
+pub const WARN_EVERY: Duration = Duration::from_secs(60);
+
+/// Default of [`ClientConfig::idle_timeout`] (and of `piranhas-bot --idle-timeout-s`).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Default of [`ClientConfig::resync_timeout`]: three official hard limits.
+pub const DEFAULT_RESYNC_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl Default for ClientConfig {
     fn default() -> Self {
@@ -152,7 +182,8 @@ impl Default for ClientConfig {
             soft: Duration::from_millis(900),
             hard: Duration::from_millis(1500),
             send_by: Duration::from_millis(1650),
-            idle_timeout: Duration::from_secs(600),
+            idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
+            resync_timeout: DEFAULT_RESYNC_TIMEOUT,
         }
     }
 }
@@ -211,8 +242,17 @@ impl ClientOutcome {
 }
 
 /// Connects, plays one game with `player`, closes the protocol; returns what happened.
+///
+/// An error comes back only when the connection cannot be opened (the message names the
+/// address) or the join cannot be sent; everything that goes wrong later (the server falls
+/// silent, the connection is lost, the stream cannot be read) ends the run with
+/// [`ClientOutcome::abnormal`] saying why, after logging it.
 pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Result<ClientOutcome> {
-    let mut stream = TcpStream::connect((config.host.as_str(), config.port)).await?;
+    use anyhow::Context as _;
+    let addr = format!("{}:{}", config.host, config.port);
+    let mut stream = TcpStream::connect((config.host.as_str(), config.port))
+        .await
+        .with_context(|| format!("cannot connect to the server at {addr}"))?;
     stream.set_nodelay(true)?;
     let join = match &config.reservation {
         Some(code) => ClientMessage::JoinPrepared { code: code.clone() },
@@ -222,12 +262,17 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
     };
     stream
         .write_all(format!("{OPEN}{}", join.to_xml()).as_bytes())
-        .await?;
+        .await
+        .with_context(|| format!("cannot send the join to the server at {addr}"))?;
     let player = Arc::new(Mutex::new(player));
     let mut framer = Framer::new(MAX_SERVER_MESSAGE);
     framer.set_pretty(true);
     let mut decode_errors = 0u32;
-    let mut undecodable: Option<String> = None;
+    // The latest unreadable stretch, until a readable message follows it.
+    let mut resyncing: Option<String> = None;
+    let mut last_decode_error: Option<String> = None;
+    // Why reading stopped early (silence, a lost connection, a stream beyond repair).
+    let mut stopped: Option<String> = None;
     let mut session = Session::new();
     let mut buf = vec![0u8; 16 * 1024];
     let mut out = ClientOutcome {
@@ -239,21 +284,84 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
         abnormal: None,
     };
     let mut sent_close = false;
+    let mut silent_since = tokio::time::Instant::now();
+    let mut warned = Duration::ZERO;
     'read: loop {
         // After our `</protocol>` the server should close at once; don't wait long for it.
-        let wait = if sent_close {
-            config.idle_timeout.min(Duration::from_secs(5))
+        let limit = if sent_close {
+            Some(
+                config
+                    .idle_timeout
+                    .map_or(CLOSE_WAIT, |t| t.min(CLOSE_WAIT)),
+            )
+        } else if resyncing.is_some() {
+            Some(
+                config
+                    .idle_timeout
+                    .map_or(config.resync_timeout, |t| t.min(config.resync_timeout)),
+            )
         } else {
             config.idle_timeout
         };
+        let warn_every = limit.map_or(WARN_EVERY, |t| (t / 2).min(WARN_EVERY));
+        let silent = silent_since.elapsed();
+        // Wake up for the next warning or the limit, whichever comes first.
+        let next_warning = (warned + warn_every).saturating_sub(silent);
+        let wait = limit.map_or(next_warning, |t| next_warning.min(t.saturating_sub(silent)));
         let n = match tokio::time::timeout(wait, stream.read(&mut buf)).await {
-            Err(_) if sent_close => break,
-            Err(_) => anyhow::bail!("server silent for {wait:?}"),
-            Ok(r) => r?,
+            Err(_) => {
+                let silent = silent_since.elapsed();
+                if limit.is_some_and(|t| silent >= t) {
+                    if sent_close {
+                        break;
+                    }
+                    let why = match &resyncing {
+                        Some(e) => format!(
+                            "undecodable server stream: {e}; nothing readable followed for {} s",
+                            secs(silent)
+                        ),
+                        None => format!(
+                            "the server at {addr} sent nothing for {} s (--idle-timeout-s); \
+                             gave up",
+                            secs(silent)
+                        ),
+                    };
+                    tracing::error!("{why}");
+                    stopped = Some(why);
+                    break;
+                }
+                if !sent_close {
+                    warned = silent;
+                    let until = limit.map_or("no time limit".to_string(), |t| {
+                        format!("giving up after {} s", secs(t))
+                    });
+                    tracing::warn!(
+                        "no message from the server at {addr} for {} s; still waiting ({until})",
+                        secs(silent)
+                    );
+                }
+                continue;
+            }
+            Ok(Ok(n)) => n,
+            Ok(Err(e)) => {
+                if !sent_close {
+                    let why = format!("lost the connection to the server at {addr}: {e}");
+                    tracing::error!("{why}");
+                    stopped = Some(why);
+                }
+                break;
+            }
         };
         if n == 0 {
+            if framer.has_partial() && resyncing.is_none() && !framer.is_closed() {
+                let why = "the server's stream broke off in the middle of a message".to_string();
+                tracing::error!("{why}");
+                stopped = Some(why);
+            }
             break;
         }
+        silent_since = tokio::time::Instant::now();
+        warned = Duration::ZERO;
         framer.push(&buf[..n]);
         loop {
             let frame = match framer.next_frame() {
@@ -261,18 +369,22 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
                 Ok(None) => break,
                 Err(e) => {
                     decode_errors += 1;
+                    last_decode_error = Some(e.to_string());
                     if decode_errors > MAX_DECODE_ERRORS {
-                        tracing::error!("undecodable server stream: {e}; giving up");
-                        undecodable = Some(e.to_string());
+                        let why = format!("undecodable server stream: {e}; giving up");
+                        tracing::error!("{why}");
+                        stopped = Some(why);
                         break 'read;
                     }
                     tracing::error!(
                         "could not read the server's stream: {e}; skipping to the next message"
                     );
+                    resyncing = Some(e.to_string());
                     framer.recover();
                     continue;
                 }
             };
+            resyncing = None;
             let closed = frame == Frame::Close;
             let action = match session.on_frame(frame) {
                 Ok(a) => a,
@@ -295,11 +407,18 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
                         room,
                         mv: MoveMsg { mv, hints: vec![] },
                     };
-                    stream.write_all(msg.to_xml().as_bytes()).await?;
+                    if let Err(e) = stream.write_all(msg.to_xml().as_bytes()).await {
+                        let why = format!("lost the connection to the server at {addr}: {e}");
+                        tracing::error!("{why}");
+                        stopped = Some(why);
+                        break 'read;
+                    }
                     let took = tc.elapsed();
                     out.moves += 1;
                     out.max_reply = out.max_reply.max(took);
                     log_decision(&state, mv, &decision, took);
+                    // Thinking is not the server's silence.
+                    silent_since = tokio::time::Instant::now();
                 }
                 Action::Finish => {
                     if !sent_close {
@@ -319,15 +438,36 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
     }
     let _ = stream.shutdown().await;
     out.color = session.color;
-    out.abnormal = match (&session.result, undecodable, &session.error) {
-        (Some(_), _, _) => None,
-        (None, Some(e), _) => Some(format!("undecodable server stream: {e}")),
-        (None, None, Some(msg)) => Some(format!("the server reported an error: {msg}")),
-        (None, None, None) => Some("the server closed the connection before the game ended".into()),
+    out.abnormal = match (&session.result, stopped, &session.error, last_decode_error) {
+        (Some(_), _, _, _) => None,
+        (None, Some(why), _, Some(e)) if !why.contains(&e) => {
+            Some(format!("{why} (after an undecodable server stream: {e})"))
+        }
+        (None, Some(why), _, _) => Some(why),
+        (None, None, Some(msg), _) => Some(format!("the server reported an error: {msg}")),
+        (None, None, None, Some(e)) => Some(format!(
+            "undecodable server stream: {e}; then the server closed the connection"
+        )),
+        (None, None, None, None) => {
+            Some("the server closed the connection before the game ended".into())
+        }
     };
     out.result = session.result;
     out.error = session.error;
     Ok(out)
+}
+
+/// How long the client waits for the server to close after our `</protocol>`.
+const CLOSE_WAIT: Duration = Duration::from_secs(5);
+
+/// Whole seconds for messages, at least one decimal below ten seconds.
+fn secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 10.0 {
+        format!("{s:.1}")
+    } else {
+        format!("{s:.0}")
+    }
 }
 
 /// Runs the player on a blocking thread; if it has not answered by `send_by`, stops it and

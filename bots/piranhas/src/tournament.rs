@@ -164,7 +164,8 @@ async fn play_one(
                     // Parallel games share two cores: allow the search thread to be late,
                     // still far inside the server's 2 s limit.
                     send_by: *hard + Duration::from_millis(600),
-                    idle_timeout: timeout,
+                    idle_timeout: Some(timeout),
+                    ..ClientConfig::default()
                 };
                 let player = make(seed.wrapping_add(i as u64));
                 tasks.push(tokio::spawn(
@@ -264,7 +265,11 @@ pub async fn round_robin_with(
     for i in 0..entrants.len() {
         for j in i + 1..entrants.len() {
             for _ in 0..pairs_of_games {
-                let k = kibitz_piranhas::kraken::random_pair(&mut rng);
+                // A fixed pair (`--krakens`) holds for every game, as the flag says.
+                let k = cfg
+                    .server
+                    .krakens
+                    .unwrap_or_else(|| kibitz_piranhas::kraken::random_pair(&mut rng));
                 schedule.push((i, j, k));
                 schedule.push((j, i, k));
             }

@@ -88,3 +88,193 @@ fn piranhas_server_help_and_version() {
         assert!(ok, "{args:?}: {text}");
     }
 }
+
+/// Runs `bin` with `args` (no backtraces), killing it after `guard`: a hang fails the test
+/// instead of stalling it. Returns the exit code (`None`: killed by a signal) and stderr.
+fn run_bounded(bin: &str, args: &[&str], guard: std::time::Duration) -> (Option<i32>, String) {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(bin)
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .env_remove("RUST_LIB_BACKTRACE")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > guard {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{bin} {args:?} still running after {guard:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    (status.code(), reader.join().unwrap())
+}
+
+/// A loopback listener that accepts one connection, writes `script`, then keeps the
+/// connection open for `hold` (or closes at once), reading whatever the client sends.
+fn fake_server(script: Vec<u8>, hold: std::time::Duration) -> u16 {
+    use std::io::{Read, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let Ok((mut s, _)) = l.accept() else { return };
+        let _ = s.write_all(&script);
+        let _ = s.set_read_timeout(Some(hold.max(std::time::Duration::from_millis(1))));
+        let deadline = std::time::Instant::now() + hold;
+        let mut buf = [0u8; 4096];
+        while std::time::Instant::now() < deadline {
+            match s.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+                Err(_) => break,
+            }
+        }
+    });
+    port
+}
+
+/// A loopback port nobody listens on (bound, then released).
+fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+const GUARD: std::time::Duration = std::time::Duration::from_secs(60);
+
+#[test]
+fn piranhas_bot_warns_about_a_silent_server_then_gives_up_with_a_message() {
+    let bin = env!("CARGO_BIN_EXE_piranhas-bot");
+    // The server accepts and never says a word (held far longer than the bot waits).
+    let port = fake_server(Vec::new(), GUARD);
+    let p = port.to_string();
+    let (code, err) = run_bounded(
+        bin,
+        &["-h", "127.0.0.1", "-p", &p, "--idle-timeout-s", "1"],
+        GUARD,
+    );
+    assert_eq!(code, Some(1), "{err}");
+    let addr = format!("127.0.0.1:{port}");
+    assert!(
+        err.contains("WARN") && err.contains(&format!("no message from the server at {addr}")),
+        "a warning first: {err}"
+    );
+    assert!(
+        err.contains(&format!("the server at {addr} sent nothing for 1.0 s")),
+        "{err}"
+    );
+}
+
+#[test]
+fn piranhas_bot_names_the_address_it_cannot_reach() {
+    let bin = env!("CARGO_BIN_EXE_piranhas-bot");
+    let port = closed_port().to_string();
+    let (code, err) = run_bounded(bin, &["-h", "127.0.0.1", "-p", &port], GUARD);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(&format!("cannot connect to the server at 127.0.0.1:{port}"))
+            && err.contains("refused"),
+        "{err}"
+    );
+}
+
+#[test]
+fn piranhas_bot_refuses_a_hash_table_larger_than_the_machine() {
+    let bin = env!("CARGO_BIN_EXE_piranhas-bot");
+    let port = closed_port().to_string();
+    let (code, err) = run_bounded(
+        bin,
+        &["--hash-mb", "99999999", "-h", "127.0.0.1", "-p", &port],
+        GUARD,
+    );
+    // A usage error (exit 2) naming the request, not SIGABRT and not a connection attempt.
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--hash-mb") && err.contains("99999999 MiB"),
+        "{err}"
+    );
+    assert!(!err.contains("connect"), "{err}");
+}
+
+#[test]
+fn piranhas_bot_reports_a_stream_cut_mid_tag_and_exits_non_zero() {
+    let bin = env!("CARGO_BIN_EXE_piranhas-bot");
+    let script = b"<protocol>\n  <joined roomId=\"r\"/>\n  <room roomId=\"r\">\n    <data cla\x00\x01 garbage \xff".to_vec();
+    // The server reads the bot's join (so its close is a clean FIN), then closes.
+    let port = fake_server(script, std::time::Duration::from_millis(300)).to_string();
+    let (code, err) = run_bounded(bin, &["-h", "127.0.0.1", "-p", &port], GUARD);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("ERROR") && err.contains("could not read the server's stream: garbage"),
+        "the protocol error is logged: {err}"
+    );
+    assert!(
+        err.contains("game ended abnormally") && err.contains("undecodable server stream"),
+        "{err}"
+    );
+}
+
+#[test]
+fn piranhas_server_tournament_honours_krakens_and_rounds_games_up() {
+    let server = env!("CARGO_BIN_EXE_piranhas-server");
+    let bot = env!("CARGO_BIN_EXE_piranhas-bot");
+    let dir = kibitz_testkit::fresh_dir("piranhas-cli-krakens");
+    let records = dir.to_string_lossy().into_owned();
+    let client = format!("{bot} --player random --log-level warn");
+    let (code, err) = run_bounded(
+        server,
+        &[
+            "--client",
+            &client,
+            "--client",
+            &client,
+            "--games",
+            "3",
+            "--krakens",
+            "2,2,7,3",
+            "--records",
+            &records,
+            "--log-level",
+            "warn",
+        ],
+        GUARD,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let games = kibitz_testkit::json_lines(&dir.join("piranhas.jsonl"));
+    // `--games 3` is rounded up to 4: two Kraken pairs, each with both colours.
+    assert_eq!(games.len(), 4, "{games:?}");
+    for g in &games {
+        assert_eq!(g["setup"]["krakens"], "2,2,7,3", "--krakens holds: {g}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn piranhas_server_refuses_zero_games_or_parallelism() {
+    let server = env!("CARGO_BIN_EXE_piranhas-server");
+    for flag in ["--games", "--parallel"] {
+        let (code, err) = run_bounded(
+            server,
+            &["--client", "true", "--client", "true", flag, "0"],
+            GUARD,
+        );
+        assert_eq!(code, Some(2), "{flag} 0: {err}");
+        assert!(err.contains(flag), "{err}");
+    }
+}

@@ -30,7 +30,8 @@ fn client_config(port: u16, code: Option<String>) -> ClientConfig {
         soft: Duration::from_millis(30),
         hard: Duration::from_millis(80),
         send_by: Duration::from_millis(1000),
-        idle_timeout: GUARD,
+        idle_timeout: Some(GUARD),
+        ..ClientConfig::default()
     }
 }
 

@@ -256,21 +256,29 @@ async fn connections_beyond_the_per_peer_cap_are_closed() {
     };
     let server = Server::bind("127.0.0.1:0", config).await.unwrap();
     let port = server.local_addr().port();
+    // An admitted connection is answered (the server's `<protocol>` comes with its first
+    // message, as on 19.2.1): an admin `prepare` gets `<prepared>`.
+    let hello = b"<protocol><authenticate passphrase=\"examplepassword\" />\
+        <prepare gameType=\"swc_2019_piranhas\"><slot displayName=\"a\" />\
+        <slot displayName=\"b\" /></prepare>";
     let mut held = Vec::new();
     for _ in 0..2 {
         let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        s.write_all(hello).await.unwrap();
         let mut open = [0u8; 10];
         s.read_exact(&mut open).await.unwrap();
         assert_eq!(&open, b"<protocol>");
         held.push(s);
     }
     let mut third = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let _ = third.write_all(hello).await;
     assert_eq!(drain(&mut third).await, "", "closed without a word");
     drop(held);
     // Freed slots are reused (the server notices the closes asynchronously).
     let mut admitted = false;
     for _ in 0..200 {
         let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        let _ = s.write_all(hello).await;
         let mut open = [0u8; 10];
         if s.read_exact(&mut open).await.is_ok() {
             admitted = true;
@@ -283,13 +291,16 @@ async fn connections_beyond_the_per_peer_cap_are_closed() {
 
 mod bot {
     //! piranhas-bot against a scripted fake server: garbage in mid-stream is skipped, an early
-    //! close or an undecodable stream is reported as an abnormal end (the binary exits non-zero).
+    //! close or an undecodable stream is reported as an abnormal end (the binary exits non-zero),
+    //! a stream cut mid-tag and continued with garbage ends the run whether or not the server
+    //! closes, a silent server is given up on, a repeated MoveRequest is answered once.
 
     use super::*;
     use kibitz_bots_piranhas::client::{self, ClientConfig, MAX_DECODE_ERRORS};
-    use kibitz_bots_piranhas::protocol::{ResultMsg, ScoreMsg};
-    use kibitz_piranhas::Color;
+    use kibitz_bots_piranhas::protocol::{Memento, ResultMsg, ScoreMsg};
+    use kibitz_piranhas::{Color, State};
     use tokio::net::TcpListener;
+    use tokio::sync::oneshot;
 
     fn result() -> ResultMsg {
         let score = |points| ScoreMsg {
@@ -322,18 +333,196 @@ mod bot {
         port
     }
 
+    /// Serves one client with `script` and keeps the connection open until the client
+    /// closes it (bounded by [`GUARD`]); yields everything the client sent.
+    async fn fake_server_open(script: Vec<Vec<u8>>) -> (u16, oneshot::Receiver<String>) {
+        let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = l.local_addr().unwrap().port();
+        let (tx, rx) = oneshot::channel();
+        tokio::spawn(async move {
+            let (mut s, _) = l.accept().await.unwrap();
+            for chunk in script {
+                if s.write_all(&chunk).await.is_err() {
+                    break;
+                }
+            }
+            let mut got = Vec::new();
+            let _ = tokio::time::timeout(GUARD, s.read_to_end(&mut got)).await;
+            let _ = tx.send(String::from_utf8_lossy(&got).into_owned());
+        });
+        (port, rx)
+    }
+
+    fn config(port: u16) -> ClientConfig {
+        ClientConfig {
+            host: "127.0.0.1".into(),
+            port,
+            idle_timeout: Some(GUARD),
+            ..ClientConfig::default()
+        }
+    }
+
+    fn memento(turn0: bool) -> Vec<u8> {
+        let mut state = State::start([(3, 3), (6, 7)]);
+        if !turn0 {
+            state = state.apply(state.legal_moves()[0]).unwrap();
+        }
+        msg(ServerMessage::Memento {
+            room: room(),
+            state: Box::new(Memento::from_state(
+                &state,
+                ["alpha".into(), "beta".into()],
+                None,
+            )),
+        })
+    }
+
+    /// The start of a game in which we are RED, cut inside the tag of the next message.
+    fn cut_mid_tag() -> Vec<Vec<u8>> {
+        vec![
+            b"<protocol>".to_vec(),
+            msg(ServerMessage::Joined { room: room() }),
+            msg(ServerMessage::Welcome {
+                room: room(),
+                color: Color::Red,
+            }),
+            b"\n  <room roomId=\"r1\">\n    <data cla".to_vec(),
+            b"\x00\x01\x02 binary garbage \xff\xfe".to_vec(),
+        ]
+    }
+
+    #[tokio::test]
+    async fn a_repeated_move_request_is_answered_once() {
+        let (port, sent) = fake_server_open(vec![
+            b"<protocol>".to_vec(),
+            msg(ServerMessage::Joined { room: room() }),
+            msg(ServerMessage::Welcome {
+                room: room(),
+                color: Color::Red,
+            }),
+            memento(true),
+            msg(ServerMessage::MoveRequest { room: room() }),
+            msg(ServerMessage::MoveRequest { room: room() }),
+            msg(ServerMessage::Result {
+                room: room(),
+                result: result(),
+            }),
+            msg(ServerMessage::Left { room: room() }),
+            b"\n</protocol>".to_vec(),
+        ])
+        .await;
+        let out = tokio::time::timeout(
+            GUARD,
+            client::run(&config(port), Box::new(RandomPlayer::new(1))),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        assert!(out.ended_normally(), "{:?}", out.abnormal);
+        assert_eq!(out.moves, 1, "one MoveRequest, one move");
+        let sent = tokio::time::timeout(GUARD, sent).await.unwrap().unwrap();
+        assert_eq!(sent.matches("class=\"move\"").count(), 1, "{sent}");
+    }
+
+    #[test]
+    fn a_move_request_after_a_new_memento_is_answered_again() {
+        let mut s = Session::new();
+        let feed = |s: &mut Session, bytes: Vec<u8>| {
+            let text = String::from_utf8(bytes).unwrap();
+            s.on_message(ServerMessage::parse(text.trim_start()).unwrap())
+                .unwrap()
+        };
+        feed(&mut s, memento(true));
+        let ask = || msg(ServerMessage::MoveRequest { room: room() });
+        assert!(matches!(feed(&mut s, ask()), Action::Move { .. }));
+        assert_eq!(feed(&mut s, ask()), Action::Wait, "a duplicate");
+        feed(&mut s, memento(false));
+        assert!(matches!(feed(&mut s, ask()), Action::Move { .. }));
+    }
+
+    #[tokio::test]
+    async fn a_stream_cut_mid_tag_then_garbage_ends_the_run_though_the_server_stays() {
+        let (port, _sent) = fake_server_open(cut_mid_tag()).await;
+        let cfg = ClientConfig {
+            resync_timeout: Duration::from_millis(300),
+            ..config(port)
+        };
+        // Bounded well below the idle timeout: only the garbage may end this run.
+        let out = tokio::time::timeout(
+            Duration::from_secs(20),
+            client::run(&cfg, Box::new(RandomPlayer::new(1))),
+        )
+        .await
+        .expect("the client kept waiting on a broken stream")
+        .unwrap();
+        let why = out.abnormal.as_deref().expect("abnormal");
+        assert!(
+            why.contains("undecodable server stream: garbage")
+                && why.contains("nothing readable followed"),
+            "{why}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_stream_cut_mid_tag_then_garbage_then_closed_names_the_garbage() {
+        let out = run(cut_mid_tag()).await;
+        let why = out.abnormal.as_deref().expect("abnormal");
+        assert!(why.contains("undecodable server stream: garbage"), "{why}");
+    }
+
+    #[tokio::test]
+    async fn a_stream_that_breaks_off_inside_a_message_says_so() {
+        let mut script = cut_mid_tag();
+        script.pop();
+        let out = run(script).await;
+        let why = out.abnormal.as_deref().expect("abnormal");
+        assert!(
+            why.contains("broke off in the middle of a message"),
+            "{why}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_silent_server_is_given_up_on_with_a_message() {
+        let (port, _sent) = fake_server_open(vec![]).await;
+        let cfg = ClientConfig {
+            idle_timeout: Some(Duration::from_millis(300)),
+            ..config(port)
+        };
+        let out = tokio::time::timeout(GUARD, client::run(&cfg, Box::new(RandomPlayer::new(1))))
+            .await
+            .unwrap()
+            .unwrap();
+        let why = out.abnormal.as_deref().expect("abnormal");
+        assert!(
+            why.contains(&format!("the server at 127.0.0.1:{port} sent nothing for")),
+            "{why}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_server_is_named_in_the_error() {
+        let port = {
+            let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            l.local_addr().unwrap().port()
+        };
+        let err = client::run(&config(port), Box::new(RandomPlayer::new(1)))
+            .await
+            .unwrap_err();
+        let text = format!("{err:#}");
+        assert!(
+            text.contains(&format!("cannot connect to the server at 127.0.0.1:{port}")),
+            "{text}"
+        );
+    }
+
     fn msg(m: ServerMessage) -> Vec<u8> {
         m.to_xml().into_bytes()
     }
 
     async fn run(script: Vec<Vec<u8>>) -> client::ClientOutcome {
         let port = fake_server(script).await;
-        let cfg = ClientConfig {
-            host: "127.0.0.1".into(),
-            port,
-            idle_timeout: GUARD,
-            ..ClientConfig::default()
-        };
+        let cfg = config(port);
         let out = client::run(&cfg, Box::new(RandomPlayer::new(1)));
         tokio::time::timeout(GUARD, out).await.unwrap().unwrap()
     }

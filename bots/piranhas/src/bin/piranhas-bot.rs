@@ -25,9 +25,9 @@ struct Args {
     /// Reservation code: `joinPrepared` with it, else `join`.
     #[arg(short = 'r', long)]
     reservation: Option<String>,
-    /// Soft thinking budget per move in ms: no new iteration after it (stretched up to 2× while
-    /// the best move is unstable or the score drops), and none predicted to end after the
-    /// hard deadline.
+    /// Soft thinking budget per move in ms (at most `--hard-ms`): no new iteration after it
+    /// (stretched up to 2× while the best move is unstable or the score drops), and none
+    /// predicted to end after the hard deadline.
     #[arg(long, default_value_t = 1300)]
     time_ms: u64,
     /// Hard deadline per move in ms (search aborts; capped at 1600; a fallback move goes out
@@ -38,8 +38,8 @@ struct Args {
     /// Maximum search depth (0 = unlimited).
     #[arg(long, default_value_t = 0)]
     depth: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB (at most 3/4 of this machine's memory).
+    #[arg(long, default_value_t = 64, value_parser = kibitz_net::memory::parse_table_mb)]
     hash_mb: usize,
     /// Search threads (more than 1: Lazy SMP; keep 1 on a shared contest machine).
     #[arg(long, default_value_t = 1)]
@@ -60,6 +60,12 @@ struct Args {
     /// Search this many nodes per move (reproducible moves; the time limits then only guard).
     #[arg(long)]
     nodes: Option<u64>,
+    /// Give up when the server sends nothing for this many seconds (0 = wait forever); a
+    /// warning is logged every minute of silence (every half of this, if shorter) before
+    /// that. Long on purpose: before the game starts the server may wait for the other
+    /// player; once it runs, it speaks at least every 10 s.
+    #[arg(long, default_value_t = 600, value_name = "S")]
+    idle_timeout_s: u64,
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
     // `--log` is the old name: a hidden alias, so scripts keep working.
     #[arg(long = "log-level", alias = "log", default_value = "info")]
@@ -128,6 +134,7 @@ async fn main() -> anyhow::Result<()> {
         soft: Duration::from_millis(a.time_ms).min(hard),
         hard,
         send_by: hard + Duration::from_millis(150),
+        idle_timeout: (a.idle_timeout_s > 0).then(|| Duration::from_secs(a.idle_timeout_s)),
         ..ClientConfig::default()
     };
     let player = build_player(&a)?;

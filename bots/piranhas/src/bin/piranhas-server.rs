@@ -13,7 +13,8 @@ use std::time::Duration;
 #[derive(Parser, Debug)]
 #[command(name = "piranhas-server", version)]
 struct Args {
-    /// Address to listen on (loopback by default, like the official server).
+    /// Address to listen on (loopback by default, like the official server). Tournament mode
+    /// ignores it and `--port`: it listens on a free loopback port.
     // `--bind` is the old name: a hidden alias.
     #[arg(long, alias = "bind", default_value = "127.0.0.1")]
     host: String,
@@ -26,13 +27,14 @@ struct Args {
     /// Soft time limit per move in ms.
     #[arg(long, default_value_t = 2000)]
     soft_ms: u64,
-    /// Hard time limit per move in ms.
+    /// Hard time limit per move in ms (at least `--soft-ms`).
     #[arg(long, default_value_t = 10000)]
     hard_ms: u64,
-    /// Seed for the Kraken placement.
+    /// Seed for the Kraken placement. Without it the server draws every game's pair at
+    /// random, and a tournament uses seed 2019 (so tournaments repeat).
     #[arg(long)]
     seed: Option<u64>,
-    /// Fixed Kraken pair for every game, `x,y,x,y`.
+    /// Fixed Kraken pair for every game (tournaments too), `x,y,x,y`.
     #[arg(long)]
     krakens: Option<String>,
     /// Save every connection's raw byte streams into this directory.
@@ -46,11 +48,16 @@ struct Args {
     /// Tournament mode: a client command (repeat for each entrant, at least two).
     #[arg(long = "client", value_name = "CMD")]
     clients: Vec<String>,
-    /// Tournament: games per pair (even; both colours per Kraken pair).
-    #[arg(long, default_value_t = 2)]
+    /// Tournament: games per pair, rounded up to an even number (every Kraken pair is played
+    /// with both colours).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
-    /// Tournament: games at the same time.
-    #[arg(long, default_value_t = 1)]
+    /// Tournament: games at the same time (at least 1).
+    #[arg(
+        long,
+        default_value_t = 1,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
     parallel: usize,
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
     // `--log` is the old name: a hidden alias, so scripts keep working.

@@ -185,6 +185,14 @@ impl Framer {
             let i = self.scan;
             let b = self.buf[i];
             self.scan += 1;
+            if self.depth >= 1 && never_in_markup(b) {
+                // A byte no XML document can hold: the stream is broken here (e.g. cut off
+                // mid-tag and continued with binary garbage). Report it at once instead of
+                // waiting for a `>` that may never come.
+                return Err(ProtocolError::Garbage(
+                    self.snippet(self.msg_or_tag_start(i)),
+                ));
+            }
             match self.state {
                 State::Text => {
                     if b == b'<' {
@@ -213,7 +221,7 @@ impl Framer {
                         b'/' => State::EndTag,
                         b'?' => State::Pi,
                         b'!' => State::Bang,
-                        b if b.is_ascii_whitespace() || b == b'>' || b == b'<' => {
+                        b if b.is_ascii_whitespace() || !in_tag(b) || b == b'=' => {
                             return Err(ProtocolError::Garbage(self.snippet(self.tag_start)));
                         }
                         _ => State::StartTag,
@@ -221,7 +229,10 @@ impl Framer {
                 }
                 State::StartTag => match b {
                     b'"' | b'\'' => self.state = State::Quote(b),
-                    b'<' => return Err(ProtocolError::Garbage(self.snippet(self.tag_start))),
+                    b'<' => {
+                        self.resume_before(i);
+                        return Err(ProtocolError::Garbage(self.snippet(self.tag_start)));
+                    }
                     b'>' => {
                         self.state = State::Text;
                         let empty = self.buf[i - 1] == b'/';
@@ -229,14 +240,25 @@ impl Framer {
                             return Ok(Some(f));
                         }
                     }
+                    b if !in_tag(b) => {
+                        return Err(ProtocolError::Garbage(self.snippet(self.tag_start)))
+                    }
                     _ => {}
                 },
                 State::Quote(q) => {
+                    if b == b'<' {
+                        // XML forbids a raw `<` in an attribute value: the tag was cut off.
+                        self.resume_before(i);
+                        return Err(ProtocolError::Garbage(self.snippet(self.tag_start)));
+                    }
                     if b == q {
                         self.state = State::StartTag;
                     }
                 }
                 State::EndTag => {
+                    if b != b'>' && !(in_tag(b) && b != b'=' && b != b'/') {
+                        return Err(ProtocolError::Garbage(self.snippet(self.tag_start)));
+                    }
                     if b == b'>' {
                         self.state = State::Text;
                         if let Some(f) = self.end_tag_done(i)? {
@@ -392,10 +414,45 @@ impl Framer {
         }
     }
 
+    /// In pretty mode, when the `<` at `i` starts a line with two spaces (a new top-level
+    /// message cutting into a broken tag), lets [`Framer::recover`] resume right there.
+    fn resume_before(&mut self, i: usize) {
+        if self.pretty && i >= 3 && &self.buf[i - 3..i] == b"\n  " {
+            self.resume_at = i - 3;
+        }
+    }
+
+    /// Where the bad byte at `i` is best shown from: the message in progress, else the tag.
+    fn msg_or_tag_start(&self, i: usize) -> usize {
+        if self.depth >= 2 {
+            self.msg_start
+        } else if self.state != State::Text {
+            self.tag_start
+        } else {
+            i
+        }
+    }
+
     fn snippet(&self, from: usize) -> String {
         let end = (from + 40).min(self.buf.len());
         String::from_utf8_lossy(&self.buf[from..end]).into_owned()
     }
+}
+
+/// Bytes that no well-formed XML 1.0 stream contains, escaped or not: C0 control characters
+/// other than tab, LF and CR (XML 1.0 §2.2), and the bytes that never occur in UTF-8.
+fn never_in_markup(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || matches!(b, 0xC0 | 0xC1 | 0xF5..=0xFF)
+}
+
+/// Bytes that may stand in a start or end tag outside attribute values: name characters
+/// (ASCII letters, digits, `_ - . :` and any non-ASCII UTF-8 byte), white space, `=` and the
+/// `/` of an empty-element tag. Anything else (`!`, `@`, `&`, `;`, …) means the tag is broken.
+fn in_tag(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || b >= 0x80
+        || b.is_ascii_whitespace()
+        || matches!(b, b'_' | b'-' | b'.' | b':' | b'=' | b'/')
 }
 
 fn tag_name(after_lt: &[u8]) -> &[u8] {
@@ -461,7 +518,8 @@ mod tests {
             Err(ProtocolError::TooLarge(_))
         ));
         let mut bad = b"<protocol><a v=\"".to_vec();
-        bad.extend([0xff, 0xfe]);
+        // A lead byte without its continuation: only the finished message shows it.
+        bad.extend([0xc3, 0x28]);
         bad.extend(b"\"/>");
         assert!(matches!(frames(&bad, 3), Err(ProtocolError::Utf8)));
     }
@@ -499,6 +557,92 @@ mod tests {
                 ],
                 "chunk {chunk}"
             );
+        }
+    }
+
+    /// A pretty stream fed in `chunk`-byte reads; every error is counted and recovered from.
+    fn pretty_frames(stream: &[u8], chunk: usize) -> (Vec<Frame>, Vec<ProtocolError>) {
+        let mut f = Framer::new(1 << 16);
+        f.set_pretty(true);
+        let (mut got, mut errors) = (Vec::new(), Vec::new());
+        for c in stream.chunks(chunk) {
+            f.push(c);
+            loop {
+                match f.next_frame() {
+                    Ok(Some(fr)) => got.push(fr),
+                    Ok(None) => break,
+                    Err(e) => {
+                        errors.push(e);
+                        f.recover();
+                    }
+                }
+            }
+        }
+        (got, errors)
+    }
+
+    #[test]
+    fn a_stream_cut_mid_tag_and_continued_with_garbage_fails_at_once() {
+        // Nothing after the garbage: the error must not wait for a `>` that never comes.
+        for garbage in [
+            &b"\x00\x01binary"[..],
+            b"ss=\"x\" @@@ junk",
+            b"\xff\xfe",
+            b"\x1b[0m",
+        ] {
+            let mut stream =
+                b"<protocol>\n  <joined roomId=\"r\"/>\n  <room roomId=\"r\">\n    <data cla"
+                    .to_vec();
+            stream.extend_from_slice(garbage);
+            for chunk in [1, 5, 1000] {
+                let (got, errors) = pretty_frames(&stream, chunk);
+                assert_eq!(
+                    got,
+                    vec![Frame::Open, Frame::Message("<joined roomId=\"r\"/>".into())],
+                    "{garbage:?} chunk {chunk}"
+                );
+                assert_eq!(errors.len(), 1, "{garbage:?} chunk {chunk}: {errors:?}");
+                assert!(
+                    matches!(errors[0], ProtocolError::Garbage(_)),
+                    "{garbage:?}: {errors:?}"
+                );
+            }
+        }
+        // Control characters inside an element's text or an attribute value, and a broken
+        // end tag, are errors too.
+        for bad in [
+            &b"<protocol><a>t\x02</a>"[..],
+            b"<protocol><a v=\"\x07\"/>",
+            b"<protocol><a></a @>",
+        ] {
+            assert!(
+                matches!(frames(bad, 1), Err(ProtocolError::Garbage(_))),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_message_cutting_into_a_broken_tag_is_not_lost() {
+        // The memento was cut inside an attribute value (and inside a tag name); the next
+        // message starts a new line: it is read, not skipped with the broken one.
+        for cut in [&b"<field x=\"1\" y="[..], b"<fie"] {
+            let mut stream = b"<protocol>\n  <room roomId=\"r\">\n    ".to_vec();
+            stream.extend_from_slice(cut);
+            stream.extend_from_slice(b"\n  <left roomId=\"r\"/>\n</protocol>");
+            for chunk in [1, 3, 1000] {
+                let (got, errors) = pretty_frames(&stream, chunk);
+                assert_eq!(errors.len(), 1, "{cut:?} chunk {chunk}: {errors:?}");
+                assert_eq!(
+                    got,
+                    vec![
+                        Frame::Open,
+                        Frame::Message("<left roomId=\"r\"/>".into()),
+                        Frame::Close
+                    ],
+                    "{cut:?} chunk {chunk}"
+                );
+            }
         }
     }
 }

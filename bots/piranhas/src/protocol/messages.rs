@@ -136,6 +136,9 @@ pub enum ServerMessage {
         room: Option<String>,
         /// The message text.
         message: String,
+        /// The request that caused it, echoed as an `<originalRequest class="move" x y
+        /// direction/>` child (19.2.1 does so for a move out of turn, spec §9 R8).
+        original: Option<MoveMsg>,
     },
     /// `<left roomId/>`: the player's game is over.
     Left {
@@ -200,6 +203,15 @@ pub(super) fn move_element(name: &str, m: &MoveMsg) -> Element {
         el = el.child(Element::new("hint").attr("content", h.clone()));
     }
     el
+}
+
+/// The move echoed in an error's `<originalRequest class="move">`, if it holds a readable one
+/// (anything else there is ignored: the error text is what matters).
+fn original_request(el: &Element) -> Option<MoveMsg> {
+    let req = el.find("originalRequest")?;
+    (req.get("class") == Some("move"))
+        .then(|| parse_move(req).ok())
+        .flatten()
 }
 
 fn room_of(el: &Element) -> Result<String, ProtocolError> {
@@ -318,6 +330,7 @@ impl ServerMessage {
             "error" => ServerMessage::Error {
                 room: None,
                 message: el.get("message").unwrap_or_default().to_string(),
+                original: original_request(el),
             },
             CLOSE_CONNECTION => ServerMessage::CloseConnection,
             "room" => {
@@ -342,6 +355,7 @@ impl ServerMessage {
                     "error" => ServerMessage::Error {
                         room: Some(room),
                         message: data.get("message").unwrap_or_default().to_string(),
+                        original: original_request(data),
                     },
                     other => ServerMessage::Unknown(other.to_string()),
                 }
@@ -384,18 +398,23 @@ impl ServerMessage {
             }
             ServerMessage::Result { room, result } => in_room(room, result_element(result)),
             ServerMessage::Error {
-                room: Some(room),
-                message,
-            } => in_room(
                 room,
-                Element::new("data")
-                    .attr("class", "error")
-                    .attr("message", message),
-            ),
-            ServerMessage::Error {
-                room: None,
                 message,
-            } => Element::new("error").attr("message", message),
+                original,
+            } => {
+                let mut el = match room {
+                    Some(_) => Element::new("data").attr("class", "error"),
+                    None => Element::new("error"),
+                }
+                .attr("message", message);
+                if let Some(m) = original {
+                    el = el.child(move_element("originalRequest", m));
+                }
+                match room {
+                    Some(room) => in_room(room, el),
+                    None => el,
+                }
+            }
             ServerMessage::Left { room } => Element::new("left").attr("roomId", room),
             ServerMessage::CloseConnection => Element::new(CLOSE_CONNECTION),
             ServerMessage::Unknown(name) => Element::new(name),

@@ -39,6 +39,9 @@ pub const OPEN: &str = "<protocol>";
 pub const CLIENT_CLOSE: &str = "</protocol>";
 /// What the server sends to end the session (after a newline, as 19.2.1 does).
 pub const SERVER_CLOSE: &str = "\n</protocol>";
+/// The server's whole stream when it closes before sending any message (19.2.1 opens its
+/// `<protocol>` only with the first message, so an unreadable first request gets this).
+pub const EMPTY_STREAM: &str = "<protocol/>";
 
 /// Anything that can go wrong decoding the protocol.
 #[derive(Debug, Clone, Error, PartialEq)]

@@ -4,7 +4,9 @@
 use super::game;
 use super::lobby::{JoinError, Out, Outbox, PlayerEvent, Seat, StartGame};
 use super::Shared;
-use crate::protocol::{ClientMessage, Frame, Framer, ServerMessage, OPEN, SERVER_CLOSE};
+use crate::protocol::{
+    ClientMessage, Frame, Framer, ServerMessage, EMPTY_STREAM, GAME_TYPE, OPEN, SERVER_CLOSE,
+};
 use std::fs::File;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,25 +35,26 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
     let mut rec_out = recorder(&shared, id, "server_to_client");
     let mut rec_in = recorder(&shared, id, "client_to_server");
 
-    // Writer: the stream opens with <protocol>; Close writes the closing tag, shuts down and
-    // stops the reader.
+    // Writer: like 19.2.1, the stream's `<protocol>` goes out with the first message (the
+    // recorded servers send both in one read); Close writes the closing tag (`<protocol/>`
+    // when nothing was written), shuts down and stops the reader.
     let writer = tokio::spawn(async move {
-        let write = |s: &str, rec: &mut Option<File>| {
-            if let Some(f) = rec {
-                let _ = f.write_all(s.as_bytes());
-            }
-            s.to_string()
-        };
-        let open = write(OPEN, &mut rec_out);
-        if wr.write_all(open.as_bytes()).await.is_ok() {
-            while let Some(o) = out_rx.recv().await {
-                let (bytes, last) = match o {
-                    Out::Data(s) => (write(&s, &mut rec_out), false),
-                    Out::Close => (write(SERVER_CLOSE, &mut rec_out), true),
-                };
-                if wr.write_all(bytes.as_bytes()).await.is_err() || last {
-                    break;
+        let mut opened = false;
+        while let Some(o) = out_rx.recv().await {
+            let (bytes, last) = match o {
+                Out::Data(s) if opened => (s, false),
+                Out::Data(s) => {
+                    opened = true;
+                    (format!("{OPEN}{s}"), false)
                 }
+                Out::Close if opened => (SERVER_CLOSE.to_string(), true),
+                Out::Close => (EMPTY_STREAM.to_string(), true),
+            };
+            if let Some(f) = &mut rec_out {
+                let _ = f.write_all(bytes.as_bytes());
+            }
+            if wr.write_all(bytes.as_bytes()).await.is_err() || last {
+                break;
             }
         }
         let _ = wr.shutdown().await;
@@ -69,13 +72,14 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
     let idle = shared.config.idle_timeout;
     let far = Duration::from_secs(86_400 * 365);
     let mut idle_at = tokio::time::Instant::now() + idle.unwrap_or(far);
-    let mut gone: Option<String> = None;
+    // Why the server ends this connection (`None`: the peer ended it).
+    let mut gone: Option<Ending> = None;
     'conn: loop {
         let n = tokio::select! {
             r = rd.read(&mut buf) => r.unwrap_or(0),
             _ = kill_rx.changed() => break 'conn,
             _ = tokio::time::sleep_until(deadline), if !joined && !admin => {
-                gone = Some("no join within the login timeout".into());
+                gone = Some(Ending::Refuse("no join within the login timeout".into()));
                 break 'conn;
             }
             _ = tokio::time::sleep_until(idle_at), if (joined || admin) && idle.is_some() => {
@@ -88,11 +92,8 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                     "idle: nothing received for {:.1} s outside a running game",
                     idle.unwrap_or(far).as_secs_f64()
                 );
-                // Not joined (admin): the common path below refuses with this reason.
-                if joined {
-                    refuse(&out_tx, &why);
-                }
-                gone = Some(why);
+                // Not in a running game: the common path below refuses with this reason.
+                gone = Some(Ending::Refuse(why));
                 break 'conn;
             }
         };
@@ -109,7 +110,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                 Ok(Some(f)) => f,
                 Ok(None) => break,
                 Err(e) => {
-                    gone = Some(e.to_string());
+                    gone = Some(Ending::Refuse(e.to_string()));
                     break 'conn;
                 }
             };
@@ -124,7 +125,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
             let msg = match ClientMessage::parse(&text) {
                 Ok(m) => m,
                 Err(e) => {
-                    gone = Some(e.to_string());
+                    gone = Some(Ending::Refuse(e.to_string()));
                     break 'conn;
                 }
             };
@@ -142,6 +143,13 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                 }
                 ClientMessage::Join { .. } | ClientMessage::JoinPrepared { .. } if joined => {
                     tracing::warn!("connection {id}: second join ignored");
+                }
+                ClientMessage::Join { game_type } if game_type != GAME_TYPE => {
+                    gone = Some(close_connection(
+                        &out_tx,
+                        format!("join of the unknown game type {game_type:?}"),
+                    ));
+                    break 'conn;
                 }
                 ClientMessage::Join { .. } => {
                     let Some(events) = ev_rx.take() else { continue };
@@ -175,7 +183,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                                 JoinError::UnknownCode => "unknown reservation code",
                                 JoinError::SlotTaken => "reservation already used",
                             };
-                            refuse(&out_tx, why);
+                            gone = Some(close_connection(&out_tx, format!("{why} {code:?}")));
                             break 'conn;
                         }
                     }
@@ -184,15 +192,23 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                     if passphrase == shared.config.password {
                         admin = true;
                     } else {
-                        refuse(&out_tx, "wrong passphrase");
+                        gone = Some(close_connection(&out_tx, "wrong admin password".into()));
                         break 'conn;
                     }
+                }
+                ClientMessage::Prepare { game_type, .. } if admin && game_type != GAME_TYPE => {
+                    gone = Some(close_connection(
+                        &out_tx,
+                        format!("prepare of the unknown game type {game_type:?}"),
+                    ));
+                    break 'conn;
                 }
                 ClientMessage::Prepare { slots, .. } if admin => {
                     let slots = match <[_; 2]>::try_from(slots) {
                         Ok(s) => s,
                         Err(v) => {
-                            refuse(&out_tx, &format!("prepare needs 2 slots, got {}", v.len()));
+                            let why = format!("prepare needs 2 slots, got {}", v.len());
+                            gone = Some(Ending::Refuse(why));
                             break 'conn;
                         }
                     };
@@ -216,14 +232,18 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
                 ClientMessage::Prepare { .. }
                 | ClientMessage::Observe { .. }
                 | ClientMessage::Pause { .. } => {
-                    refuse(&out_tx, "administrative request without authentication");
+                    let why = "administrative request without authentication".to_string();
+                    gone = Some(Ending::Refuse(why));
                     break 'conn;
                 }
                 ClientMessage::Move { .. } => {
                     tracing::warn!("connection {id}: move outside a game ignored");
                 }
                 ClientMessage::Unknown(what) => {
-                    tracing::debug!("connection {id}: ignored <{what}>");
+                    // 19.2.1 cannot read it and closes the stream without a word (spec §9 R8).
+                    let _ = out_tx.send(Out::Close);
+                    gone = Some(Ending::Closed(format!("unknown element or class {what:?}")));
+                    break 'conn;
                 }
             }
             if let Some(s) = start {
@@ -231,20 +251,53 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, id: u64) {
             }
         }
     }
-    if let Some(why) = &gone {
-        tracing::info!("connection {id} dropped: {why}");
-        if !joined {
-            refuse(&out_tx, why);
+    // In a running game the game decides what a leaving player gets (it loses, `LEFT`);
+    // elsewhere this connection ends here.
+    let in_game = joined && playing.load(Ordering::Relaxed);
+    let event = match gone {
+        Some(Ending::Refuse(why)) => {
+            tracing::info!("connection {id} dropped: {why}");
+            if in_game {
+                // The game sends the error inside its room, then closes.
+                Some(why)
+            } else {
+                refuse(&out_tx, &why);
+                None
+            }
         }
-    }
-    // Tell the game (if any) that this player is gone; the game decides what the player gets.
-    let _ = ev_tx.send(PlayerEvent::Gone(gone));
+        Some(Ending::Closed(why)) => {
+            tracing::info!("connection {id} closed: {why}");
+            None
+        }
+        None => {
+            if !in_game {
+                let _ = out_tx.send(Out::Close);
+            }
+            None
+        }
+    };
+    // Tell the game (if any) that this player is gone.
+    let _ = ev_tx.send(PlayerEvent::Gone(event));
     drop(ev_tx);
-    if !joined {
-        let _ = out_tx.send(Out::Close);
-    }
     drop(out_tx);
     let _ = writer.await;
+}
+
+/// How the server ends a connection.
+enum Ending {
+    /// Our own refusal (login or idle timeout, undecodable or oversized input, an admin
+    /// request without authentication): `<error message>`, then the closing tag.
+    Refuse(String),
+    /// Already answered the official way (spec §9 R8) and closed; the text is for the log.
+    Closed(String),
+}
+
+/// The official answer to a request 19.2.1 refuses (spec §9 R8): CloseConnection, then the
+/// closing tag; `why` is for our log only, the peer learns nothing more.
+fn close_connection(out: &Outbox, why: String) -> Ending {
+    send(out, &ServerMessage::CloseConnection);
+    let _ = out.send(Out::Close);
+    Ending::Closed(why)
 }
 
 fn refuse(out: &Outbox, why: &str) {
@@ -253,6 +306,7 @@ fn refuse(out: &Outbox, why: &str) {
         &ServerMessage::Error {
             room: None,
             message: why.to_string(),
+            original: None,
         },
     );
     let _ = out.send(Out::Close);

@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 /// Reason text of a player who left.
 pub const REASON_LEFT: &str = "Der Spieler hat das Spiel verlassen";
 
+/// What 19.2.1 tells a seated player who moves while it is not its turn (spec §9 R8).
+pub const NOT_YOUR_TURN: &str = "It's not your turn yet.";
+
 /// Reason text of a timeout after `limit`.
 pub fn timeout_reason(limit: Duration) -> String {
     let secs = limit.as_secs_f64();
@@ -46,6 +49,9 @@ struct Game {
     moves: Vec<Move>,
     /// Every memento's `<state>`, kept only when the server writes records.
     states: Option<Vec<crate::protocol::Element>>,
+    /// A seat whose connection the game closed with an error (a rule violation, a move out
+    /// of turn): it gets no result and no `<left>`, like on 19.2.1.
+    dismissed: Option<Color>,
 }
 
 impl Game {
@@ -92,81 +98,101 @@ impl Game {
         );
         let asked = Instant::now();
         let hard = tokio::time::Instant::from_std(asked + cfg.hard_timeout);
-        loop {
-            let (mover, other) = split(&mut self.seats, c);
-            let ev = tokio::select! {
-                ev = mover.events.recv() => (cur, ev.unwrap_or(PlayerEvent::Gone(None))),
-                ev = other.events.recv() => (cur.other(), ev.unwrap_or(PlayerEvent::Gone(None))),
-                _ = tokio::time::sleep_until(hard), if self.can_timeout[c] => {
+        let (mover, other) = split(&mut self.seats, c);
+        let ev = tokio::select! {
+            ev = mover.events.recv() => (cur, ev.unwrap_or(PlayerEvent::Gone(None))),
+            ev = other.events.recv() => (cur.other(), ev.unwrap_or(PlayerEvent::Gone(None))),
+            _ = tokio::time::sleep_until(hard), if self.can_timeout[c] => {
+                return Some(End::Forfeit {
+                    loser: cur,
+                    cause: ScoreCause::HardTimeout,
+                    reason: timeout_reason(cfg.hard_timeout),
+                });
+            }
+        };
+        match ev {
+            (who, PlayerEvent::Gone(why)) => {
+                if let Some(why) = why {
+                    // Undecodable input: tell the sender why, then close it.
+                    let out = &self.seats[who as usize].out;
+                    send(
+                        out,
+                        &ServerMessage::Error {
+                            room: Some(self.room.clone()),
+                            message: why,
+                            original: None,
+                        },
+                    );
+                    let _ = out.send(Out::Close);
+                    self.dismissed = Some(who);
+                }
+                Some(End::Forfeit {
+                    loser: who,
+                    cause: ScoreCause::Left,
+                    reason: REASON_LEFT.into(),
+                })
+            }
+            (who, PlayerEvent::Move(m, _)) if who != cur => {
+                // 19.2.1: the error with the move echoed, CloseConnection, closed; the
+                // mover has left the game (spec §9 R8).
+                tracing::info!(
+                    "room {}: {who} moved out of turn ({}); it leaves the game",
+                    self.room,
+                    m.mv
+                );
+                let out = &self.seats[who as usize].out;
+                send(
+                    out,
+                    &ServerMessage::Error {
+                        room: Some(self.room.clone()),
+                        message: NOT_YOUR_TURN.into(),
+                        original: Some(m),
+                    },
+                );
+                send(out, &ServerMessage::CloseConnection);
+                let _ = out.send(Out::Close);
+                self.dismissed = Some(who);
+                Some(End::Forfeit {
+                    loser: who,
+                    cause: ScoreCause::Left,
+                    reason: REASON_LEFT.into(),
+                })
+            }
+            (_, PlayerEvent::Move(m, at)) => {
+                if self.can_timeout[c] && at.duration_since(asked) > cfg.soft_timeout {
                     return Some(End::Forfeit {
                         loser: cur,
-                        cause: ScoreCause::HardTimeout,
-                        reason: timeout_reason(cfg.hard_timeout),
+                        cause: ScoreCause::SoftTimeout,
+                        reason: timeout_reason(cfg.soft_timeout),
                     });
                 }
-            };
-            match ev {
-                (who, PlayerEvent::Gone(why)) => {
-                    if let Some(why) = why {
-                        // Undecodable input: tell the sender why, then close it.
-                        let out = &self.seats[who as usize].out;
+                match self.state.apply(m.mv) {
+                    Err(rule) => {
+                        let out = &self.seats[c].out;
+                        let message = format!("Ungueltiger Zug von '{}'.\n{rule}", self.names[c]);
                         send(
                             out,
                             &ServerMessage::Error {
                                 room: Some(self.room.clone()),
-                                message: why,
+                                message,
+                                original: None,
                             },
                         );
+                        send(out, &ServerMessage::CloseConnection);
                         let _ = out.send(Out::Close);
-                    }
-                    return Some(End::Forfeit {
-                        loser: who,
-                        cause: ScoreCause::Left,
-                        reason: REASON_LEFT.into(),
-                    });
-                }
-                (who, PlayerEvent::Move(m, _)) if who != cur => {
-                    tracing::warn!(
-                        "room {}: {who} moved out of turn ({}); ignored",
-                        self.room,
-                        m.mv
-                    );
-                }
-                (_, PlayerEvent::Move(m, at)) => {
-                    if self.can_timeout[c] && at.duration_since(asked) > cfg.soft_timeout {
-                        return Some(End::Forfeit {
+                        self.dismissed = Some(cur);
+                        Some(End::Forfeit {
                             loser: cur,
-                            cause: ScoreCause::SoftTimeout,
-                            reason: timeout_reason(cfg.soft_timeout),
-                        });
+                            cause: ScoreCause::RuleViolation,
+                            reason: rule.to_string(),
+                        })
                     }
-                    return match self.state.apply(m.mv) {
-                        Err(rule) => {
-                            let out = &self.seats[c].out;
-                            let message =
-                                format!("Ungueltiger Zug von '{}'.\n{rule}", self.names[c]);
-                            send(
-                                out,
-                                &ServerMessage::Error {
-                                    room: Some(self.room.clone()),
-                                    message,
-                                },
-                            );
-                            send(out, &ServerMessage::CloseConnection);
-                            let _ = out.send(Out::Close);
-                            Some(End::Forfeit {
-                                loser: cur,
-                                cause: ScoreCause::RuleViolation,
-                                reason: rule.to_string(),
-                            })
-                        }
-                        Ok(next) => {
-                            self.state = next;
-                            self.moves.push(m.mv);
-                            self.memento(Some(m));
-                            self.state.result().map(End::Regular)
-                        }
-                    };
+                    Ok(next) => {
+                        self.state = next;
+                        self.moves.push(m.mv);
+                        self.memento(Some(m));
+                        self.state.result().map(End::Regular)
+                    }
                 }
             }
         }
@@ -308,6 +334,7 @@ pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
         state: State::start(krakens),
         moves: Vec::new(),
         states: shared.records.is_some().then(Vec::new),
+        dismissed: None,
     };
     for c in Color::BOTH {
         send(
@@ -328,21 +355,13 @@ pub(crate) async fn run(shared: Arc<Shared>, start: StartGame) {
         }
     };
     let result = g.result(&end);
-    let violator = match &end {
-        End::Forfeit {
-            loser,
-            cause: ScoreCause::RuleViolation,
-            ..
-        } => Some(*loser),
-        _ => None,
-    };
     let msg = ServerMessage::Result {
         room: room.clone(),
         result: result.clone(),
     };
     let left = ServerMessage::Left { room: room.clone() };
     for c in Color::BOTH {
-        if Some(c) != violator {
+        if Some(c) != g.dismissed {
             let out = &g.seats[c as usize].out;
             send(out, &msg);
             send(out, &left);

@@ -13,7 +13,8 @@ use tokio::sync::{mpsc, oneshot};
 pub(crate) enum Out {
     /// Bytes to write.
     Data(String),
-    /// Write `\n</protocol>` and close the connection.
+    /// Write `\n</protocol>` (or `<protocol/>` if nothing was written yet) and close the
+    /// connection.
     Close,
 }
 

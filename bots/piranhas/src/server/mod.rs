@@ -11,7 +11,17 @@
 //!   [`ServerConfig::max_message`], a nested `<protocol>`): the player gets
 //!   `<error message>` and `\n</protocol>`, its connection is closed, and it loses with cause
 //!   `LEFT` (as if it had disconnected). Before joining, such a connection is just refused.
-//! - A move sent while it is not the sender's turn is logged and ignored.
+//! - Error paths follow the official 19.2.1 server (spec §9 R8): a wrong admin password, a
+//!   `join` or `prepare` of an unknown game type, an unknown reservation code get
+//!   `<sc.protocol.responses.CloseConnection/>` and the closing tag; an element (or data class)
+//!   we do not know gets only the closing tag (`<protocol/>` when nothing was sent yet: like
+//!   19.2.1, the stream's `<protocol>` goes out with the first message). A seated player's
+//!   move out of turn gets `<data class="error" message="It's not your turn yet.">` with the
+//!   move echoed as `<originalRequest>`, CloseConnection, the closing tag, and loses with cause
+//!   `LEFT` (the opponent gets the result and `<left>`). A move only ever reaches the game its
+//!   sender is seated in, whatever its `roomId` says.
+//! - Our own refusals where 19.2.1 was not measured (login or idle timeout, an admin request
+//!   without authentication, a `prepare` without two slots) send `<error message>` and close.
 //! - After `result` and `left`, a player has [`ServerConfig::close_grace`] to send
 //!   `</protocol>` (answered with `\n</protocol>`); then the server closes the connection.
 //! - A player whose `join` is still waiting for an opponent and who disconnects is forgotten.
