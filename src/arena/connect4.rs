@@ -14,7 +14,7 @@
 //!   per move.
 //! - `random`: uniformly random legal columns.
 
-use super::{split_spec, Arena, Job, Outcome, Played};
+use super::{split_spec, Arena, Job, Outcome, Played, Position};
 use anyhow::{bail, Context};
 use kibitz_bots_connect4::record as c4record;
 use kibitz_connect4::book::Book;
@@ -23,7 +23,7 @@ use kibitz_connect4::{Board, DepthLimited, Engine, Player, TimeControl};
 use kibitz_search::params::Tunable;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::time::Duration;
 
 /// Random plies of a default opening.
@@ -364,6 +364,110 @@ impl Arena for Connect4 {
         }
         Ok(out)
     }
+
+    /// Connect Four positions on the record's own board size (`setup.columns`, `rows`,
+    /// `connect`; 7 × 6, 4 when absent): `state` is `{"columns", "rows", "connect", "grid":
+    /// [rows top to bottom as strings of '.', '1' (first), '2' (second)], "to_move": 0 | 1,
+    /// "last": [col, row] | null (0-based, row 0 at the bottom), "win": [[col, row], ...]}`
+    /// (`win`: the cells of the winning line once the game is won, else empty).
+    fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
+        let dim = |k: &str, d: u64| record["setup"][k].as_u64().unwrap_or(d) as usize;
+        let (columns, rows, connect) = (dim("columns", 7), dim("rows", 6), dim("connect", 4));
+        let mut b = Board::<u128>::new(columns, rows, connect)
+            .map_err(|e| anyhow::anyhow!("board {columns}×{rows} connect {connect}: {e}"))?;
+        let open = record["setup"]["opening"].as_str().unwrap_or("");
+        for (i, ch) in open.chars().enumerate() {
+            let c = ch
+                .to_digit(10)
+                .filter(|d| (1..=columns as u32).contains(d))
+                .with_context(|| format!("opening {open:?}: {ch:?} is not a column"))?;
+            b.play(c as usize - 1)
+                .map_err(|e| anyhow::anyhow!("opening {open:?}, ply {}: {e}", i + 1))?;
+        }
+        let state = |b: &Board<u128>, last: Option<(usize, usize)>| {
+            let grid: Vec<String> = (0..rows)
+                .rev()
+                .map(|r| {
+                    (0..columns)
+                        .map(|c| match b.cell(c, r) {
+                            Some(Player::First) => '1',
+                            Some(Player::Second) => '2',
+                            None => '.',
+                        })
+                        .collect()
+                })
+                .collect();
+            let win = match (b.winner(), last) {
+                (Some(p), Some(cell)) => winning_line(b, p, cell),
+                _ => Vec::new(),
+            };
+            json!({
+                "columns": columns, "rows": rows, "connect": connect, "grid": grid,
+                "to_move": usize::from(b.side_to_move() == Player::Second),
+                "last": last.map(|(c, r)| [c, r]), "win": win,
+            })
+        };
+        let mut out = vec![Position {
+            what: format!("start, opening {open:?}"),
+            state: state(&b, None),
+        }];
+        for (i, m) in record["moves"]
+            .as_array()
+            .context("record has no moves")?
+            .iter()
+            .enumerate()
+        {
+            let c = m
+                .as_u64()
+                .filter(|c| (1..=columns as u64).contains(c))
+                .with_context(|| format!("move {}: not a column", i + 1))?
+                as usize;
+            let who = if b.side_to_move() == Player::First {
+                "● first"
+            } else {
+                "○ second"
+            };
+            let row = b.height(c - 1);
+            b.play(c - 1)
+                .map_err(|e| anyhow::anyhow!("move {} (column {c}) is illegal: {e}", i + 1))?;
+            out.push(Position {
+                what: format!("{}. {who} plays column {c}", i + 1),
+                state: state(&b, Some((c - 1, row))),
+            });
+        }
+        if let Some(last) = out.last_mut() {
+            last.what += match b.winner() {
+                Some(Player::First) => "  — first player wins",
+                Some(Player::Second) => "  — second player wins",
+                None if b.is_full() => "  — draw",
+                None => "",
+            };
+        }
+        Ok(out)
+    }
+}
+
+/// The cells of `p`'s longest line through `(col, row)` (the stone that won), for the
+/// viewer to mark; empty when that line is shorter than the board's `connect`.
+fn winning_line(b: &Board<u128>, p: Player, (col, row): (usize, usize)) -> Vec<[usize; 2]> {
+    let mut best: Vec<[usize; 2]> = Vec::new();
+    for (dc, dr) in [(1i64, 0i64), (0, 1), (1, 1), (1, -1)] {
+        let owned = |k: i64| {
+            let (c, r) = (col as i64 + k * dc, row as i64 + k * dr);
+            (c >= 0 && r >= 0 && b.cell(c as usize, r as usize) == Some(p))
+                .then_some([c as usize, r as usize])
+        };
+        let mut line: Vec<[usize; 2]> = (1..).map_while(|k| owned(-k)).collect();
+        line.reverse();
+        line.extend((0..).map_while(owned));
+        if line.len() > best.len() {
+            best = line;
+        }
+    }
+    if best.len() < b.connect() {
+        best.clear();
+    }
+    best
 }
 
 #[cfg(test)]

@@ -1,0 +1,166 @@
+//! One game's page: the board of the current ply as server-drawn SVG, what happened, the move
+//! list beside it, ←/→ and Home/End to step, the ply in the URL (`#ply=17`), and, where the
+//! record carries what the bot thought (`think`, see `arena::record`), the search's numbers
+//! per move and an evaluation graph.
+//!
+//! Every ply's SVG is embedded in the page as JSON (`<script type="application/json">`, with
+//! `<`, `>`, `&` escaped), so stepping needs no round trip; `data.json` gives the same data
+//! for the live update.
+
+use super::html::{esc, page, script_json, url_enc};
+use super::store::{summary, Key};
+use super::svg;
+use crate::arena::adapter;
+use serde_json::{json, Value};
+
+/// The page data of a record: `{"gen", "plies": [{"what", "svg", "think"}], "error"}`.
+pub fn data(rec: &Value, gen: u64) -> Value {
+    let game = rec["game"].as_str().unwrap_or("?");
+    let positions = adapter(game).and_then(|a| a.positions(rec));
+    let thinks = rec["think"].as_array();
+    match positions {
+        Ok(ps) => {
+            let plies: Vec<Value> = ps
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    // think[k] belongs to move k + 1, i.e. ply k + 1.
+                    let think = i
+                        .checked_sub(1)
+                        .and_then(|k| thinks.and_then(|t| t.get(k)))
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                    json!({"what": p.what, "svg": svg::draw(game, &p.state), "think": think})
+                })
+                .collect();
+            json!({"gen": gen, "plies": plies, "error": null})
+        }
+        Err(e) => json!({
+            "gen": gen,
+            "plies": [{"what": "cannot replay this record", "svg": svg::text(&format!("{e:#}")), "think": null}],
+            "error": format!("{e:#}"),
+        }),
+    }
+}
+
+/// The page of record `n` of `key`, drawn at generation `gen`.
+pub fn render(key: &Key, n: usize, rec: &Value, gen: u64) -> String {
+    let s = summary(rec);
+    let d = data(rec, gen);
+    let players: Vec<String> = s
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("seat {i}: <b>{}</b>", esc(p)))
+        .collect();
+    let title = format!("{} — {} #{n}", s.game, key.file);
+    let error = d["error"]
+        .as_str()
+        .map(|e| format!("<p class=\"error\">{}</p>", esc(e)))
+        .unwrap_or_default();
+    let body = format!(
+        "<p><a href=\"/\">all games</a> · <a href=\"/match/{}/{}\">match</a></p>\
+         <h1>{}</h1><p>{} — {}</p>{error}\
+         <div class=\"game\"><div><div id=\"board\"></div><p class=\"what\" id=\"what\"></p>\
+         <p class=\"think\" id=\"think\"></p><div id=\"graph\"></div>\
+         <p class=\"keys\">← → step · Home / End · click a move</p></div>\
+         <ol id=\"moves\" start=\"0\"></ol></div>\
+         <script type=\"application/json\" id=\"data\">{}</script>",
+        key.dir,
+        url_enc(&key.file),
+        esc(&title),
+        players.join(" · "),
+        esc(&s.result_text),
+        script_json(&d),
+    );
+    let data_url = format!("/game/{}/{}/{n}/data.json", key.dir, url_enc(&key.file));
+    page(&title, &body, &GAME_SCRIPT.replace("DATA_URL", &data_url))
+}
+
+/// Stepping, the move list, the URL's ply, the evaluation graph and the live update.
+const GAME_SCRIPT: &str = r#"
+let D = JSON.parse(document.getElementById('data').textContent);
+let ply = 0;
+const board = document.getElementById('board'), what = document.getElementById('what'),
+      think = document.getElementById('think'), moves = document.getElementById('moves'),
+      graph = document.getElementById('graph');
+function fmtThink(t) {
+  if (!t) return '';
+  const parts = [];
+  if (t.score !== undefined && t.score !== null) parts.push('score ' + t.score);
+  if (t.depth !== undefined && t.depth !== null) parts.push('depth ' + t.depth);
+  if (t.nodes !== undefined && t.nodes !== null) parts.push(t.nodes + ' nodes');
+  if (t.ms !== undefined && t.ms !== null) parts.push(t.ms + ' ms');
+  if (t.pv && t.pv.length) parts.push('pv ' + t.pv.join(' '));
+  return parts.join(' · ');
+}
+function drawGraph() {
+  const pts = [];
+  D.plies.forEach((p, i) => { if (p.think && typeof p.think.score === 'number') pts.push([i, p.think.score]); });
+  graph.textContent = '';
+  if (pts.length < 2) return;
+  const W = 420, H = 120, n = Math.max(1, D.plies.length - 1);
+  const lim = Math.max(1, ...pts.map(p => Math.abs(p[1])));
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('width', W); svg.setAttribute('height', H); svg.setAttribute('class', 'evalgraph');
+  const axis = document.createElementNS(ns, 'line');
+  axis.setAttribute('x1', 0); axis.setAttribute('x2', W); axis.setAttribute('y1', H / 2); axis.setAttribute('y2', H / 2);
+  axis.setAttribute('stroke', '#999'); svg.appendChild(axis);
+  const line = document.createElementNS(ns, 'polyline');
+  line.setAttribute('points', pts.map(([i, s]) => (i / n * W).toFixed(1) + ',' + (H / 2 - s / lim * (H / 2 - 4)).toFixed(1)).join(' '));
+  line.setAttribute('fill', 'none'); line.setAttribute('stroke', '#1558b0'); line.setAttribute('stroke-width', 2);
+  svg.appendChild(line);
+  const mark = document.createElementNS(ns, 'line');
+  mark.setAttribute('id', 'graphmark'); mark.setAttribute('y1', 0); mark.setAttribute('y2', H); mark.setAttribute('stroke', '#e07a00');
+  svg.appendChild(mark);
+  graph.appendChild(svg);
+}
+function list() {
+  moves.textContent = '';
+  D.plies.forEach((p, i) => {
+    const li = document.createElement('li');
+    li.dataset.ply = i;
+    li.textContent = p.what;
+    li.addEventListener('click', () => show(i));
+    moves.appendChild(li);
+  });
+  drawGraph();
+}
+function show(i) {
+  ply = Math.max(0, Math.min(D.plies.length - 1, i | 0));
+  const p = D.plies[ply];
+  board.innerHTML = p.svg;
+  what.textContent = '[' + ply + '/' + (D.plies.length - 1) + '] ' + p.what;
+  think.textContent = fmtThink(p.think);
+  for (const li of moves.children) li.classList.toggle('cur', +li.dataset.ply === ply);
+  const cur = moves.children[ply];
+  if (cur) cur.scrollIntoView({block: 'nearest'});
+  const mark = document.getElementById('graphmark');
+  if (mark) { const x = ply / Math.max(1, D.plies.length - 1) * 420; mark.setAttribute('x1', x); mark.setAttribute('x2', x); }
+  if (location.hash !== '#ply=' + ply) history.replaceState(null, '', '#ply=' + ply);
+  document.body.dataset.ply = ply;
+  document.body.dataset.plies = D.plies.length;
+}
+function fromHash() { const m = /ply=(\d+)/.exec(location.hash); return m ? +m[1] : 0; }
+document.addEventListener('keydown', (e) => {
+  const to = {ArrowRight: ply + 1, ArrowLeft: ply - 1, Home: 0, End: D.plies.length - 1}[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  show(to);
+});
+window.addEventListener('hashchange', () => show(fromHash()));
+list();
+show(fromHash());
+const es = new EventSource('/events');
+es.addEventListener('records', async (e) => {
+  if (+e.data === D.gen) return;
+  const r = await fetch('DATA_URL');
+  if (!r.ok) return;
+  const fresh = await r.json();
+  const atEnd = ply === D.plies.length - 1;
+  const changed = fresh.plies.length !== D.plies.length;
+  D = fresh;
+  if (changed) { list(); show(atEnd ? D.plies.length - 1 : ply); }
+});
+"#;
