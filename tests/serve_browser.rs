@@ -8,7 +8,8 @@
 //! - `piranhas_ply_in_url`: `#ply=20` opens position 20;
 //! - `no_console_errors`: index, every game's page and a match page log no error (and a page
 //!   with a deliberate error does, so the check can fail);
-//! - `live_updates`: a game page and the index follow a record file that grows.
+//! - `live_updates`: a game page and the index follow a record file that grows;
+//! - `thinking_graph`: a searching player's numbers per move and the evaluation graph.
 //!
 //! A missing browser never passes quietly: the trials are marked ignored when chromium or
 //! chromedriver is missing locally, and FAIL when the environment variable `CI` is set.
@@ -128,11 +129,19 @@ impl Env {
         }
         let dir = records.to_str().ok_or("temp dir is not UTF-8")?;
         // Small fixed budgets: a few seconds of CPU for all four games.
-        for (game, a, b, n) in [
-            ("connect4", "random", "random", "2"),
-            ("piranhas", "greedy", "random", "1"),
-            ("maumau", "heuristic", "random", "1"),
-            ("koehandel", "heuristic", "random", "1"),
+        // Seed 3: one game of each; seed 4: a searching Connect Four player (its `think`).
+        for (game, a, b, n, seed) in [
+            ("connect4", "random", "random", "2", "3"),
+            ("piranhas", "greedy", "random", "1", "3"),
+            ("maumau", "heuristic", "random", "1", "3"),
+            ("koehandel", "heuristic", "random", "1", "3"),
+            (
+                "connect4",
+                "search:depth=4,solve=16",
+                "search:depth=2,solve=16",
+                "1",
+                "4",
+            ),
         ] {
             run(&[
                 "match",
@@ -144,7 +153,7 @@ impl Env {
                 "--games",
                 n,
                 "--seed",
-                "3",
+                seed,
                 "--records",
                 dir,
             ])?;
@@ -611,15 +620,51 @@ fn live_updates() -> Result<(), Failed> {
 /// A trial's body.
 type TrialFn = fn() -> Result<(), Failed>;
 
+fn thinking_graph() -> Result<(), Failed> {
+    with_browser("think", |env, c| {
+        Box::pin(async move {
+            let path = env.records.join("connect4-4.jsonl");
+            let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+            let rec: Value = serde_json::from_str(text.lines().next().ok_or("no record")?)
+                .map_err(|e| e.to_string())?;
+            let think = rec["think"].as_array().ok_or("the record has no think")?;
+            let scored = think.iter().filter(|t| t["score"].is_i64()).count();
+            if scored < 2 {
+                return Err(format!("only {scored} scored moves: no graph to check").into());
+            }
+            c.goto(&format!("{}game/0/connect4-4.jsonl/0#ply=1", env.url))
+                .await
+                .map_err(|e| e.to_string())?;
+            wait_for(c, "return document.body.dataset.ply", &json!("1")).await?;
+            // One graph point per scored move.
+            let points = "const l = document.querySelector('#graph polyline'); \
+                          return l ? l.getAttribute('points').trim().split(/\\s+/).length : 0";
+            wait_for(c, points, &json!(scored)).await?;
+            // The numbers of the move that led to ply 1 (seat 0 searched it).
+            let shown = eval(c, "return document.getElementById('think').textContent").await?;
+            let nodes = think[0]["nodes"].as_u64().ok_or("no nodes")?;
+            if !shown
+                .as_str()
+                .unwrap_or("")
+                .contains(&format!("{nodes} nodes"))
+            {
+                return Err(format!("ply 1 shows {shown}, the record says {nodes} nodes").into());
+            }
+            Ok(())
+        })
+    })
+}
+
 fn main() {
     let mut args = Arguments::from_args();
     // One browser at a time: the machine is small and the trials share one server.
     args.test_threads = Some(1);
-    let trials: [(&str, TrialFn); 4] = [
+    let trials: [(&str, TrialFn); 5] = [
         ("connect4_arrow_keys", connect4_arrow_keys),
         ("piranhas_ply_in_url", piranhas_ply_in_url),
         ("no_console_errors", no_console_errors),
         ("live_updates", live_updates),
+        ("thinking_graph", thinking_graph),
     ];
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
     let missing = browser().err();

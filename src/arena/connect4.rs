@@ -188,21 +188,43 @@ impl Mover {
 
     /// The column (0-based) to play after `history` on `board` (which has a legal move).
     pub fn choose(&mut self, board: &Board<u64>, history: &[usize]) -> usize {
+        self.choose_thinking(board, history).0
+    }
+
+    /// [`Mover::choose`] plus what the search knew, for the record's `think` key (see
+    /// `arena::record`): `{"score", "exact", "depth", "nodes", "source", "ms"}` with the
+    /// score from the mover's side (`None` score: not proven, left out); `None` for the random
+    /// player, which knows nothing.
+    pub fn choose_thinking(
+        &mut self,
+        board: &Board<u64>,
+        history: &[usize],
+    ) -> (usize, Option<Value>) {
         let legal = board.legal_moves();
-        match self {
-            Mover::Random(rng) => legal[rng.random_range(0..legal.len())],
+        let started = std::time::Instant::now();
+        let choice = match self {
+            Mover::Random(rng) => return (legal[rng.random_range(0..legal.len())], None),
             Mover::Engine(e, ms, by_nodes) => {
                 // Under a node budget the clock is only a guard against a runaway move.
                 let soft = Duration::from_millis(if *by_nodes { 60_000 } else { *ms });
                 let tc = TimeControl::new(soft, soft + soft / 4);
-                e.choose(history, &tc, None).column
+                e.choose(history, &tc, None)
             }
-            Mover::Search(f) => {
-                f.engine
-                    .choose(history, &TimeControl::infinite(), Some(f.depth))
-                    .column
-            }
+            Mover::Search(f) => f
+                .engine
+                .choose(history, &TimeControl::infinite(), Some(f.depth)),
+        };
+        let mut think = json!({
+            "exact": choice.exact,
+            "depth": choice.depth,
+            "nodes": choice.nodes,
+            "source": choice.source,
+            "ms": started.elapsed().as_millis() as u64,
+        });
+        if let Some(score) = choice.score {
+            think["score"] = json!(score);
         }
+        (choice.column, Some(think))
     }
 }
 
@@ -275,12 +297,18 @@ impl Arena for Connect4 {
             board.play(c)?;
             history.push(c);
         }
+        let mut thinks = Vec::new();
         while !board.is_over() {
-            let c = if board.side_to_move() == Player::First {
-                first.choose(&board, &history)
+            let seat = usize::from(board.side_to_move() == Player::Second);
+            let (c, think) = if seat == 0 {
+                first.choose_thinking(&board, &history)
             } else {
-                second.choose(&board, &history)
+                second.choose_thinking(&board, &history)
             };
+            thinks.push(think.map(|mut t| {
+                t["seat"] = json!(seat);
+                t
+            }));
             board
                 .play(c)
                 .with_context(|| format!("illegal column {} after {}", c + 1, digits(&history)))?;
@@ -314,10 +342,14 @@ impl Arena for Connect4 {
             .into(),
             illegal: None,
         };
+        let mut record = c4record::game(players, &setup, &history[open.len()..], &end);
+        if thinks.iter().any(Option::is_some) {
+            record["think"] = json!(thinks);
+        }
         Ok(Played {
             outcome,
             plies: (history.len() - open.len()) as u32,
-            record: c4record::game(players, &setup, &history[open.len()..], &end),
+            record,
         })
     }
 
@@ -473,6 +505,38 @@ fn winning_line(b: &Board<u128>, p: Player, (col, row): (usize, usize)) -> Vec<[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn records_carry_what_the_search_thought_per_move() {
+        let job = Job {
+            a: "search:depth=4",
+            b: "random",
+            seed: 9,
+            index: 0,
+            unit: 0,
+            slot: 0,
+            opening: None,
+            tc_ms: None,
+        };
+        let rec = Connect4.play(&job).unwrap().record;
+        let moves = rec["moves"].as_array().unwrap();
+        let think = rec["think"].as_array().unwrap();
+        assert_eq!(think.len(), moves.len());
+        for (i, t) in think.iter().enumerate() {
+            // A (search) is first: the moves after the opening alternate A, B, A, ...
+            if i % 2 == 0 {
+                assert_eq!(t["seat"], 0, "{i}");
+                assert!(
+                    t["nodes"].as_u64().is_some() && t["depth"].as_u64().is_some(),
+                    "{t}"
+                );
+            } else {
+                assert!(t.is_null(), "random thinks nothing: {t}");
+            }
+        }
+        let quiet = Job { a: "random", ..job };
+        assert!(Connect4.play(&quiet).unwrap().record.get("think").is_none());
+    }
 
     #[test]
     fn engine_specs_take_node_budgets_and_tunables() {

@@ -13,7 +13,9 @@ use super::svg;
 use crate::arena::adapter;
 use serde_json::{json, Value};
 
-/// The page data of a record: `{"gen", "plies": [{"what", "svg", "think"}], "error"}`.
+/// The page data of a record: `{"gen", "plies": [{"what", "svg", "think", "eval"}], "error"}`
+/// (`think`: the record's entry for the move that led to the ply; `eval`: its score from seat
+/// 0's side, for the graph).
 pub fn data(rec: &Value, gen: u64) -> Value {
     let game = rec["game"].as_str().unwrap_or("?");
     let positions = adapter(game).and_then(|a| a.positions(rec));
@@ -30,7 +32,15 @@ pub fn data(rec: &Value, gen: u64) -> Value {
                         .and_then(|k| thinks.and_then(|t| t.get(k)))
                         .cloned()
                         .unwrap_or(Value::Null);
-                    json!({"what": p.what, "svg": svg::draw(game, &p.state), "think": think})
+                    // The graph's value: the score from seat 0's side.
+                    let eval = think["score"].as_f64().map(|v| {
+                        if think["seat"].as_u64() == Some(1) {
+                            -v
+                        } else {
+                            v
+                        }
+                    });
+                    json!({"what": p.what, "svg": svg::draw(game, &p.state), "think": think, "eval": eval})
                 })
                 .collect();
             json!({"gen": gen, "plies": plies, "error": null})
@@ -86,17 +96,19 @@ const board = document.getElementById('board'), what = document.getElementById('
       graph = document.getElementById('graph');
 function fmtThink(t) {
   if (!t) return '';
-  const parts = [];
+  const parts = ['seat ' + t.seat + ' thought:'];
   if (t.score !== undefined && t.score !== null) parts.push('score ' + t.score);
   if (t.depth !== undefined && t.depth !== null) parts.push('depth ' + t.depth);
   if (t.nodes !== undefined && t.nodes !== null) parts.push(t.nodes + ' nodes');
   if (t.ms !== undefined && t.ms !== null) parts.push(t.ms + ' ms');
+  if (t.source) parts.push(t.source);
+  if (t.exact) parts.push('exact');
   if (t.pv && t.pv.length) parts.push('pv ' + t.pv.join(' '));
   return parts.join(' · ');
 }
 function drawGraph() {
   const pts = [];
-  D.plies.forEach((p, i) => { if (p.think && typeof p.think.score === 'number') pts.push([i, p.think.score]); });
+  D.plies.forEach((p, i) => { if (typeof p.eval === 'number') pts.push([i, p.eval]); });
   graph.textContent = '';
   if (pts.length < 2) return;
   const W = 420, H = 120, n = Math.max(1, D.plies.length - 1);
@@ -121,7 +133,7 @@ function list() {
   D.plies.forEach((p, i) => {
     const li = document.createElement('li');
     li.dataset.ply = i;
-    li.textContent = p.what;
+    li.textContent = p.what + (p.think && typeof p.think.score === 'number' ? '   [' + p.think.score + ']' : '');
     li.addEventListener('click', () => show(i));
     moves.appendChild(li);
   });
@@ -164,3 +176,42 @@ es.addEventListener('records', async (e) => {
   if (changed) { list(); show(atEnd ? D.plies.length - 1 : ply); }
 });
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn think_goes_to_the_ply_it_led_to_with_the_eval_from_seat_0() {
+        let rec = json!({"game": "connect4", "players": ["a", "b"],
+            "setup": {"columns": 7, "rows": 6, "connect": 4, "opening": ""},
+            "moves": [4, 4, 3],
+            "think": [{"seat": 0, "score": 3, "nodes": 10}, null, {"seat": 0, "score": -2}],
+            "result": {"winner": null}});
+        let d = data(&rec, 7);
+        let plies = d["plies"].as_array().unwrap();
+        assert_eq!(plies.len(), 4);
+        assert_eq!(d["gen"], 7);
+        assert!(plies[0]["think"].is_null() && plies[0]["eval"].is_null());
+        assert_eq!(plies[1]["think"]["nodes"], 10);
+        assert_eq!(plies[1]["eval"], 3.0);
+        assert!(plies[2]["eval"].is_null());
+        assert_eq!(plies[3]["eval"], -2.0);
+        let seat1 = json!({"game": "connect4", "moves": [4, 5],
+            "think": [null, {"seat": 1, "score": 5}]});
+        assert_eq!(data(&seat1, 0)["plies"][2]["eval"], -5.0);
+        // A record that does not replay still gives a page, with the reason.
+        let bad = data(&json!({"game": "connect4", "moves": [9]}), 0);
+        assert!(bad["error"].as_str().unwrap().contains("not a column"));
+        let page = render(
+            &Key {
+                dir: 0,
+                file: "f</script>.jsonl".into(),
+            },
+            0,
+            &rec,
+            0,
+        );
+        assert!(!page.contains("f</script>"));
+    }
+}
