@@ -122,3 +122,41 @@ es.addEventListener('records', async (e) => {
   document.body.dataset.gen = gen;
 });
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_by_game_player_and_result_and_escapes_names() {
+        let dir = std::env::temp_dir().join(format!("kibitz-index-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let lines = [
+            r#"{"game":"connect4","players":["<b>eve</b>","random"],"moves":[1],"result":{"winner":0}}"#,
+            r#"{"game":"connect4","players":["random","Greedy"],"moves":[],"result":{"winner":null}}"#,
+            r#"{"game":"piranhas","players":["greedy","random"],"moves":[],"result":{"winner":1}}"#,
+        ];
+        std::fs::write(dir.join("m.jsonl"), lines.join("\n")).unwrap();
+        let store = Store::new(vec![dir.clone()]);
+        let q = |pairs: &[(&str, &str)]| {
+            let map = pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let page = render(&store, &Filter::from_query(&map), 0);
+            let rows = page.matches("<tr data-game").count();
+            (rows, page)
+        };
+        assert_eq!(q(&[]).0, 3);
+        assert_eq!(q(&[("game", "connect4")]).0, 2);
+        assert_eq!(q(&[("player", "GREEDY")]).0, 2);
+        assert_eq!(q(&[("player", "greedy"), ("game", "piranhas")]).0, 1);
+        assert_eq!(q(&[("result", "draw")]).0, 1);
+        assert_eq!(q(&[("result", "seat1"), ("game", "connect4")]).0, 0);
+        assert_eq!(q(&[("game", ""), ("result", " ")]).0, 3);
+        let (_, page) = q(&[("player", "eve")]);
+        assert!(page.contains("&lt;b&gt;eve") && !page.contains("<b>eve"));
+        assert!(page.contains("href=\"/game/0/m.jsonl/0\""));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
