@@ -96,14 +96,14 @@ const board = document.getElementById('board'), what = document.getElementById('
       graph = document.getElementById('graph');
 function fmtThink(t) {
   if (!t) return '';
-  const parts = ['seat ' + t.seat + ' thought:'];
+  const parts = typeof t.seat === 'number' ? ['seat ' + t.seat + ' thought:'] : [];
   if (t.score !== undefined && t.score !== null) parts.push('score ' + t.score);
   if (t.depth !== undefined && t.depth !== null) parts.push('depth ' + t.depth);
   if (t.nodes !== undefined && t.nodes !== null) parts.push(t.nodes + ' nodes');
   if (t.ms !== undefined && t.ms !== null) parts.push(t.ms + ' ms');
   if (t.source) parts.push(t.source);
   if (t.exact) parts.push('exact');
-  if (t.pv && t.pv.length) parts.push('pv ' + t.pv.join(' '));
+  if (Array.isArray(t.pv) && t.pv.length) parts.push('pv ' + t.pv.join(' '));
   return parts.join(' · ');
 }
 function drawGraph() {
@@ -213,5 +213,43 @@ mod tests {
             0,
         );
         assert!(!page.contains("f</script>"));
+    }
+
+    /// Records from a file can hold anything: every page still renders, with the reason.
+    #[test]
+    fn junk_records_render_without_panicking() {
+        let junk = [
+            json!({}),
+            json!({"game": 7}),
+            json!({"game": "nope", "moves": [1]}),
+            json!({"game": "connect4", "setup": {"columns": u64::MAX, "rows": u64::MAX}, "moves": []}),
+            json!({"game": "connect4", "setup": {"columns": 0, "rows": 0, "connect": 0}, "moves": [1]}),
+            json!({"game": "connect4", "moves": "1234", "think": "x"}),
+            json!({"game": "connect4", "moves": [1, 1, 1, 1, 1, 1, 1], "think": [{"score": "x", "seat": "y"}]}),
+            json!({"game": "piranhas", "setup": {"krakens": "99,99,0,0"}, "moves": ["x"]}),
+            json!({"game": "piranhas", "setup": {"krakens": "3,3,6,6"}, "moves": ["0,1,UP", 5]}),
+            json!({"game": "maumau", "setup": {"deal_seed": 1, "players": 99, "max_turns": -1}, "moves": [{"seat": 7, "action": "draw"}]}),
+            json!({"game": "maumau", "setup": {"deal_seed": "x"}}),
+            json!({"game": "koehandel", "setup": {"deck_seed": 3}, "moves": [{"answer": {"kind": "??"}}]}),
+            json!({"game": "koehandel", "setup": {"deck_seed": 3}, "moves": []}),
+            json!({"game": "koehandel", "players": [1, null, {"a": "<x>"}], "result": {"winner": "0"}}),
+        ];
+        for rec in junk {
+            let d = data(&rec, 0);
+            assert!(!d["plies"].as_array().unwrap().is_empty(), "{rec}");
+            let page = render(
+                &Key {
+                    dir: 0,
+                    file: "j.jsonl".into(),
+                },
+                0,
+                &rec,
+                0,
+            );
+            assert!(
+                page.contains("id=\"data\"") && !page.contains("<x>"),
+                "{rec}"
+            );
+        }
     }
 }
