@@ -13,6 +13,7 @@ mod piranhas;
 mod play;
 mod replay;
 mod score;
+mod serve;
 mod tournament;
 mod wuerfel;
 mod wuerfel_report;
@@ -41,6 +42,8 @@ enum Command {
     /// Score games already played from record files: standings, or A's W/D/L, Elo ± 95 %
     /// and SPRT per seat (real bots through a server's `--records`).
     Score(score::Args),
+    /// A web viewer of game records: index, every game as SVG, live updates, match plots.
+    Serve(serve::Args),
     /// Play every contest locally over its real protocol against our reference servers.
     Tournament(tournament::Args),
     /// Connect Four: solver, opening book, benchmarks.
@@ -88,6 +91,7 @@ fn real_main() -> anyhow::Result<()> {
         Command::Score(args) => score::run(args),
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Connect4(cmd) => connect4::run(cmd),
         Command::Piranhas(cmd) => piranhas::run(cmd),
         Command::Maumau(cmd) => maumau::run(cmd),

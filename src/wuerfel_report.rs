@@ -116,28 +116,48 @@ pub fn json(t: &Tournament) -> String {
     .to_string()
 }
 
+/// Width in pixels a sans-serif `text` takes at `size` px, estimated on the wide side (0.62 em
+/// per character; digits and most letters are narrower), so labels are never cut off.
+fn text_width(text: &str, size: usize) -> usize {
+    (text.chars().count() * size * 62).div_ceil(100)
+}
+
 /// The head-to-head matrix as an SVG heatmap: red where the row die loses, green where it wins.
+/// The canvas is as wide as the widest of the grid, the title and the row labels need.
 pub fn svg(t: &Tournament) -> String {
     let n = t.dice().len();
-    let (cell, left, top) = (64, 150, 60);
-    let (w, h) = (left + cell * n + 20, top + cell * n + 40);
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{left}\" y=\"20\" font-size=\"14\">Würfelglück: row die's win % against column die \
-         ({} games per pairing, {})</text>\n",
+    let title = "Würfelglück: row die's win % against column die";
+    let subtitle = format!(
+        "{} games per pairing, rules {}",
         t.games_per_pair(),
         t.variant().name()
     );
-    for (i, die) in t.dice().iter().enumerate() {
+    let labels: Vec<String> = t
+        .dice()
+        .iter()
+        .enumerate()
+        .map(|(i, die)| format!("{} ({})", i + 1, die))
+        .collect();
+    let widest_label = labels.iter().map(|l| text_width(l, 12)).max().unwrap_or(0);
+    let cell = 64;
+    let (left, top) = (150.max(widest_label + 18), 70);
+    let w = (left + cell * n + 20)
+        .max(20 + text_width(title, 14))
+        .max(20 + text_width(&subtitle, 12));
+    let h = top + cell * n + 40;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
+         font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"10\" y=\"20\" font-size=\"14\">{title}</text>\n\
+         <text x=\"10\" y=\"38\" font-size=\"12\">{subtitle}</text>\n"
+    );
+    for (i, label) in labels.iter().enumerate() {
         let _ = writeln!(
             s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{} ({})</text>",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{label}</text>",
             left - 8,
             top + cell * i + cell / 2 + 4,
-            i + 1,
-            die
         );
         let _ = writeln!(
             s,
@@ -178,4 +198,54 @@ fn heat(p: f64) -> String {
         (255.0 - 229.0 * k, 255.0 - 103.0 * k, 255.0 - 190.0 * k)
     };
     format!("#{:02x}{:02x}{:02x}", r as u8, g as u8, b as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `<text>` of the heatmap lies inside the canvas by [`text_width`]'s estimate.
+    #[test]
+    fn heatmap_title_and_labels_fit_the_canvas() {
+        for faces in [
+            vec![vec![1, 2, 3, 4, 5, 6], vec![1, 1, 1, 6, 6, 6]],
+            vec![vec![6; 6]],
+        ] {
+            let dice = faces
+                .into_iter()
+                .map(|f| kibitz_madn::dice::Die::new(f).unwrap())
+                .collect();
+            let t = Tournament::new(dice, kibitz_madn::Variant::Default, 1);
+            let svg = svg(&t);
+            let attr = |tag: &str, name: &str| -> usize {
+                let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                tag[at..].split('"').next().unwrap().parse().unwrap()
+            };
+            let w = attr(&svg[..svg.find('>').unwrap()], "width");
+            let mut texts = 0;
+            for part in svg.split("<text").skip(1) {
+                let (tag, rest) = part.split_once('>').unwrap();
+                let content = rest.split("</text>").next().unwrap();
+                let size = if tag.contains("font-size") {
+                    attr(tag, "font-size")
+                } else {
+                    12
+                };
+                let (x, tw) = (attr(tag, "x"), text_width(content, size));
+                let (from, to) = if tag.contains("\"end\"") {
+                    (x.checked_sub(tw), x)
+                } else if tag.contains("\"middle\"") {
+                    (x.checked_sub(tw / 2), x + tw / 2)
+                } else {
+                    (Some(x), x + tw)
+                };
+                assert!(
+                    from.is_some() && to <= w,
+                    "{content:?} at {x} (width {tw}) in {w}"
+                );
+                texts += 1;
+            }
+            assert!(texts >= 4);
+        }
+    }
 }

@@ -14,7 +14,7 @@
 //!   per move.
 //! - `random`: uniformly random legal columns.
 
-use super::{split_spec, Arena, Job, Outcome, Played};
+use super::{split_spec, Arena, Job, Outcome, Played, Position};
 use anyhow::{bail, Context};
 use kibitz_bots_connect4::record as c4record;
 use kibitz_connect4::book::Book;
@@ -24,7 +24,7 @@ use kibitz_search::clock::MoveBudget;
 use kibitz_search::params::Tunable;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::time::Duration;
 
 /// Random plies of a default opening.
@@ -190,19 +190,41 @@ impl Mover {
 
     /// The column (0-based) to play after `history` on `board` (which has a legal move).
     pub fn choose(&mut self, board: &Board<u64>, history: &[usize]) -> usize {
+        self.choose_thinking(board, history).0
+    }
+
+    /// [`Mover::choose`] plus what the search knew, for the record's `think` key (see
+    /// `arena::record`): `{"score", "exact", "depth", "nodes", "source", "ms"}` with the
+    /// score from the mover's side (`None` score: not proven, left out); `None` for the random
+    /// player, which knows nothing.
+    pub fn choose_thinking(
+        &mut self,
+        board: &Board<u64>,
+        history: &[usize],
+    ) -> (usize, Option<Value>) {
         let legal = board.legal_moves();
-        match self {
-            Mover::Random(rng) => legal[rng.random_range(0..legal.len())],
+        let started = std::time::Instant::now();
+        let choice = match self {
+            Mover::Random(rng) => return (legal[rng.random_range(0..legal.len())], None),
             Mover::Engine(e, ms, by_nodes) => {
                 let tc = engine_time_control(*ms, *by_nodes);
-                e.choose(history, &tc, None).column
+                e.choose(history, &tc, None)
             }
-            Mover::Search(f) => {
-                f.engine
-                    .choose(history, &TimeControl::infinite(), Some(f.depth))
-                    .column
-            }
+            Mover::Search(f) => f
+                .engine
+                .choose(history, &TimeControl::infinite(), Some(f.depth)),
+        };
+        let mut think = json!({
+            "exact": choice.exact,
+            "depth": choice.depth,
+            "nodes": choice.nodes,
+            "source": choice.source,
+            "ms": started.elapsed().as_millis() as u64,
+        });
+        if let Some(score) = choice.score {
+            think["score"] = json!(score);
         }
+        (choice.column, Some(think))
     }
 }
 
@@ -290,12 +312,18 @@ impl Arena for Connect4 {
             board.play(c)?;
             history.push(c);
         }
+        let mut thinks = Vec::new();
         while !board.is_over() {
-            let c = if board.side_to_move() == Player::First {
-                first.choose(&board, &history)
+            let seat = usize::from(board.side_to_move() == Player::Second);
+            let (c, think) = if seat == 0 {
+                first.choose_thinking(&board, &history)
             } else {
-                second.choose(&board, &history)
+                second.choose_thinking(&board, &history)
             };
+            thinks.push(think.map(|mut t| {
+                t["seat"] = json!(seat);
+                t
+            }));
             board
                 .play(c)
                 .with_context(|| format!("illegal column {} after {}", c + 1, digits(&history)))?;
@@ -329,10 +357,14 @@ impl Arena for Connect4 {
             .into(),
             illegal: None,
         };
+        let mut record = c4record::game(players, &setup, &history[open.len()..], &end);
+        if thinks.iter().any(Option::is_some) {
+            record["think"] = json!(thinks);
+        }
         Ok(Played {
             outcome,
             plies: (history.len() - open.len()) as u32,
-            record: c4record::game(players, &setup, &history[open.len()..], &end),
+            record,
         })
     }
 
@@ -379,6 +411,110 @@ impl Arena for Connect4 {
         }
         Ok(out)
     }
+
+    /// Connect Four positions on the record's own board size (`setup.columns`, `rows`,
+    /// `connect`; 7 × 6, 4 when absent): `state` is `{"columns", "rows", "connect", "grid":
+    /// [rows top to bottom as strings of '.', '1' (first), '2' (second)], "to_move": 0 | 1,
+    /// "last": [col, row] | null (0-based, row 0 at the bottom), "win": [[col, row], ...]}`
+    /// (`win`: the cells of the winning line once the game is won, else empty).
+    fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
+        let dim = |k: &str, d: u64| record["setup"][k].as_u64().unwrap_or(d) as usize;
+        let (columns, rows, connect) = (dim("columns", 7), dim("rows", 6), dim("connect", 4));
+        let mut b = Board::<u128>::new(columns, rows, connect)
+            .map_err(|e| anyhow::anyhow!("board {columns}×{rows} connect {connect}: {e}"))?;
+        let open = record["setup"]["opening"].as_str().unwrap_or("");
+        for (i, ch) in open.chars().enumerate() {
+            let c = ch
+                .to_digit(10)
+                .filter(|d| (1..=columns as u32).contains(d))
+                .with_context(|| format!("opening {open:?}: {ch:?} is not a column"))?;
+            b.play(c as usize - 1)
+                .map_err(|e| anyhow::anyhow!("opening {open:?}, ply {}: {e}", i + 1))?;
+        }
+        let state = |b: &Board<u128>, last: Option<(usize, usize)>| {
+            let grid: Vec<String> = (0..rows)
+                .rev()
+                .map(|r| {
+                    (0..columns)
+                        .map(|c| match b.cell(c, r) {
+                            Some(Player::First) => '1',
+                            Some(Player::Second) => '2',
+                            None => '.',
+                        })
+                        .collect()
+                })
+                .collect();
+            let win = match (b.winner(), last) {
+                (Some(p), Some(cell)) => winning_line(b, p, cell),
+                _ => Vec::new(),
+            };
+            json!({
+                "columns": columns, "rows": rows, "connect": connect, "grid": grid,
+                "to_move": usize::from(b.side_to_move() == Player::Second),
+                "last": last.map(|(c, r)| [c, r]), "win": win,
+            })
+        };
+        let mut out = vec![Position {
+            what: format!("start, opening {open:?}"),
+            state: state(&b, None),
+        }];
+        for (i, m) in record["moves"]
+            .as_array()
+            .context("record has no moves")?
+            .iter()
+            .enumerate()
+        {
+            let c = m
+                .as_u64()
+                .filter(|c| (1..=columns as u64).contains(c))
+                .with_context(|| format!("move {}: not a column", i + 1))?
+                as usize;
+            let who = if b.side_to_move() == Player::First {
+                "● first"
+            } else {
+                "○ second"
+            };
+            let row = b.height(c - 1);
+            b.play(c - 1)
+                .map_err(|e| anyhow::anyhow!("move {} (column {c}) is illegal: {e}", i + 1))?;
+            out.push(Position {
+                what: format!("{}. {who} plays column {c}", i + 1),
+                state: state(&b, Some((c - 1, row))),
+            });
+        }
+        if let Some(last) = out.last_mut() {
+            last.what += match b.winner() {
+                Some(Player::First) => "  — first player wins",
+                Some(Player::Second) => "  — second player wins",
+                None if b.is_full() => "  — draw",
+                None => "",
+            };
+        }
+        Ok(out)
+    }
+}
+
+/// The cells of `p`'s longest line through `(col, row)` (the stone that won), for the
+/// viewer to mark; empty when that line is shorter than the board's `connect`.
+fn winning_line(b: &Board<u128>, p: Player, (col, row): (usize, usize)) -> Vec<[usize; 2]> {
+    let mut best: Vec<[usize; 2]> = Vec::new();
+    for (dc, dr) in [(1i64, 0i64), (0, 1), (1, 1), (1, -1)] {
+        let owned = |k: i64| {
+            let (c, r) = (col as i64 + k * dc, row as i64 + k * dr);
+            (c >= 0 && r >= 0 && b.cell(c as usize, r as usize) == Some(p))
+                .then_some([c as usize, r as usize])
+        };
+        let mut line: Vec<[usize; 2]> = (1..).map_while(|k| owned(-k)).collect();
+        line.reverse();
+        line.extend((0..).map_while(owned));
+        if line.len() > best.len() {
+            best = line;
+        }
+    }
+    if best.len() < b.connect() {
+        best.clear();
+    }
+    best
 }
 
 #[cfg(test)]
@@ -393,6 +529,38 @@ mod tests {
         assert_eq!((tc.soft(), tc.hard()), (Some(ms(100)), Some(ms(200))));
         let tc = engine_time_control(200, true);
         assert_eq!((tc.soft(), tc.hard()), (Some(ms(60_000)), Some(ms(75_000))));
+    }
+
+    #[test]
+    fn records_carry_what_the_search_thought_per_move() {
+        let job = Job {
+            a: "search:depth=4",
+            b: "random",
+            seed: 9,
+            index: 0,
+            unit: 0,
+            slot: 0,
+            opening: None,
+            tc_ms: None,
+        };
+        let rec = Connect4.play(&job).unwrap().record;
+        let moves = rec["moves"].as_array().unwrap();
+        let think = rec["think"].as_array().unwrap();
+        assert_eq!(think.len(), moves.len());
+        for (i, t) in think.iter().enumerate() {
+            // A (search) is first: the moves after the opening alternate A, B, A, ...
+            if i % 2 == 0 {
+                assert_eq!(t["seat"], 0, "{i}");
+                assert!(
+                    t["nodes"].as_u64().is_some() && t["depth"].as_u64().is_some(),
+                    "{t}"
+                );
+            } else {
+                assert!(t.is_null(), "random thinks nothing: {t}");
+            }
+        }
+        let quiet = Job { a: "random", ..job };
+        assert!(Connect4.play(&quiet).unwrap().record.get("think").is_none());
     }
 
     #[test]

@@ -13,12 +13,12 @@
 //! its `soft_ms` and `hard_ms` by `kibitz_search::clock` (half of it soft, all of it hard);
 //! `soft_ms` / `hard_ms` set them directly. Without a time the strong player is deterministic.
 
-use super::{split_spec, Arena, Job, Outcome, Played};
+use super::{split_spec, Arena, Job, Outcome, Played, Position};
 use anyhow::Context;
 use kibitz_bots_koehandel::record as kh_record;
 use kibitz_koehandel::{make_player, Answer, Event, Game, Player, Question, Seat};
 use kibitz_search::clock::MoveBudget;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 
 /// Seats per game.
@@ -171,6 +171,102 @@ impl Arena for Koehandel {
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
         kh_record::replay(record)
     }
+
+    /// Koehandel positions, one per answer as in [`kh_record::replay`] (whose lines they
+    /// carry): `state` is `{"deck_left", "active": seat, "herds": [[[letter, count] per kind
+    /// held] per seat], "money": [{"cards", "value"} per seat], "scores": [..], "asked": seat |
+    /// null, "deal": null | {"kind": "turn" | "auction" | "buy back" | "pay" | "cow trade",
+    /// "animal": letter | null, "seats": [seats involved], "text": the question as a person
+    /// reads it}}` (`deal`: what is in progress, the next question asked).
+    fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
+        let texts = kh_record::replay(record)?;
+        let seed = record["setup"]["deck_seed"]
+            .as_u64()
+            .context("record has no setup.deck_seed")?;
+        let mut g = Game::new(seed);
+        g.set_quiet(true);
+        let mut states = vec![koehandel_state(&g)];
+        for m in record["moves"].as_array().into_iter().flatten() {
+            if g.ask().is_none() {
+                break;
+            }
+            g.answer(kh_record::answer_from_json(&m["answer"])?);
+            states.push(koehandel_state(&g));
+        }
+        anyhow::ensure!(states.len() == texts.len(), "replay and positions disagree");
+        Ok(texts
+            .into_iter()
+            .zip(states)
+            .map(|((what, _), state)| Position { what, state })
+            .collect())
+    }
+}
+
+/// The structured table of `g` (see [`Koehandel::positions`]).
+fn koehandel_state(g: &Game) -> Value {
+    let seats = (0..SEATS as u8).map(Seat);
+    let herds: Vec<Vec<(String, u8)>> = seats
+        .clone()
+        .map(|s| {
+            let h = g.herd(s);
+            kibitz_koehandel::Animal::all()
+                .filter(|&a| h.count(a) > 0)
+                .map(|a| (a.letter().to_string(), h.count(a)))
+                .collect()
+        })
+        .collect();
+    let money: Vec<Value> = seats
+        .map(|s| {
+            let m = g.money(s);
+            json!({"cards": m.len(), "value": m.value()})
+        })
+        .collect();
+    let ask = g.ask();
+    let deal = ask.as_ref().map(|a| {
+        let (kind, animal, involved) = match &a.question {
+            Question::Start => ("turn", None, vec![a.seat]),
+            Question::Bid {
+                animal,
+                auctioneer,
+                high_bidder,
+                ..
+            } => (
+                "auction",
+                Some(*animal),
+                [Some(*auctioneer), *high_bidder]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
+            ),
+            Question::BuyBack {
+                animal,
+                high_bidder,
+                ..
+            } => ("buy back", Some(*animal), vec![a.seat, *high_bidder]),
+            Question::Pay { animal, to, .. } => ("pay", Some(*animal), vec![a.seat, *to]),
+            Question::Challenged {
+                challenger, animal, ..
+            } => ("cow trade", Some(*animal), vec![*challenger, a.seat]),
+            Question::Reoffer {
+                opponent, animal, ..
+            } => ("cow trade", Some(*animal), vec![a.seat, *opponent]),
+        };
+        json!({
+            "kind": kind,
+            "animal": animal.map(|x| x.letter().to_string()),
+            "seats": involved.iter().map(|s| s.idx()).collect::<Vec<_>>(),
+            "text": kh_record::question_text(&a.question),
+        })
+    });
+    json!({
+        "deck_left": g.deck_left(),
+        "active": g.active().idx(),
+        "herds": herds,
+        "money": money,
+        "scores": g.scores(),
+        "asked": ask.as_ref().map(|a| a.seat.idx()),
+        "deal": deal,
+    })
 }
 
 #[cfg(test)]

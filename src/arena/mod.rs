@@ -99,6 +99,30 @@ pub trait Arena: Sync {
     fn takes_openings(&self) -> bool {
         false
     }
+    /// The same positions as [`Arena::replay`], structured for `kibitz serve` to draw: one
+    /// [`Position`] for the start and after every move, `state` a game-specific JSON object
+    /// (documented at each adapter's `positions`). The default carries the text board as
+    /// `{"text": board}`, so a game without its own drawing still shows in the viewer.
+    fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
+        Ok(self
+            .replay(record)?
+            .into_iter()
+            .map(|(what, board)| Position {
+                what,
+                state: serde_json::json!({ "text": board }),
+            })
+            .collect())
+    }
+}
+
+/// One position of a recorded game as the viewer draws it (see [`Arena::positions`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Position {
+    /// What happened (the same line `kibitz replay` prints).
+    pub what: String,
+    /// The position, structured per game (cells, hands, herds, the last move), so the viewer
+    /// draws it without parsing the text board.
+    pub state: Value,
 }
 
 /// The adapter for game `name`.
@@ -124,4 +148,132 @@ pub fn split_spec(spec: &str) -> (&str, Vec<(&str, &str)>) {
         .map(|o| o.split_once('=').unwrap_or((o, "")))
         .collect();
     (kind.trim(), opts)
+}
+
+#[cfg(test)]
+mod positions_tests {
+    //! `Arena::positions` against `Arena::replay`: the same steps, the same lines, and where
+    //! the text board shows cells, the same cells.
+    use super::*;
+
+    fn game(name: &str, a: &str, b: &str, slot: u64) -> Value {
+        let arena = adapter(name).unwrap();
+        let job = Job {
+            a,
+            b,
+            seed: 5,
+            index: slot,
+            unit: 0,
+            slot,
+            opening: None,
+            tc_ms: None,
+        };
+        record::line(name, 5, slot, a, b, "x", &arena.play(&job).unwrap())
+    }
+
+    /// The board glyphs of a text drawing (rows top to bottom), only `●○▒·`.
+    fn glyphs(text: &str) -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                l.chars()
+                    .filter(|c| "●○▒·".contains(*c))
+                    .collect::<String>()
+            })
+            .filter(|l| l.chars().count() >= 7)
+            .collect()
+    }
+
+    #[test]
+    fn structured_positions_follow_the_text_replay_in_every_game() {
+        for (name, a, b) in [
+            ("connect4", "search:depth=2", "random"),
+            ("piranhas", "greedy", "random"),
+            ("maumau", "heuristic", "random"),
+            ("koehandel", "heuristic", "random"),
+        ] {
+            let rec = game(name, a, b, 1);
+            let arena = adapter(name).unwrap();
+            let text = arena.replay(&rec).unwrap();
+            let pos = arena.positions(&rec).unwrap();
+            assert_eq!(text.len(), pos.len(), "{name}");
+            assert!(pos.len() > 3, "{name}");
+            for (i, (t, p)) in text.iter().zip(&pos).enumerate() {
+                assert_eq!(t.0, p.what, "{name} ply {i}");
+                assert!(p.state.get("text").is_none(), "{name} has its own drawing");
+                let drawn: Vec<String> = match name {
+                    "connect4" => p.state["grid"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|r| {
+                            r.as_str()
+                                .unwrap()
+                                .chars()
+                                .map(|c| match c {
+                                    '1' => '●',
+                                    '2' => '○',
+                                    _ => '·',
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                    "piranhas" => {
+                        let b: Vec<char> = p.state["board"].as_str().unwrap().chars().collect();
+                        (0..10)
+                            .rev()
+                            .map(|y| {
+                                (0..10)
+                                    .map(|x| match b[x + 10 * y] {
+                                        'R' => '●',
+                                        'B' => '○',
+                                        'O' => '▒',
+                                        _ => '·',
+                                    })
+                                    .collect()
+                            })
+                            .collect()
+                    }
+                    _ => continue,
+                };
+                assert_eq!(drawn, glyphs(&t.1), "{name} ply {i}");
+            }
+            let last = &pos.last().unwrap().state;
+            match name {
+                "maumau" => {
+                    let hands = last["hands"].as_array().unwrap();
+                    for (s, h) in hands.iter().enumerate() {
+                        assert_eq!(h.as_array().unwrap().len() as u64, last["hand_sizes"][s]);
+                    }
+                    let winner = rec["result"]["winner"].as_u64().unwrap() as usize;
+                    assert!(
+                        hands[winner].as_array().unwrap().is_empty()
+                            || rec["result"]["reason"] != "emptied hand"
+                    );
+                }
+                "koehandel" => {
+                    assert!(last["deal"].is_null(), "the game is over at the end");
+                    assert_eq!(last["scores"], rec["result"]["scores"]);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn connect4_marks_the_winning_line_on_any_board_size() {
+        // 9 × 7, connect 5: first plays column 1..5 on the bottom row, second stacks on 9.
+        let rec = serde_json::json!({"game": "connect4",
+            "setup": {"columns": 9, "rows": 7, "connect": 5, "opening": ""},
+            "moves": [1, 9, 2, 9, 3, 9, 4, 9, 5]});
+        let pos = connect4::Connect4.positions(&rec).unwrap();
+        let last = &pos.last().unwrap().state;
+        assert_eq!(last["grid"].as_array().unwrap().len(), 7);
+        assert_eq!(last["last"], serde_json::json!([4, 0]));
+        assert_eq!(
+            last["win"],
+            serde_json::json!([[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]])
+        );
+        assert!(pos[8].state["win"].as_array().unwrap().is_empty());
+        assert!(pos.last().unwrap().what.ends_with("first player wins"));
+    }
 }

@@ -4,7 +4,7 @@
 //! Specs are [`kibitz_piranhas::players::PlayerSpec`]: `random`, `greedy[:...]`,
 //! `search[:time=MS,depth=D,nodes=N,param.NAME=V,...]`.
 
-use super::{Arena, Job, Outcome, Played};
+use super::{Arena, Job, Outcome, Played, Position};
 use anyhow::Context;
 use kibitz_bots_piranhas::record as precord;
 use kibitz_piranhas::arena::play_game;
@@ -13,7 +13,7 @@ use kibitz_piranhas::kraken::{parse_pair, random_pair};
 use kibitz_piranhas::players::PlayerSpec;
 use kibitz_piranhas::State;
 use rand::SeedableRng;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The Piranhas adapter.
 pub struct Piranhas;
@@ -119,5 +119,44 @@ impl Arena for Piranhas {
             }
         }
         Ok(out)
+    }
+
+    /// Piranhas positions: `state` is `{"board": 100 letters (index x + 10·y, 'R' red, 'B'
+    /// blue, 'O' Kraken, '-' empty; y = 0 is the bottom row), "turn", "to_move": "RED" |
+    /// "BLUE", "fish": [red, blue], "last": {"from": [x, y], "to": [x, y]} | null}`.
+    fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
+        let texts = self.replay(record)?;
+        let k = record["setup"]["krakens"]
+            .as_str()
+            .context("record has no setup.krakens")?;
+        let mut state = State::start(parse_pair(k)?);
+        let draw = |s: &State, last: Option<(usize, usize)>| {
+            json!({
+                "board": s.board().to_letters(),
+                "turn": s.turn(),
+                "to_move": s.current().to_string(),
+                "fish": [s.fish_count(Color::Red), s.fish_count(Color::Blue)],
+                "last": last.map(|(f, t)| json!({"from": [f % 10, f / 10], "to": [t % 10, t / 10]})),
+            })
+        };
+        let mut states = vec![draw(&state, None)];
+        for m in record["moves"].as_array().into_iter().flatten() {
+            // `replay` above has checked every move: parse and apply cannot fail here.
+            let mv: Move = m
+                .as_str()
+                .unwrap_or("")
+                .parse()
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let to = state.check(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let from = mv.square().context("move off the board")?;
+            state = state.apply(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
+            states.push(draw(&state, Some((from, to))));
+        }
+        anyhow::ensure!(states.len() == texts.len(), "replay and positions disagree");
+        Ok(texts
+            .into_iter()
+            .zip(states)
+            .map(|((what, _), state)| Position { what, state })
+            .collect())
     }
 }

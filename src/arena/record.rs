@@ -28,6 +28,14 @@
 //! - `result`: `{"winner": seat or null, "reason": text, ...}` plus game-specific details
 //!   (scores, end reason; connect4 `illegal`: a faulty last announcement, not in `moves`;
 //!   piranhas `points`, `swarm`, `cause` per colour when a server played the game).
+//! - `think` (optional, arena records only): what our in-process player's search knew, one
+//!   entry per element of `moves`, `null` where the player says nothing (random players):
+//!   `{"seat", "score", "exact", "depth", "nodes", "source", "ms", "pv"}`, every field but
+//!   `seat` optional. `score` is from the mover's side in the engine's own units (connect4:
+//!   the exact spec score when `exact`, else the proven sign), `ms` the wall time the choice
+//!   took, `pv` the principal variation in the game's move notation where the search
+//!   keeps one. Written today by connect4's `engine` and `search` players; `kibitz serve`
+//!   shows it per move with an evaluation graph.
 //! - `native`, where the contest has its own notation: connect4 the move string of 1-based
 //!   column digits, opening included (as the UDP server and the solver read it).
 //!   Piranhas' native form is the Software-Challenge replay file (`<protocol>`, every

@@ -195,15 +195,51 @@ fn browser_in(
             .flat_map(|d| names.iter().map(move |n| d.join(n)))
             .find(|p| p.is_file())
     });
-    let in_ci = ci.is_some_and(|v| {
-        let v = v.to_string_lossy();
-        !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false"))
-    });
+    let in_ci = ci_set(ci);
     match found {
         Some(p) => Ok(Some(p)),
         None if in_ci => Err(
             "CI is set and no chromium was found (install Debian's `chromium` or set CHROMIUM): \
              the browser tests cannot run"
+                .into(),
+        ),
+        None => Ok(None),
+    }
+}
+
+/// Whether a `CI` value means "in CI": set, and not empty, `0` or `false`.
+fn ci_set(ci: Option<std::ffi::OsString>) -> bool {
+    ci.is_some_and(|v| {
+        let v = v.to_string_lossy();
+        !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false"))
+    })
+}
+
+/// [`browser`] and its WebDriver for WebDriver tests: `CHROMEDRIVER` when set (it must name a
+/// file), else `chromedriver` on PATH; the same three answers as [`browser`] (run, ignore
+/// locally, fail in CI).
+pub fn browser_and_driver() -> Result<Option<(PathBuf, PathBuf)>, String> {
+    let Some(chromium) = browser()? else {
+        return Ok(None);
+    };
+    if let Some(p) = std::env::var_os("CHROMEDRIVER").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(Some((chromium, p)))
+        } else {
+            Err(format!("CHROMEDRIVER={} is not a file", p.display()))
+        };
+    }
+    let driver = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|d| d.join("chromedriver"))
+            .find(|p| p.is_file())
+    });
+    match driver {
+        Some(d) => Ok(Some((chromium, d))),
+        None if ci_set(std::env::var_os("CI")) => Err(
+            "CI is set and no chromedriver was found (install Debian's `chromium-driver` or set \
+             CHROMEDRIVER): the browser tests cannot run"
                 .into(),
         ),
         None => Ok(None),
