@@ -142,6 +142,9 @@ fn plot(title: &str, class: &str, ys: &[(f64, f64, f64)], refs: &[(f64, &str)]) 
     s
 }
 
+/// The Elo plot's range: unbounded values are drawn at ±this.
+const ELO_PLOT_RANGE: f64 = 800.0;
+
 /// The match page of one record file.
 pub fn match_page(key: &Key, records: &[Value]) -> String {
     let (a, run) = running(records);
@@ -149,8 +152,17 @@ pub fn match_page(key: &Key, records: &[Value]) -> String {
     let elo: Vec<(f64, f64, f64)> = run
         .iter()
         .map(|&(w, d, l)| {
+            // Where Elo is unbounded (a sweep, or an interval reaching 0 or 100 %) the plot
+            // draws it at the edge of its range instead of at infinity.
             let e = elo_from_wdl(w, d, l);
-            (e.elo, e.elo - e.error95, e.elo + e.error95)
+            let c = |v: f64| v.clamp(-ELO_PLOT_RANGE, ELO_PLOT_RANGE);
+            if !e.elo.is_finite() {
+                (c(e.elo), c(e.elo), c(e.elo))
+            } else if !e.error95.is_finite() {
+                (e.elo, -ELO_PLOT_RANGE, ELO_PLOT_RANGE)
+            } else {
+                (c(e.elo), c(e.elo - e.error95), c(e.elo + e.error95))
+            }
         })
         .collect();
     let llr: Vec<(f64, f64, f64)> = run
@@ -164,11 +176,10 @@ pub fn match_page(key: &Key, records: &[Value]) -> String {
     let (w, d, l) = run.last().copied().unwrap_or((0, 0, 0));
     let e = elo_from_wdl(w, d, l);
     let summary = format!(
-        "A = {}: {} games counted, W {w} D {d} L {l}, Elo {:+.1} ± {:.1}, LLR {:.2} [{lower:.2}, {upper:.2}]",
+        "A = {}: {} games counted, W {w} D {d} L {l}, Elo {}, LLR {:.2} [{lower:.2}, {upper:.2}]",
         a,
         run.len(),
-        e.elo,
-        e.error95,
+        e.text(1),
         sprt.llr(w, d, l)
     );
     let mut rows = String::new();
