@@ -3,7 +3,7 @@
 //!
 //! An engine's `tests/conformance.rs` is one line:
 //!
-//! ```ignore
+//! ```text
 //! kibitz_search::conformance::random_play::<MyGame>(1, 50).unwrap();
 //! ```
 //!
