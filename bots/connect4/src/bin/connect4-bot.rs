@@ -72,13 +72,7 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| a.log_level.as_str().into()),
-        )
-        .with_ansi(std::io::stdout().is_terminal())
-        .init();
+    kibitz_net::logging::init(&a.log_level);
     if a.time_ms < 20 {
         anyhow::bail!("--time-ms must be at least 20");
     }

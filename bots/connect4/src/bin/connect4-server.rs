@@ -58,13 +58,7 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| args.log_level.as_str().into()),
-        )
-        .with_ansi(std::io::stdout().is_terminal())
-        .init();
+    kibitz_net::logging::init(&args.log_level);
     let flags = [
         ("BIND", &args.host),
         ("PORT", &args.port),

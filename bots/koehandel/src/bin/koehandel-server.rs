@@ -57,13 +57,7 @@ fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| a.log_level.as_str().into()),
-        )
-        .with_ansi(std::io::stdout().is_terminal())
-        .init();
+    kibitz_net::logging::init(&a.log_level);
     let listen = a
         .listen
         .clone()

@@ -52,14 +52,7 @@ struct Args {
 
 fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
-        )
-        .init();
+    kibitz_net::logging::init(&a.log_level);
     let cfg = BotConfig {
         name: if a.exact_name {
             a.name.clone()

@@ -115,14 +115,7 @@ fn translate(args: impl Iterator<Item = String>) -> Vec<String> {
 
 fn main() -> anyhow::Result<()> {
     let a = Args::parse_from(translate(std::env::args()));
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
-        )
-        .init();
+    kibitz_net::logging::init(&a.log_level);
     anyhow::ensure!(
         a.knockout.is_none() || a.players == 2,
         "--knockout plays two-seat games; --players {} is not possible with it",

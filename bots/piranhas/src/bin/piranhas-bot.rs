@@ -118,14 +118,7 @@ fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+    kibitz_net::logging::init(&a.log_level);
     let hard = Duration::from_millis(a.hard_ms.min(1600));
     let config = ClientConfig {
         host: a.host.clone(),

@@ -88,14 +88,7 @@ fn entrant_name(i: usize, cmd: &str) -> String {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&a.log_level)),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+    kibitz_net::logging::init(&a.log_level);
     let krakens = a
         .krakens
         .as_deref()
