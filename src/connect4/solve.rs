@@ -52,19 +52,38 @@ pub fn parse_line(text: &str) -> Result<Option<Line>, String> {
     }))
 }
 
-/// `kibitz connect4 solve`: stdin lines to `<moves> <score>` on stdout.
-pub fn solve(hash: usize, weak: bool) -> anyhow::Result<()> {
+/// The empty 7 × 6 board as a line without an expected score (a blank input line).
+fn empty_line() -> Line {
+    Line {
+        moves: String::new(),
+        board: Board::<u64>::from_digits(7, 6, 4, "").expect("7×6 fits"),
+        expected: None,
+    }
+}
+
+/// A line of `kibitz connect4 solve`'s input: like [`parse_line`], but a blank line is the
+/// empty board (the position Pons's sets write as an empty move string).
+pub fn solve_line(text: &str) -> Result<Line, String> {
+    Ok(parse_line(text)?.unwrap_or_else(empty_line))
+}
+
+/// `kibitz connect4 solve`: stdin lines to `<moves> <score>` on stdout (a blank line is the
+/// empty board); with `empty` only the empty board, stdin unread.
+pub fn solve(hash: usize, weak: bool, empty: bool) -> anyhow::Result<()> {
     let mut solver = solver(hash);
-    let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     let tc = TimeControl::infinite();
     let (mut bad, mut wrong) = (0usize, 0usize);
-    for (i, line) in stdin.lock().split(b'\n').enumerate() {
+    let input: Box<dyn Iterator<Item = std::io::Result<Vec<u8>>>> = if empty {
+        Box::new(std::iter::once(Ok(Vec::new())))
+    } else {
+        Box::new(std::io::stdin().lock().split(b'\n'))
+    };
+    for (i, line) in input.enumerate() {
         let line = line.context("reading stdin")?;
         let text = String::from_utf8_lossy(&line);
-        let l = match parse_line(&text) {
-            Ok(Some(l)) => l,
-            Ok(None) => continue,
+        let l = match solve_line(&text) {
+            Ok(l) => l,
             Err(e) => {
                 eprintln!("line {}: {:?}: {e}", i + 1, text.trim());
                 bad += 1;
@@ -256,6 +275,17 @@ mod tests {
         assert!(parse_line("44 one").is_err());
         assert!(parse_line("   ").unwrap().is_none());
         let l = parse_line("4455 -3").unwrap().unwrap();
+        assert_eq!((l.moves.as_str(), l.expected), ("4455", Some(-3)));
+    }
+
+    #[test]
+    fn a_blank_solve_line_is_the_empty_board() {
+        for text in ["", "   ", "\r"] {
+            let l = super::solve_line(text).unwrap();
+            assert_eq!(l.board.moves_played(), 0, "{text:?}");
+            assert_eq!((l.moves.as_str(), l.expected), ("", None));
+        }
+        let l = super::solve_line("4455 -3").unwrap();
         assert_eq!((l.moves.as_str(), l.expected), ("4455", Some(-3)));
     }
 }

@@ -71,6 +71,15 @@ pub enum Error {
     /// The game has already ended.
     #[error("the game is over")]
     GameOver,
+    /// A move of a move string (1-based column digits) cannot be played; `column` is 1-based
+    /// as in the string, so the message names the digit the user typed.
+    #[error("move {index} of the move string: {reason}")]
+    BadDigitMove {
+        /// Position of the move in the string (1-based).
+        index: usize,
+        /// Why it cannot be played, with 1-based column numbers.
+        reason: String,
+    },
     /// A move string contained something other than a column digit 1-9.
     #[error("bad move character {0:?}")]
     BadMoveString(char),
