@@ -62,6 +62,43 @@ impl MoveBounds {
         Self { lo, hi }
     }
 
+    /// Narrows the bounds with the opening book's value of each child position (the child's
+    /// entry scores it for the opponent, exactly or by its sign): a cheap proof for every move
+    /// leading into the book, so that the fallback never plays a move the book shows worse.
+    /// Returns how many moves the book bounded.
+    pub fn apply_book<B: Bits + Into<u128>>(
+        &mut self,
+        book: &crate::book::Book,
+        board: &Board<B>,
+    ) -> usize {
+        let mut n = 0;
+        for c in board.legal_moves() {
+            let mut child = *board;
+            if child.play(c).is_err() || child.is_over() || !self.is_legal(c) {
+                continue;
+            }
+            let Some(e) = book.lookup(&child) else {
+                continue;
+            };
+            let s = -(e.score as i32);
+            let (lo, hi) = if e.flags & crate::book::EXACT != 0 || s == 0 {
+                (s, s)
+            } else if s > 0 {
+                // The opponent loses: we win at least by the smallest margin.
+                (1, i32::MAX)
+            } else {
+                (i32::MIN, -1)
+            };
+            // Keep the bounds consistent if a (wrong) book disagreed with proven facts.
+            let (nlo, nhi) = (self.lo[c].max(lo), self.hi[c].min(hi));
+            if nlo <= nhi {
+                (self.lo[c], self.hi[c]) = (nlo, nhi);
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// Whether column `c` is a legal move.
     pub fn is_legal(&self, c: usize) -> bool {
         self.hi.get(c).is_some_and(|&h| h != i32::MIN)
@@ -299,6 +336,28 @@ mod tests {
         // The second player must play column 1; everything else loses at once.
         assert_eq!(mb.candidates(None), vec![0]);
         assert!(mb.legal().all(|c| c == 0 || mb.hi[c] < mb.lo[0]));
+    }
+
+    #[test]
+    fn book_values_of_children_are_bounds() {
+        let s = solver();
+        // "54" is outside the book (the bot opens 4) but every child is in it.
+        let b = Board::<u64>::from_digits(7, 6, 4, "54").unwrap();
+        let book = crate::book::Book::embedded();
+        let mut mb = MoveBounds::new(&s, &b);
+        assert_eq!(mb.apply_book(&book, &b), 7);
+        for c in 0..7 {
+            let mut child = b;
+            child.play(c).unwrap();
+            let v = -(book.lookup(&child).unwrap().score as i32).signum();
+            assert!(
+                mb.lo[c].signum() == v || mb.hi[c].signum() == v,
+                "column {c}"
+            );
+            assert!(mb.lo[c] <= mb.hi[c]);
+        }
+        let best = mb.best_proven().unwrap();
+        assert!(mb.candidates(None).iter().all(|&c| mb.lo[c] >= best));
     }
 
     #[test]
