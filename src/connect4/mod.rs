@@ -35,6 +35,9 @@ pub enum Cmd {
         /// Solve the empty board instead of reading stdin.
         #[arg(long)]
         empty: bool,
+        /// Search threads sharing one table (Lazy SMP); 1 is the deterministic serial solver.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
     },
     /// Solve every position of test-set files with a cleared table each time; print a table
     /// (thread CPU time of the solve alone). Bad lines or wrong scores: non-zero exit.
@@ -57,6 +60,10 @@ pub enum Cmd {
         /// Let the solver consult the embedded opening book inside the tree.
         #[arg(long)]
         book: bool,
+        /// Search threads sharing one table (Lazy SMP); 1 is the deterministic serial solver.
+        /// CPU times are then the whole process's.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
     },
     /// Grow the 7×6 opening book (resumable: run it again to continue or go deeper).
     Book {
@@ -220,7 +227,12 @@ pub enum Cmd {
 /// Runs one `kibitz connect4` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
-        Cmd::Solve { hash, weak, empty } => solve::solve(hash, weak, empty),
+        Cmd::Solve {
+            hash,
+            weak,
+            empty,
+            threads,
+        } => solve::solve(hash, weak, empty, threads as usize),
         Cmd::Bench {
             files,
             limit,
@@ -228,6 +240,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             params,
             weak,
             book,
+            threads,
         } => {
             let mut config = SolverConfig {
                 hash_mb: hash,
@@ -236,7 +249,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             for p in &params {
                 set_param(&mut config, p)?;
             }
-            solve::bench(&files, limit, config, weak, book)
+            solve::bench(&files, limit, config, weak, book, threads as usize)
         }
         Cmd::Book {
             plies,
@@ -385,6 +398,21 @@ pub(crate) fn cpu_now() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// CPU time used by the whole process so far (`CLOCK_PROCESS_CPUTIME_ID`): all threads of a
+/// parallel solve.
+pub(crate) fn process_cpu_now() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
 pub(crate) fn solver(hash: usize) -> Solver<u64> {
     let geo = Geometry::<u64>::new(7, 6, 4).expect("7×6 fits 64 bits");
     Solver::new(
@@ -460,6 +488,23 @@ mod tests {
             Ok(Cmd::Solve { hash: 16, .. })
         ));
         assert!(parse(&["solve", "--hash", "lots"]).is_err());
+    }
+
+    #[test]
+    fn solve_and_bench_take_a_thread_count() {
+        assert!(matches!(
+            parse(&["solve", "--threads", "2", "--weak"]),
+            Ok(Cmd::Solve {
+                threads: 2,
+                weak: true,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse(&["bench", "f", "--threads", "2"]),
+            Ok(Cmd::Bench { threads: 2, .. })
+        ));
+        assert!(parse(&["solve", "--threads", "0"]).is_err());
     }
 
     #[test]

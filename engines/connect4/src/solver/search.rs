@@ -30,7 +30,7 @@ impl<B: Bits> Solver<B> {
         if self.geo.cells() - moves < self.config.near_empty {
             &self.near
         } else {
-            &self.tt
+            self.tt.get()
         }
     }
 
@@ -352,8 +352,11 @@ impl<B: Bits> Solver<B> {
             col as u8
         };
         let near = self.geo.cells() - moves < self.config.near_empty;
-        let t = if near { &mut self.near } else { &mut self.tt };
-        t.store(key, moves, lower, upper, best);
+        match (near, &mut self.tt) {
+            (true, _) => self.near.store(key, moves, lower, upper, best),
+            (false, super::Table::Own(t)) => t.store(key, moves, lower, upper, best),
+            (false, super::Table::Shared(t)) => t.store_shared(key, moves, lower, upper, best),
+        }
     }
 }
 
