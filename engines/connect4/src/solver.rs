@@ -20,7 +20,8 @@
 //!
 //! The search reads the clock only every [`SolverConfig::check_every`] nodes. An aborted search
 //! returns `None` and stores nothing from the unfinished part, so the table stays sound and
-//! later searches reuse all finished work. The search itself is in `solver/search.rs`.
+//! later searches reuse all finished work. The search itself is in `solver/search.rs`; the
+//! parallel solve over a shared table in [`parallel`].
 
 use crate::bitboard::Bits;
 use crate::board::Board;
@@ -73,6 +74,9 @@ pub struct SolverConfig {
     /// Decide wins with the mover's next stone without search (exact score at once) and,
     /// when there is none, lower the upper bound by one stone.
     pub next_win_bound: bool,
+    /// In a parallel solve, defer a child another thread is searching (ABDADA) at nodes with
+    /// at least this many empty cells (`u32::MAX`: never, plain Lazy SMP).
+    pub abdada_min_empty: u32,
     /// Start the table small after every clear and let it double as it fills (cheap for
     /// many short solves); off, it has its full size from the start, so no move ever pays
     /// for a doubling between two clock checks (the bot's choice).
@@ -98,6 +102,7 @@ impl Default for SolverConfig {
             stack_weight: 2,
             probe_rule: 0,
             near_kb: 256,
+            abdada_min_empty: 20,
         }
     }
 }
@@ -128,6 +133,8 @@ pub struct Solver<B: Bits> {
     /// Column stride (rows + 1) when the line test may use constant shifts (connect 4 with
     /// room in the word), else 0.
     stride4: u32,
+    /// Positions being searched by some thread of a parallel solve (ABDADA), if any.
+    busy: Option<std::sync::Arc<parallel::Busy>>,
     /// Whether the CPU has the `popcnt` instruction (the search then runs a copy using it).
     popcnt: bool,
 }
@@ -238,6 +245,7 @@ impl<B: Bits> Solver<B> {
         // Position keys have columns × (rows + 1) bits; wider ones are hashed to 64.
         let key_bits = (w * (geo.rows() + 1)).min(64) as u32;
         Self {
+            busy: None,
             popcnt,
             stride4,
             good_rows,

@@ -9,8 +9,9 @@
 //! all (every stored bound is a true bound, so any finished answer is exact); the others are
 //! stopped through a per-test stop flag and keep nothing of their unfinished part.
 //!
-//! Threads come only from the count given ([`ParallelSolver::new`]), through
-//! `std::thread::scope`. With one thread the search is the serial one on a full-size table
+//! Each test first runs on the main thread alone for [`SERIAL_NODES`] nodes; only a test
+//! still open then gets the helpers. Threads come only from the count given
+//! ([`ParallelSolver::new`]), through `std::thread::scope`. With one thread the search is the serial one on a full-size table
 //! (deterministic); with more, which thread answers first varies, so node counts do too, but
 //! scores never.
 
@@ -21,8 +22,54 @@ use crate::book::Book;
 use crate::geometry::Geometry;
 use crate::tt::Tt;
 use kibitz_search::time::TimeControl;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// Nodes the main thread searches a root test alone before the helpers join (the finished
+/// part stays in the table): a test this small is over before a thread would have started.
+pub const SERIAL_NODES: u64 = 1 << 16;
+
+/// The positions the threads of a parallel solve are searching right now (one key per
+/// slot, hashed; a collision only changes the move order, never a result).
+pub struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+/// Slots of [`Busy`] (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+
+impl Busy {
+    fn new() -> Self {
+        Self {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Whether some thread is searching the position of `key`.
+    #[inline(always)]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks `key` as being searched.
+    #[inline(always)]
+    pub fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Unmarks `key` (unless another position took the slot meanwhile).
+    #[inline(always)]
+    pub fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
 
 /// An exact solver searching with several threads over one shared table.
 pub struct ParallelSolver<B: Bits> {
@@ -35,6 +82,8 @@ impl<B: Bits + Send> ParallelSolver<B> {
     pub fn new(geo: Geometry<B>, config: SolverConfig, threads: usize) -> Self {
         let key_bits = (geo.columns() * (geo.rows() + 1)).min(64) as u32;
         let tt = Arc::new(Tt::new_full(config.hash_mb, key_bits));
+        let busy =
+            (threads > 1 && config.abdada_min_empty != u32::MAX).then(|| Arc::new(Busy::new()));
         let workers = (0..threads.max(1))
             .map(|k| {
                 let mut s = Solver::new(
@@ -48,6 +97,7 @@ impl<B: Bits + Send> ParallelSolver<B> {
                 );
                 s.config.hash_mb = config.hash_mb;
                 s.tt = Table::Shared(Arc::clone(&tt));
+                s.busy = busy.clone();
                 if k % 2 == 1 {
                     // Ties between equally threatening moves go right of centre first.
                     let w = geo.columns() as i64;
@@ -118,6 +168,20 @@ impl<B: Bits + Send> ParallelSolver<B> {
         let rule = self.workers[0].config.probe_rule;
         let workers = &mut self.workers;
         narrow_root(min, max, rule, |med| {
+            // Most tests are small: the main thread alone first, so that they cost no
+            // thread start (which on a busy machine waits for a core).
+            let main = &mut workers[0];
+            main.tc = tc.clone();
+            main.aborted = false;
+            main.node_limit = main.nodes.saturating_add(SERIAL_NODES);
+            let r = main.negamax(cur, mask, moves, med, med + 1);
+            main.node_limit = u64::MAX;
+            if !main.aborted {
+                return Some(r);
+            }
+            if tc.hard_expired() {
+                return None;
+            }
             let stop = Arc::new(AtomicBool::new(false));
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
             let (main, helpers) = workers.split_first_mut()?;
