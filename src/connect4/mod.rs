@@ -22,15 +22,22 @@ const BOOK_FILE: &str = "engines/connect4/book/book_7x6.bin";
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
     /// Read `<moves> [<score>]` lines (1-based column digits, 7×6) from stdin, print
-    /// `<moves> <score>`; unreadable lines, finished games and wrong scores are named on
+    /// `<moves> <score>`; a blank line is the empty board (printed as ` <score>`, the move
+    /// string being empty). Unreadable lines, finished games and wrong scores are named on
     /// stderr and make the exit status non-zero.
     Solve {
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 256)]
+        /// Transposition table size in MiB (at most 3/4 of the machine's memory).
+        #[arg(long, default_value_t = 256, value_parser = kibitz_net::memory::parse_table_mb)]
         hash: usize,
         /// Only win / draw / loss (-1 / 0 / 1).
         #[arg(long)]
         weak: bool,
+        /// Solve the empty board instead of reading stdin.
+        #[arg(long)]
+        empty: bool,
+        /// Search threads sharing one table (Lazy SMP); 1 is the deterministic serial solver.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
     },
     /// Solve every position of test-set files with a cleared table each time; print a table
     /// (thread CPU time of the solve alone). Bad lines or wrong scores: non-zero exit.
@@ -41,10 +48,10 @@ pub enum Cmd {
         /// Only the first N positions of each file.
         #[arg(long)]
         limit: Option<usize>,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64)]
+        /// Transposition table size in MiB (at most 3/4 of the machine's memory).
+        #[arg(long, default_value_t = 64, value_parser = kibitz_net::memory::parse_table_mb)]
         hash: usize,
-        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule).
+        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule, abdada_min_empty).
         #[arg(long = "param")]
         params: Vec<String>,
         /// Only win / draw / loss (checks the sign of the expected score).
@@ -53,6 +60,10 @@ pub enum Cmd {
         /// Let the solver consult the embedded opening book inside the tree.
         #[arg(long)]
         book: bool,
+        /// Search threads sharing one table (Lazy SMP); 1 is the deterministic serial solver.
+        /// CPU times are then the whole process's.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
     },
     /// Grow the 7×6 opening book (resumable: run it again to continue or go deeper).
     Book {
@@ -72,8 +83,9 @@ pub enum Cmd {
         /// Stop after this many new positions (0 = no limit).
         #[arg(long, default_value_t = 0)]
         max_new: usize,
-        /// Transposition table size of the persistent solver in MiB.
-        #[arg(long, default_value_t = 1024)]
+        /// Transposition table size of the persistent solver in MiB (at most 3/4 of the
+        /// machine's memory).
+        #[arg(long, default_value_t = 1024, value_parser = kibitz_net::memory::parse_table_mb)]
         hash: usize,
         /// Only print the book's statistics.
         #[arg(long)]
@@ -89,8 +101,8 @@ pub enum Cmd {
         /// Moves as 1-based column digits (may be empty).
         #[arg(default_value = "")]
         moves: String,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 256)]
+        /// Transposition table size in MiB (at most 3/4 of the machine's memory).
+        #[arg(long, default_value_t = 256, value_parser = kibitz_net::memory::parse_table_mb)]
         hash: usize,
         /// Solver time for all columns together, in seconds.
         #[arg(long, default_value_t = 10)]
@@ -149,8 +161,8 @@ pub enum Cmd {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Table of the checking solver in MiB.
-        #[arg(long, default_value_t = 256)]
+        /// Table of the checking solver in MiB (at most 3/4 of the machine's memory).
+        #[arg(long, default_value_t = 256, value_parser = kibitz_net::memory::parse_table_mb)]
         oracle_hash: usize,
         /// Engine tunable `NAME=V` (repeatable; `kibitz connect4 params` lists them).
         #[arg(long = "param")]
@@ -215,7 +227,12 @@ pub enum Cmd {
 /// Runs one `kibitz connect4` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
-        Cmd::Solve { hash, weak } => solve::solve(hash, weak),
+        Cmd::Solve {
+            hash,
+            weak,
+            empty,
+            threads,
+        } => solve::solve(hash, weak, empty, threads as usize),
         Cmd::Bench {
             files,
             limit,
@@ -223,6 +240,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             params,
             weak,
             book,
+            threads,
         } => {
             let mut config = SolverConfig {
                 hash_mb: hash,
@@ -231,7 +249,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             for p in &params {
                 set_param(&mut config, p)?;
             }
-            solve::bench(&files, limit, config, weak, book)
+            solve::bench(&files, limit, config, weak, book, threads as usize)
         }
         Cmd::Book {
             plies,
@@ -355,6 +373,7 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
         "next_win_bound" => config.next_win_bound = v != 0,
         "near_empty" => config.near_empty = v as u32,
         "near_kb" => config.near_kb = v as usize,
+        "abdada_min_empty" => config.abdada_min_empty = v.min(u32::MAX as u64) as u32,
         "forcing_weight" => config.forcing_weight = v as u32,
         "keep_threat_weight" => config.keep_threat_weight = v as u32,
         "stack_weight" => config.stack_weight = v as u32,
@@ -374,6 +393,21 @@ pub(crate) fn cpu_now() -> Duration {
     };
     // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// CPU time used by the whole process so far (`CLOCK_PROCESS_CPUTIME_ID`): all threads of a
+/// parallel solve.
+pub(crate) fn process_cpu_now() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
     if rc != 0 {
         return Duration::ZERO;
     }
@@ -408,12 +442,81 @@ pub(crate) fn fmt_dur(d: Duration) -> String {
     }
 }
 
+/// The 1-based column digits of a move string (as typed; 0 is refused).
 pub(crate) fn parse_moves(moves: &str) -> anyhow::Result<Vec<usize>> {
     moves
         .chars()
         .map(|c| match c.to_digit(10) {
-            Some(d) if d > 0 => Ok(d as usize - 1),
+            Some(d) if d > 0 => Ok(d as usize),
             _ => bail!("bad column digit {c:?}"),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cmd;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        cmd: Cmd,
+    }
+
+    fn parse(args: &[&str]) -> Result<Cmd, String> {
+        Cli::try_parse_from(std::iter::once("connect4").chain(args.iter().copied()))
+            .map(|c| c.cmd)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn hash_flags_are_bounded_by_the_machine() {
+        // 2^40 MiB: more than any machine has; used to abort inside the allocator.
+        let huge = (1u64 << 40).to_string();
+        for args in [
+            vec!["solve", "--hash", &huge],
+            vec!["bench", "f", "--hash", &huge],
+            vec!["book", "--hash", &huge],
+            vec!["show", "4", "--hash", &huge],
+            vec!["audit", "--oracle-hash", &huge],
+        ] {
+            let e = parse(&args).unwrap_err();
+            assert!(e.contains("MiB"), "{args:?}: {e}");
+        }
+        assert!(matches!(
+            parse(&["solve", "--hash", "16"]),
+            Ok(Cmd::Solve { hash: 16, .. })
+        ));
+        assert!(parse(&["solve", "--hash", "lots"]).is_err());
+    }
+
+    #[test]
+    fn solve_and_bench_take_a_thread_count() {
+        assert!(matches!(
+            parse(&["solve", "--threads", "2", "--weak"]),
+            Ok(Cmd::Solve {
+                threads: 2,
+                weak: true,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse(&["bench", "f", "--threads", "2"]),
+            Ok(Cmd::Bench { threads: 2, .. })
+        ));
+        assert!(parse(&["solve", "--threads", "0"]).is_err());
+    }
+
+    #[test]
+    fn move_strings_report_one_based_columns() {
+        let e = super::show::show("48", 1, 1).unwrap_err().to_string();
+        assert!(e.contains("no column 8"), "{e}");
+        let e = super::show::show("4444444", 1, 1).unwrap_err().to_string();
+        assert!(e.contains("column 4 is full"), "{e}");
+        let e = super::show::play("4444444", 1, (7, 6, 4), true, Default::default()).unwrap_err();
+        assert!(format!("{e:#}").contains("column 4 is full"), "{e:#}");
+        let e = super::solve::parse_line("48 1").unwrap_err();
+        assert!(e.contains("no column 8"), "{e}");
+    }
 }

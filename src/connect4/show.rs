@@ -115,9 +115,10 @@ pub fn play(
     no_book: bool,
     params: kibitz_connect4::params::EngineParams,
 ) -> anyhow::Result<()> {
-    let history = parse_moves(moves)?;
-    let board = kibitz_connect4::Position::from_moves(columns, rows, connect, &history)
+    let digits = parse_moves(moves)?;
+    let board = kibitz_connect4::Position::from_one_based(columns, rows, connect, &digits)
         .with_context(|| format!("moves {moves:?}"))?;
+    let history: Vec<usize> = digits.iter().map(|d| d - 1).collect();
     print!("{board}");
     if board.is_over() {
         bail!("game over: no move to choose after {moves:?}");

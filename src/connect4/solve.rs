@@ -5,14 +5,84 @@
 //! disagrees with ours. Every such line is named on stderr and the command exits non-zero
 //! after doing all the others.
 
-use super::{cpu_now, file_label, fmt_dur, solver};
+use super::{cpu_now, file_label, fmt_dur, process_cpu_now};
 use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
+use kibitz_connect4::solver::parallel::ParallelSolver;
 use kibitz_connect4::{Board, Geometry, Solver, SolverConfig, TimeControl};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// The serial solver (one thread, deterministic) or the parallel one.
+pub enum AnySolver {
+    /// One thread.
+    One(Box<Solver<u64>>),
+    /// Several threads over one shared table.
+    Many(ParallelSolver<u64>),
+}
+
+impl AnySolver {
+    /// A 7 × 6 solver with `threads` threads.
+    pub fn new(config: SolverConfig, threads: usize) -> anyhow::Result<Self> {
+        let geo = Geometry::<u64>::new(7, 6, 4).context("7×6 fits 64 bits")?;
+        Ok(if threads <= 1 {
+            Self::One(Box::new(Solver::new(geo, config)))
+        } else {
+            Self::Many(ParallelSolver::new(geo, config, threads))
+        })
+    }
+
+    /// The exact score, or with `weak` win / draw / loss (`None` only on a deadline).
+    pub fn solve(&mut self, board: &Board<u64>, weak: bool, tc: &TimeControl) -> Option<i32> {
+        match (self, weak) {
+            (Self::One(s), true) => s.solve_window(board, -1, 1, tc),
+            (Self::One(s), false) => s.solve(board, tc),
+            (Self::Many(s), true) => s.solve_window(board, -1, 1, tc),
+            (Self::Many(s), false) => s.solve(board, tc),
+        }
+    }
+
+    /// Forgets every stored position and zeroes the node count.
+    pub fn reset(&mut self) {
+        match self {
+            Self::One(s) => {
+                s.clear();
+                s.reset_nodes();
+            }
+            Self::Many(s) => {
+                s.clear();
+                s.reset_nodes();
+            }
+        }
+    }
+
+    /// Nodes since the last reset (all threads).
+    pub fn nodes(&self) -> u64 {
+        match self {
+            Self::One(s) => s.nodes(),
+            Self::Many(s) => s.nodes(),
+        }
+    }
+
+    /// Consults the embedded opening book inside the tree.
+    pub fn use_book(&mut self) {
+        let book = kibitz_connect4::book::Book::embedded();
+        match self {
+            Self::One(s) => s.set_book(Some(&book)),
+            Self::Many(s) => s.set_book(Some(&book)),
+        }
+    }
+
+    /// Thread count.
+    fn threads(&self) -> usize {
+        match self {
+            Self::One(_) => 1,
+            Self::Many(s) => s.threads(),
+        }
+    }
+}
 
 /// One readable test line.
 #[derive(Debug)]
@@ -52,31 +122,53 @@ pub fn parse_line(text: &str) -> Result<Option<Line>, String> {
     }))
 }
 
-/// `kibitz connect4 solve`: stdin lines to `<moves> <score>` on stdout.
-pub fn solve(hash: usize, weak: bool) -> anyhow::Result<()> {
-    let mut solver = solver(hash);
-    let stdin = std::io::stdin();
+/// The empty 7 × 6 board as a line without an expected score (a blank input line).
+fn empty_line() -> Line {
+    Line {
+        moves: String::new(),
+        board: Board::<u64>::from_digits(7, 6, 4, "").expect("7×6 fits"),
+        expected: None,
+    }
+}
+
+/// A line of `kibitz connect4 solve`'s input: like [`parse_line`], but a blank line is the
+/// empty board (the position Pons's sets write as an empty move string).
+pub fn solve_line(text: &str) -> Result<Line, String> {
+    Ok(parse_line(text)?.unwrap_or_else(empty_line))
+}
+
+/// `kibitz connect4 solve`: stdin lines to `<moves> <score>` on stdout (a blank line is the
+/// empty board); with `empty` only the empty board, stdin unread.
+pub fn solve(hash: usize, weak: bool, empty: bool, threads: usize) -> anyhow::Result<()> {
+    let mut solver = AnySolver::new(
+        SolverConfig {
+            hash_mb: hash,
+            ..Default::default()
+        },
+        threads,
+    )?;
     let mut out = std::io::stdout().lock();
     let tc = TimeControl::infinite();
     let (mut bad, mut wrong) = (0usize, 0usize);
-    for (i, line) in stdin.lock().split(b'\n').enumerate() {
+    let input: Box<dyn Iterator<Item = std::io::Result<Vec<u8>>>> = if empty {
+        Box::new(std::iter::once(Ok(Vec::new())))
+    } else {
+        Box::new(std::io::stdin().lock().split(b'\n'))
+    };
+    for (i, line) in input.enumerate() {
         let line = line.context("reading stdin")?;
         let text = String::from_utf8_lossy(&line);
-        let l = match parse_line(&text) {
-            Ok(Some(l)) => l,
-            Ok(None) => continue,
+        let l = match solve_line(&text) {
+            Ok(l) => l,
             Err(e) => {
                 eprintln!("line {}: {:?}: {e}", i + 1, text.trim());
                 bad += 1;
                 continue;
             }
         };
-        let score = if weak {
-            solver.solve_window(&l.board, -1, 1, &tc)
-        } else {
-            solver.solve(&l.board, &tc)
-        }
-        .context("the solver has no time limit here")?;
+        let score = solver
+            .solve(&l.board, weak, &tc)
+            .context("the solver has no time limit here")?;
         match l.expected.map(|e| if weak { e.signum() } else { e }) {
             Some(e) if e != score => {
                 wrong += 1;
@@ -128,6 +220,7 @@ pub fn bench(
     config: SolverConfig,
     weak: bool,
     book: bool,
+    threads: usize,
 ) -> anyhow::Result<()> {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL).set_header(vec![
@@ -142,10 +235,9 @@ pub fn bench(
         "mean nodes",
         "nodes/s (CPU)",
     ]);
-    let geo = Geometry::<u64>::new(7, 6, 4).context("7×6 fits 64 bits")?;
-    let mut solver = Solver::new(geo, config);
+    let mut solver = AnySolver::new(config, threads)?;
     if book {
-        solver.set_book(Some(&kibitz_connect4::book::Book::embedded()));
+        solver.use_book();
     }
     let (mut all_bad, mut all_wrong) = (0usize, 0usize);
     for path in files {
@@ -193,7 +285,7 @@ struct SetStats {
     cpu_max: Duration,
 }
 
-fn bench_set(solver: &mut Solver<u64>, path: &Path, set: &[Line], weak: bool) -> SetStats {
+fn bench_set(solver: &mut AnySolver, path: &Path, set: &[Line], weak: bool) -> SetStats {
     let bar = ProgressBar::new(set.len() as u64).with_style(
         ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} [{elapsed_precise}<{eta}]")
             .expect("valid template"),
@@ -209,18 +301,15 @@ fn bench_set(solver: &mut Solver<u64>, path: &Path, set: &[Line], weak: bool) ->
         cpu_max: Duration::ZERO,
     };
     for l in set {
-        solver.clear();
-        solver.reset_nodes();
-        // Timed: the solve and nothing else.
-        let c0 = cpu_now();
+        solver.reset();
+        // Timed: the solve and nothing else (all threads' CPU when there are several).
+        let parallel = solver.threads() > 1;
+        let cpu_clock = if parallel { process_cpu_now } else { cpu_now };
+        let c0 = cpu_clock();
         let t = Instant::now();
-        let score = if weak {
-            solver.solve_window(&l.board, -1, 1, &tc)
-        } else {
-            solver.solve(&l.board, &tc)
-        };
+        let score = solver.solve(&l.board, weak, &tc);
         let dt = t.elapsed();
-        let cpu = cpu_now().saturating_sub(c0);
+        let cpu = cpu_clock().saturating_sub(c0);
         let expected = l.expected.map(|e| if weak { e.signum() } else { e });
         if score != expected {
             st.wrong += 1;
@@ -256,6 +345,17 @@ mod tests {
         assert!(parse_line("44 one").is_err());
         assert!(parse_line("   ").unwrap().is_none());
         let l = parse_line("4455 -3").unwrap().unwrap();
+        assert_eq!((l.moves.as_str(), l.expected), ("4455", Some(-3)));
+    }
+
+    #[test]
+    fn a_blank_solve_line_is_the_empty_board() {
+        for text in ["", "   ", "\r"] {
+            let l = super::solve_line(text).unwrap();
+            assert_eq!(l.board.moves_played(), 0, "{text:?}");
+            assert_eq!((l.moves.as_str(), l.expected), ("", None));
+        }
+        let l = super::solve_line("4455 -3").unwrap();
         assert_eq!((l.moves.as_str(), l.expected), ("4455", Some(-3)));
     }
 }

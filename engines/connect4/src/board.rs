@@ -81,12 +81,31 @@ impl<B: Bits> Board<B> {
         s: &str,
     ) -> Result<Self, Error> {
         let mut b = Self::new(columns, rows, connect)?;
-        for ch in s.trim().chars() {
+        for (i, ch) in s.trim().chars().enumerate() {
             let d = ch.to_digit(10).ok_or(Error::BadMoveString(ch))? as usize;
             if d == 0 {
                 return Err(Error::BadMoveString(ch));
             }
-            b.play(d - 1)?;
+            b.play(d - 1).map_err(|e| one_based(e, i + 1, columns))?;
+        }
+        Ok(b)
+    }
+
+    /// The position after `moves` given as 1-based columns (as typed by a user): like
+    /// [`Self::from_moves`], but an unplayable move is reported with its 1-based column.
+    pub fn from_one_based(
+        columns: usize,
+        rows: usize,
+        connect: usize,
+        moves: &[usize],
+    ) -> Result<Self, Error> {
+        let mut b = Self::new(columns, rows, connect)?;
+        for (i, &m) in moves.iter().enumerate() {
+            let e = match m.checked_sub(1) {
+                Some(c) => b.play(c),
+                None => Err(Error::NoSuchColumn(usize::MAX)),
+            };
+            e.map_err(|e| one_based(e, i + 1, columns))?;
         }
         Ok(b)
     }
@@ -268,6 +287,22 @@ impl<B: Bits> fmt::Display for Board<B> {
     }
 }
 
+/// Restates an error of [`Board::play`] for the `index`-th move of a 1-based move string.
+fn one_based(e: Error, index: usize, columns: usize) -> Error {
+    let reason = match e {
+        Error::NoSuchColumn(c) if c == usize::MAX => {
+            format!("no column 0 (the board has columns 1 to {columns})")
+        }
+        Error::NoSuchColumn(c) => {
+            format!("no column {} (the board has columns 1 to {columns})", c + 1)
+        }
+        Error::ColumnFull(c) => format!("column {} is full", c + 1),
+        Error::GameOver => "the game is already over".to_string(),
+        other => return other,
+    };
+    Error::BadDigitMove { index, reason }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,6 +347,27 @@ mod tests {
             }
         }
         None
+    }
+
+    #[test]
+    fn move_strings_report_one_based_columns() {
+        let e = B7::from_digits(7, 6, 4, "48").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "move 2 of the move string: no column 8 (the board has columns 1 to 7)"
+        );
+        let e = B7::from_digits(7, 6, 4, "4444444").unwrap_err().to_string();
+        assert_eq!(e, "move 7 of the move string: column 4 is full");
+        let e = B7::from_one_based(7, 6, 4, &[4, 4, 4, 4, 4, 4, 4])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "move 7 of the move string: column 4 is full");
+        let e = B7::from_one_based(7, 6, 4, &[4, 0])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("move 2") && e.contains("no column 0"), "{e}");
+        let b = B7::from_one_based(7, 6, 4, &[4, 4, 1]).unwrap();
+        assert_eq!(b, B7::from_digits(7, 6, 4, "441").unwrap());
     }
 
     fn random_games<B: Bits>(w: usize, h: usize, n: usize, games: usize) {

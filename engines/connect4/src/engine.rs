@@ -354,6 +354,10 @@ impl<B: Bits + Into<u128>> Core<B> {
         }
         // 3-4. Solver: weak value and a move keeping it, then the exact score if time allows.
         let mut bounds = MoveBounds::new(&self.solver, &board);
+        if max_depth.is_none() || self.limited.book {
+            // Cheap proofs first: the book's value of every child.
+            bounds.apply_book(&self.book, &board);
+        }
         let mut known = None;
         let solve = max_depth.is_none_or(|d| empty <= self.limited.solve_empty.unwrap_or(d));
         if solve {

@@ -53,6 +53,15 @@ impl<T: Copy> HugeBuf<T> {
     }
 }
 
+impl<T: Copy> HugeBuf<T> {
+    /// The buffer's start as a raw pointer with the allocation's write permission, for
+    /// atomic access from several threads through `&self` (a table shared by the threads of
+    /// a parallel solve). Every concurrent access must be atomic.
+    pub fn raw(&self) -> *mut T {
+        self.ptr
+    }
+}
+
 impl<T: Copy> Deref for HugeBuf<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {

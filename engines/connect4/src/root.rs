@@ -62,6 +62,43 @@ impl MoveBounds {
         Self { lo, hi }
     }
 
+    /// Narrows the bounds with the opening book's value of each child position (the child's
+    /// entry scores it for the opponent, exactly or by its sign): a cheap proof for every move
+    /// leading into the book, so that the fallback never plays a move the book shows worse.
+    /// Returns how many moves the book bounded.
+    pub fn apply_book<B: Bits + Into<u128>>(
+        &mut self,
+        book: &crate::book::Book,
+        board: &Board<B>,
+    ) -> usize {
+        let mut n = 0;
+        for c in board.legal_moves() {
+            let mut child = *board;
+            if child.play(c).is_err() || child.is_over() || !self.is_legal(c) {
+                continue;
+            }
+            let Some(e) = book.lookup(&child) else {
+                continue;
+            };
+            let s = -(e.score as i32);
+            let (lo, hi) = if e.flags & crate::book::EXACT != 0 || s == 0 {
+                (s, s)
+            } else if s > 0 {
+                // The opponent loses: we win at least by the smallest margin.
+                (1, i32::MAX)
+            } else {
+                (i32::MIN, -1)
+            };
+            // Keep the bounds consistent if a (wrong) book disagreed with proven facts.
+            let (nlo, nhi) = (self.lo[c].max(lo), self.hi[c].min(hi));
+            if nlo <= nhi {
+                (self.lo[c], self.hi[c]) = (nlo, nhi);
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// Whether column `c` is a legal move.
     pub fn is_legal(&self, c: usize) -> bool {
         self.hi.get(c).is_some_and(|&h| h != i32::MIN)
@@ -79,26 +116,38 @@ impl MoveBounds {
     }
 
     /// Moves a fallback may play, given `known`, a lower bound on the position's value known
-    /// from elsewhere: the moves reaching the best proven bound `W` (the larger of `known`
-    /// and the best move's proven lower bound) if any does; else the moves not proven below
-    /// `W`. A move proven worse, or merely not proven as good as one that is, could give away
-    /// a value the finished search already secured.
+    /// from elsewhere. Judged by value (win / draw / loss: bounds clamped to [-1, 1]), so that
+    /// a trivial bound such as "loses no sooner than in 17 stones" singles out no move:
+    /// 1. the moves proven to reach the best proven value `W` (the larger of `known` and the
+    ///    best move's); if none does (a wrong `known`), those not proven below `W`;
+    /// 2. of those, the ones that may still be worth the most (largest upper bound by value),
+    ///    so a move proven to lose is never preferred to one that is open;
+    /// 3. none proven worse than another by the exact bounds (upper bound below another's
+    ///    lower bound).
+    ///
+    /// A move outside could give away a value the finished search already secured.
     pub fn candidates(&self, known: Option<i32>) -> Vec<usize> {
-        let Some(best) = self.best_proven() else {
+        let value = |x: i32| x.clamp(-1, 1);
+        let Some(best) = self.legal().map(|c| value(self.lo[c])).max() else {
             return Vec::new();
         };
-        let w = known.map_or(best, |k| k.max(best));
-        let reaching: Vec<usize> = self.legal().filter(|&c| self.lo[c] >= w).collect();
-        if !reaching.is_empty() {
-            return reaching;
+        let w = known.map_or(best, |k| value(k).max(best));
+        let mut set: Vec<usize> = self.legal().filter(|&c| value(self.lo[c]) >= w).collect();
+        if set.is_empty() {
+            set = self.legal().filter(|&c| self.hi[c] >= w).collect();
         }
-        let open: Vec<usize> = self.legal().filter(|&c| self.hi[c] >= w).collect();
-        if open.is_empty() {
+        if set.is_empty() {
             // `known` was wrong: fall back to the proven facts alone.
-            self.legal().filter(|&c| self.lo[c] >= best).collect()
-        } else {
-            open
+            set = self
+                .legal()
+                .filter(|&c| value(self.lo[c]) >= best)
+                .collect();
         }
+        let top = set.iter().map(|&c| value(self.hi[c])).max();
+        set.retain(|&c| Some(value(self.hi[c])) == top);
+        let best_lo = set.iter().map(|&c| self.lo[c]).max();
+        set.retain(|&c| Some(self.hi[c]) >= best_lo);
+        set
     }
 
     /// Records that playing `c` scores at least `t` (`holds`) or at most `t - 1`.
@@ -299,6 +348,54 @@ mod tests {
         // The second player must play column 1; everything else loses at once.
         assert_eq!(mb.candidates(None), vec![0]);
         assert!(mb.legal().all(|c| c == 0 || mb.hi[c] < mb.lo[0]));
+    }
+
+    #[test]
+    fn candidates_judge_by_value_not_by_trivial_bounds() {
+        // Nothing proven but a trivial "loses no sooner" bound that differs by one stone:
+        // every open move stays a candidate (before, column 2 alone was played).
+        let mut mb = MoveBounds {
+            lo: vec![-17, -17, -16, -17],
+            hi: vec![18, 18, 18, 18],
+        };
+        assert_eq!(mb.candidates(None), vec![0, 1, 2, 3]);
+        // A proven loss is dropped while other moves are open.
+        mb.hi[1] = -1;
+        assert_eq!(mb.candidates(None), vec![0, 2, 3]);
+        // A proven draw is kept over open moves (it is never given away).
+        mb.lo[3] = 0;
+        assert_eq!(mb.candidates(None), vec![3]);
+        // A known win with no move proven to reach it: the moves not proven below it.
+        mb.hi[0] = 0;
+        assert_eq!(mb.candidates(Some(1)), vec![2, 3]);
+        // All lost: the slowest loss is not excluded.
+        let mb = MoveBounds {
+            lo: vec![-5, -9],
+            hi: vec![-5, -9],
+        };
+        assert_eq!(mb.candidates(None), vec![0]);
+    }
+
+    #[test]
+    fn book_values_of_children_are_bounds() {
+        let s = solver();
+        // "54" is outside the book (the bot opens 4) but every child is in it.
+        let b = Board::<u64>::from_digits(7, 6, 4, "54").unwrap();
+        let book = crate::book::Book::embedded();
+        let mut mb = MoveBounds::new(&s, &b);
+        assert_eq!(mb.apply_book(&book, &b), 7);
+        for c in 0..7 {
+            let mut child = b;
+            child.play(c).unwrap();
+            let v = -(book.lookup(&child).unwrap().score as i32).signum();
+            assert!(
+                mb.lo[c].signum() == v || mb.hi[c].signum() == v,
+                "column {c}"
+            );
+            assert!(mb.lo[c] <= mb.hi[c]);
+        }
+        let best = mb.best_proven().unwrap();
+        assert!(mb.candidates(None).iter().all(|&c| mb.lo[c] >= best));
     }
 
     #[test]

@@ -20,7 +20,8 @@
 //!
 //! The search reads the clock only every [`SolverConfig::check_every`] nodes. An aborted search
 //! returns `None` and stores nothing from the unfinished part, so the table stays sound and
-//! later searches reuse all finished work. The search itself is in `solver/search.rs`.
+//! later searches reuse all finished work. The search itself is in `solver/search.rs`; the
+//! parallel solve over a shared table in [`parallel`].
 
 use crate::bitboard::Bits;
 use crate::board::Board;
@@ -28,6 +29,7 @@ use crate::eval::parity_rows;
 use crate::geometry::Geometry;
 use crate::tt::{Tt, NO_MOVE};
 
+pub mod parallel;
 mod search;
 use kibitz_search::time::TimeControl;
 
@@ -72,6 +74,9 @@ pub struct SolverConfig {
     /// Decide wins with the mover's next stone without search (exact score at once) and,
     /// when there is none, lower the upper bound by one stone.
     pub next_win_bound: bool,
+    /// In a parallel solve, defer a child another thread is searching (ABDADA) at nodes with
+    /// at least this many empty cells (`u32::MAX`: never, plain Lazy SMP).
+    pub abdada_min_empty: u32,
     /// Start the table small after every clear and let it double as it fills (cheap for
     /// many short solves); off, it has its full size from the start, so no move ever pays
     /// for a doubling between two clock checks (the bot's choice).
@@ -97,6 +102,7 @@ impl Default for SolverConfig {
             stack_weight: 2,
             probe_rule: 0,
             near_kb: 256,
+            abdada_min_empty: 20,
         }
     }
 }
@@ -105,7 +111,7 @@ impl Default for SolverConfig {
 pub struct Solver<B: Bits> {
     geo: Geometry<B>,
     config: SolverConfig,
-    tt: Tt,
+    tt: Table,
     /// Table of the positions near the leaves ([`SolverConfig::near_empty`]).
     near: Tt,
     nodes: u64,
@@ -127,8 +133,65 @@ pub struct Solver<B: Bits> {
     /// Column stride (rows + 1) when the line test may use constant shifts (connect 4 with
     /// room in the word), else 0.
     stride4: u32,
+    /// Positions being searched by some thread of a parallel solve (ABDADA), if any.
+    busy: Option<std::sync::Arc<parallel::Busy>>,
     /// Whether the CPU has the `popcnt` instruction (the search then runs a copy using it).
     popcnt: bool,
+}
+
+/// Narrows the score range `[min, max)` to the exact score (clamped to the range) by
+/// null-window tests: `probe(med)` is a fail-soft search of the window `(med, med + 1)`, or
+/// `None` when it was aborted. `rule` is [`SolverConfig::probe_rule`].
+fn narrow_root(
+    mut min: i32,
+    mut max: i32,
+    rule: u32,
+    mut probe: impl FnMut(i32) -> Option<i32>,
+) -> Option<i32> {
+    let mut pass = 0;
+    let mut last_high = false;
+    while min < max {
+        let mut med = min + (max - min) / 2;
+        if rule == 2 && pass > 0 {
+            // MTD(f): step from the last fail-soft bound.
+            med = if last_high { min } else { max - 1 };
+        } else if rule >= 1 && pass == 0 {
+            // Win or not first: most hard positions are close to a draw.
+            med = 0;
+        } else if med <= 0 && min / 2 < med {
+            // Probe near zero first: most positions are close to a draw, and a win or
+            // loss is proven faster with a bound far from the true value.
+            med = min / 2;
+        } else if med >= 0 && max / 2 > med {
+            med = max / 2;
+        }
+        let med = med.clamp(min, max - 1);
+        let r = probe(med)?;
+        last_high = r > med;
+        if r <= med {
+            max = r.max(min);
+        } else {
+            min = r.min(max);
+        }
+        pass += 1;
+    }
+    Some(min)
+}
+
+/// The main table: the solver's own, or one shared by the threads of a parallel solve.
+enum Table {
+    Own(Tt),
+    Shared(std::sync::Arc<Tt>),
+}
+
+impl Table {
+    #[inline(always)]
+    fn get(&self) -> &Tt {
+        match self {
+            Table::Own(t) => t,
+            Table::Shared(t) => t,
+        }
+    }
 }
 
 /// A move found by [`Solver::best_move`].
@@ -182,15 +245,16 @@ impl<B: Bits> Solver<B> {
         // Position keys have columns × (rows + 1) bits; wider ones are hashed to 64.
         let key_bits = (w * (geo.rows() + 1)).min(64) as u32;
         Self {
+            busy: None,
             popcnt,
             stride4,
             good_rows,
             history: vec![0; 2 * B::BITS as usize],
-            tt: if config.grow_table {
+            tt: Table::Own(if config.grow_table {
                 Tt::new(config.hash_mb, key_bits)
             } else {
                 Tt::new_full(config.hash_mb, key_bits)
-            },
+            }),
             near: Tt::with_bytes(config.near_kb << 10, key_bits),
             geo,
             config,
@@ -272,7 +336,10 @@ impl<B: Bits> Solver<B> {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        match &mut self.tt {
+            Table::Own(t) => t.clear(),
+            Table::Shared(t) => t.clear_shared(),
+        }
         self.near.clear();
     }
 
@@ -297,59 +364,48 @@ impl<B: Bits> Solver<B> {
         hi: i32,
         tc: &TimeControl,
     ) -> Option<i32> {
+        let (cur, mask, moves, min, max) = match self.root_window(board, lo, hi) {
+            Ok(w) => w,
+            Err(score) => return Some(score),
+        };
+        self.tc = tc.clone();
+        self.aborted = false;
+        narrow_root(min, max, self.config.probe_rule, |med| {
+            let r = self.negamax(cur, mask, moves, med, med + 1);
+            (!self.aborted).then_some(r)
+        })
+    }
+
+    /// The root of a solve: `Err(score)` when `board` is decided without search (game over,
+    /// an immediate win, an empty window), else its bitboards, stones and the score range
+    /// `(min, max)` to narrow, inside `[lo, hi]`.
+    #[allow(clippy::type_complexity)]
+    fn root_window(
+        &self,
+        board: &Board<B>,
+        lo: i32,
+        hi: i32,
+    ) -> Result<(B, B, u32, i32, i32), i32> {
         if board.is_over() {
             // The side to move has lost to the last stone, or the board is full.
             let score = match board.winner() {
                 Some(_) => -win_now(self.geo.cells(), board.moves_played() as u32 - 1),
                 None => 0,
             };
-            return Some(score.clamp(lo, hi));
+            return Err(score.clamp(lo, hi));
         }
         let (cur, mask) = board.bitboards();
         let moves = board.moves_played() as u32;
         let cells = self.geo.cells();
         if self.geo.winning_cells(cur, mask) & self.geo.possible(mask) != B::ZERO {
-            return Some(win_now(cells, moves).clamp(lo, hi));
+            return Err(win_now(cells, moves).clamp(lo, hi));
         }
         let (min0, max0) = self.score_range(moves);
-        let (mut min, mut max) = (min0.max(lo), max0.min(hi));
+        let (min, max) = (min0.max(lo), max0.min(hi));
         if min >= max {
-            return Some(min);
+            return Err(min);
         }
-        self.tc = tc.clone();
-        self.aborted = false;
-        let mut pass = 0;
-        let mut last_high = false;
-        while min < max {
-            let rule = self.config.probe_rule;
-            let mut med = min + (max - min) / 2;
-            if rule == 2 && pass > 0 {
-                // MTD(f): step from the last fail-soft bound.
-                med = if last_high { min } else { max - 1 };
-            } else if rule >= 1 && pass == 0 {
-                // Win or not first: most hard positions are close to a draw.
-                med = 0;
-            } else if med <= 0 && min / 2 < med {
-                // Probe near zero first: most positions are close to a draw, and a win or
-                // loss is proven faster with a bound far from the true value.
-                med = min / 2;
-            } else if med >= 0 && max / 2 > med {
-                med = max / 2;
-            }
-            let med = med.clamp(min, max - 1);
-            let r = self.negamax(cur, mask, moves, med, med + 1);
-            if self.aborted {
-                return None;
-            }
-            last_high = r > med;
-            if r <= med {
-                max = r.max(min);
-            } else {
-                min = r.min(max);
-            }
-            pass += 1;
-        }
-        Some(min)
+        Ok((cur, mask, moves, min, max))
     }
 
     /// Whether the side to move scores at least `target` (`None` when `tc` ran out).

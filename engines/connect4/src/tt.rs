@@ -49,6 +49,7 @@
 //! The table lives in huge pages where possible ([`crate::hugemem`]).
 
 use crate::hugemem::HugeBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One stored position, unpacked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -307,13 +308,79 @@ impl Tt {
     pub fn probe(&self, key: u64, moves: u32) -> Option<Entry> {
         let (i, tag) = self.locate(key);
         let tag = tag | stones_field(moves);
-        let b = &self.slots[i].0;
+        let b = self.load_bucket(i);
         // Branch-free: one bit per matching slot.
         let mut hits = 0u32;
         for (j, &e) in b.iter().enumerate() {
             hits |= u32::from((e ^ tag) & CHECK_MASK == 0) << j;
         }
         (hits != 0).then(|| unpack(b[hits.trailing_zeros() as usize]))
+    }
+
+    /// The atomic view of slot `j` of bucket `i` (`i` in range).
+    #[inline(always)]
+    fn slot(&self, i: usize, j: usize) -> &AtomicU64 {
+        assert!(i < self.slots.len() && j < WAYS);
+        // SAFETY: in bounds (checked above), 8-byte aligned (buckets are 32-byte aligned
+        // arrays of u64), and the pointer carries the allocation's write permission. Every
+        // access that can race (shared tables) is atomic; plain accesses happen only
+        // through `&mut self`, when no other reference exists.
+        unsafe { AtomicU64::from_ptr((self.slots.raw().add(i) as *mut u64).add(j)) }
+    }
+
+    /// The entries of bucket `i`, each read atomically (relaxed: an entry is self-checking,
+    /// so a slot changed by another thread in between is only a miss or another hit).
+    #[inline(always)]
+    fn load_bucket(&self, i: usize) -> [u64; WAYS] {
+        std::array::from_fn(|j| self.slot(i, j).load(Ordering::Relaxed))
+    }
+
+    /// [`Self::store`] for a table shared by the threads of a parallel solve: atomic slot
+    /// writes, no growth (share only tables made by [`Self::new_full`]) and no fill count.
+    /// Two threads storing into one bucket at once may lose one of the two entries, never
+    /// mix them: every slot holds one whole entry, and every entry is a true bound.
+    #[inline(always)]
+    pub fn store_shared(&self, key: u64, moves: u32, lower: i32, upper: i32, best: u8) {
+        let (i, tag) = self.locate(key);
+        let b = self.load_bucket(i);
+        let mut victim = 0;
+        let mut victim_moves = 0;
+        for (j, &e) in b.iter().enumerate() {
+            let m = e & FIELD_MASK;
+            if m == 0 {
+                victim = j;
+                break;
+            }
+            if (e ^ tag) & CHECK_MASK == stones_field(moves) {
+                let old = unpack(e);
+                let lower = lower.max(old.lower as i32);
+                let upper = upper.min(old.upper as i32);
+                let best = if best == NO_MOVE { old.best } else { best };
+                self.slot(i, j).store(
+                    Self::pack(tag, moves, lower, upper, best),
+                    Ordering::Relaxed,
+                );
+                return;
+            }
+            if m >= victim_moves {
+                victim = j;
+                victim_moves = m;
+            }
+        }
+        self.slot(i, victim).store(
+            Self::pack(tag, moves, lower, upper, best),
+            Ordering::Relaxed,
+        );
+    }
+
+    /// [`Self::clear`] through a shared reference, for a full-size table no search is using:
+    /// every slot is freed atomically.
+    pub fn clear_shared(&self) {
+        for i in 0..self.buckets_in_use() {
+            for j in 0..WAYS {
+                self.slot(i, j).store(FREE_ENTRY, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Stores bounds for `key`, merging with what is already known about it.

@@ -142,3 +142,35 @@ positions! {
     draw_kept_32222637633366 => "32222637633366", false;
     draw_kept_522622336336 => "522622336336", false;
 }
+
+/// Issue 39: positions outside the book whose every child is in it. With a budget far too
+/// small for the solver (20k nodes) the engine used to play a move the book scores worse
+/// than another (3 of the 248 such positions with 2–5 stones); the book's value of each
+/// child is now a proven bound at the root, so the move keeps the best child value.
+fn keeps_book_child_value(p: &str) {
+    let book = Book::embedded();
+    let b = Board::<u64>::from_digits(7, 6, 4, p).unwrap();
+    assert!(!book.contains(&b), "{p} must be outside the book");
+    let value = |c: usize| {
+        let mut child = b;
+        child.play(c).unwrap();
+        -(book.lookup(&child).expect("every child in the book").score as i32).signum()
+    };
+    let best = b.legal_moves().into_iter().map(value).max().unwrap();
+    let mut engine = Engine::new(7, 6, 4, 8).unwrap();
+    engine.set_node_limit(Some(20_000));
+    let c = engine.choose(&digits(p), &TimeControl::infinite(), None);
+    assert_eq!(
+        value(c.column),
+        best,
+        "{p}: played {} ({c:?})",
+        c.column + 1
+    );
+}
+
+#[test]
+fn book_child_values_bound_the_fallback() {
+    for p in ["54", "5455", "3433"] {
+        keeps_book_child_value(p);
+    }
+}

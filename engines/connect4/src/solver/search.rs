@@ -30,7 +30,7 @@ impl<B: Bits> Solver<B> {
         if self.geo.cells() - moves < self.config.near_empty {
             &self.near
         } else {
-            &self.tt
+            self.tt.get()
         }
     }
 
@@ -307,27 +307,61 @@ impl<B: Bits> Solver<B> {
         // 6. Search.
         let alpha0 = alpha;
         let mut best_col = NO_MOVE as usize;
-        for c in list.columns() {
-            let m = next & self.column_masks[c];
-            // SAFETY: step 2b wrote the entry of every column in `list`.
-            let w = unsafe { child_wins[c].assume_init() };
-            let s = -self.recurse::<FAST>(cur ^ mask, mask | m, moves + 1, -beta, -alpha, w);
-            if self.aborted {
-                return 0;
-            }
-            if s >= beta {
-                // 7. Store a lower bound and the refuting move; remember it for ordering.
-                self.store(key, mirrored, moves, s, i32::MAX, c);
-                if self.config.history {
-                    let e = cells - moves;
-                    let h = &mut self.history[side + m.lowest() as usize];
-                    *h = (*h + e * e).min(1 << 30);
+        // One child: search it, return on a cutoff (7. store a lower bound and the refuting
+        // move; remember it for ordering) or an abort, else raise alpha.
+        macro_rules! search_child {
+            ($c:expr, $m:expr) => {{
+                let (c, m) = ($c, $m);
+                // SAFETY: step 2b wrote the entry of every column in `list`.
+                let w = unsafe { child_wins[c].assume_init() };
+                let s = -self.recurse::<FAST>(cur ^ mask, mask | m, moves + 1, -beta, -alpha, w);
+                if self.aborted {
+                    return 0;
                 }
-                return s;
+                if s >= beta {
+                    self.store(key, mirrored, moves, s, i32::MAX, c);
+                    if self.config.history {
+                        let e = cells - moves;
+                        let h = &mut self.history[side + m.lowest() as usize];
+                        *h = (*h + e * e).min(1 << 30);
+                    }
+                    return s;
+                }
+                if s > alpha {
+                    alpha = s;
+                    best_col = c;
+                }
+            }};
+        }
+        match &self.busy {
+            Some(b) if cells - moves >= self.config.abdada_min_empty => {
+                // A parallel solve near the root (big subtrees): a child another thread is
+                // searching right now waits until the other moves are done (ABDADA); by
+                // then its result is likely in the table.
+                let b = std::sync::Arc::clone(b);
+                let mut deferred = arrayvec::ArrayVec::<usize, 64>::new();
+                for (i, c) in list.columns().enumerate() {
+                    let m = next & self.column_masks[c];
+                    let ck = self.tt_key(child_cur, mask | m, moves + 1).0;
+                    if i > 0 && b.is_busy(ck) {
+                        deferred.push(c);
+                        continue;
+                    }
+                    b.enter(ck);
+                    let guard = LeaveOnDrop(&b, ck);
+                    search_child!(c, m);
+                    drop(guard);
+                }
+                for c in deferred {
+                    let m = next & self.column_masks[c];
+                    search_child!(c, m);
+                }
             }
-            if s > alpha {
-                alpha = s;
-                best_col = c;
+            _ => {
+                for c in list.columns() {
+                    let m = next & self.column_masks[c];
+                    search_child!(c, m);
+                }
             }
         }
         // 8. Store: exact if alpha rose, else an upper bound.
@@ -352,8 +386,20 @@ impl<B: Bits> Solver<B> {
             col as u8
         };
         let near = self.geo.cells() - moves < self.config.near_empty;
-        let t = if near { &mut self.near } else { &mut self.tt };
-        t.store(key, moves, lower, upper, best);
+        match (near, &mut self.tt) {
+            (true, _) => self.near.store(key, moves, lower, upper, best),
+            (false, super::Table::Own(t)) => t.store(key, moves, lower, upper, best),
+            (false, super::Table::Shared(t)) => t.store_shared(key, moves, lower, upper, best),
+        }
+    }
+}
+
+/// Unmarks a child in the busy table however its search ends (cutoff, abort).
+struct LeaveOnDrop<'a>(&'a super::parallel::Busy, u64);
+
+impl Drop for LeaveOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.leave(self.1);
     }
 }
 

@@ -1,0 +1,216 @@
+//! The parallel solve: Lazy SMP over one shared table.
+//!
+//! Every thread runs the same null-window test of the root with its own [`Solver`] (own node
+//! count, clock, history and near table), all storing into one table of atomic 8-byte
+//! entries ([`crate::tt::Tt::store_shared`]). A thread that finishes a subtree first leaves
+//! its bound in the table and the others pick it up instead of searching it again, so they
+//! spread over the tree by themselves; helpers break ties between equally good moves in the
+//! mirrored column order to start apart. The first thread to answer a test answers it for
+//! all (every stored bound is a true bound, so any finished answer is exact); the others are
+//! stopped through a per-test stop flag and keep nothing of their unfinished part.
+//!
+//! Each test first runs on the main thread alone for [`SERIAL_NODES`] nodes; only a test
+//! still open then gets the helpers. Threads come only from the count given
+//! ([`ParallelSolver::new`]), through `std::thread::scope`. With one thread the search is the serial one on a full-size table
+//! (deterministic); with more, which thread answers first varies, so node counts do too, but
+//! scores never.
+
+use super::{narrow_root, Solver, SolverConfig, Table};
+use crate::bitboard::Bits;
+use crate::board::Board;
+use crate::book::Book;
+use crate::geometry::Geometry;
+use crate::tt::Tt;
+use kibitz_search::time::TimeControl;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Nodes the main thread searches a root test alone before the helpers join (the finished
+/// part stays in the table): a test this small is over before a thread would have started.
+pub const SERIAL_NODES: u64 = 1 << 16;
+
+/// The positions the threads of a parallel solve are searching right now (one key per
+/// slot, hashed; a collision only changes the move order, never a result).
+pub struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+/// Slots of [`Busy`] (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+
+impl Busy {
+    fn new() -> Self {
+        Self {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Whether some thread is searching the position of `key`.
+    #[inline(always)]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks `key` as being searched.
+    #[inline(always)]
+    pub fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Unmarks `key` (unless another position took the slot meanwhile).
+    #[inline(always)]
+    pub fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// An exact solver searching with several threads over one shared table.
+pub struct ParallelSolver<B: Bits> {
+    workers: Vec<Solver<B>>,
+}
+
+impl<B: Bits + Send> ParallelSolver<B> {
+    /// A solver for `geo` using `threads` threads (at least one) and one table of
+    /// `config.hash_mb` MiB, in full use from the start (a shared table does not grow).
+    pub fn new(geo: Geometry<B>, config: SolverConfig, threads: usize) -> Self {
+        let key_bits = (geo.columns() * (geo.rows() + 1)).min(64) as u32;
+        let tt = Arc::new(Tt::new_full(config.hash_mb, key_bits));
+        let busy =
+            (threads > 1 && config.abdada_min_empty != u32::MAX).then(|| Arc::new(Busy::new()));
+        let workers = (0..threads.max(1))
+            .map(|k| {
+                let mut s = Solver::new(
+                    geo,
+                    SolverConfig {
+                        // The own table is replaced by the shared one below: keep it tiny.
+                        hash_mb: 1,
+                        grow_table: true,
+                        ..config.clone()
+                    },
+                );
+                s.config.hash_mb = config.hash_mb;
+                s.tt = Table::Shared(Arc::clone(&tt));
+                s.busy = busy.clone();
+                if k % 2 == 1 {
+                    // Ties between equally threatening moves go right of centre first.
+                    let w = geo.columns() as i64;
+                    s.order
+                        .sort_by_key(|&c| ((2 * c as i64 - (w - 1)).abs(), -(c as i64)));
+                }
+                s
+            })
+            .collect();
+        Self { workers }
+    }
+
+    /// Number of threads.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Consults `book` inside the tree in every thread (see [`Solver::set_book`]).
+    pub fn set_book(&mut self, book: Option<&Book>) {
+        for w in &mut self.workers {
+            w.set_book(book);
+        }
+    }
+
+    /// Nodes searched by all threads since the last [`Self::reset_nodes`].
+    pub fn nodes(&self) -> u64 {
+        self.workers.iter().map(|w| w.nodes).sum()
+    }
+
+    /// Sets every thread's node counter to zero.
+    pub fn reset_nodes(&mut self) {
+        for w in &mut self.workers {
+            w.reset_nodes();
+        }
+    }
+
+    /// Forgets every stored position.
+    pub fn clear(&mut self) {
+        for (k, w) in self.workers.iter_mut().enumerate() {
+            if k == 0 {
+                w.clear();
+            } else {
+                w.near.clear();
+            }
+        }
+    }
+
+    /// The exact score of `board` (side to move's view), or `None` when `tc`'s deadline
+    /// passed first.
+    pub fn solve(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<i32> {
+        let (lo, hi) = self.workers[0].score_range(board.moves_played() as u32);
+        self.solve_window(board, lo, hi, tc)
+    }
+
+    /// [`Solver::solve_window`] with all threads: the score clamped to `[lo, hi]`
+    /// (`(-1, 1)`: the weak solve). `tc`'s deadlines apply; its stop flag is not watched.
+    pub fn solve_window(
+        &mut self,
+        board: &Board<B>,
+        lo: i32,
+        hi: i32,
+        tc: &TimeControl,
+    ) -> Option<i32> {
+        let (cur, mask, moves, min, max) = match self.workers[0].root_window(board, lo, hi) {
+            Ok(w) => w,
+            Err(score) => return Some(score),
+        };
+        let rule = self.workers[0].config.probe_rule;
+        let workers = &mut self.workers;
+        narrow_root(min, max, rule, |med| {
+            // Most tests are small: the main thread alone first, so that they cost no
+            // thread start (which on a busy machine waits for a core).
+            let main = &mut workers[0];
+            main.tc = tc.clone();
+            main.aborted = false;
+            main.node_limit = main.nodes.saturating_add(SERIAL_NODES);
+            let r = main.negamax(cur, mask, moves, med, med + 1);
+            main.node_limit = u64::MAX;
+            if !main.aborted {
+                return Some(r);
+            }
+            if tc.hard_expired() {
+                return None;
+            }
+            let stop = Arc::new(AtomicBool::new(false));
+            let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
+            let (main, helpers) = workers.split_first_mut()?;
+            let test = |w: &mut Solver<B>| {
+                w.tc = ptc.clone();
+                w.aborted = false;
+                let r = w.negamax(cur, mask, moves, med, med + 1);
+                if w.aborted {
+                    None
+                } else {
+                    stop.store(true, Ordering::Relaxed);
+                    Some(r)
+                }
+            };
+            std::thread::scope(|sc| {
+                let handles: Vec<_> = helpers
+                    .iter_mut()
+                    .map(|w| sc.spawn(move || test(w)))
+                    .collect();
+                let mut first = test(main);
+                for h in handles {
+                    // A helper that panicked answers nothing; the main thread's answer or
+                    // another helper's stands.
+                    if let Ok(Some(r)) = h.join() {
+                        first = first.or(Some(r));
+                    }
+                }
+                first
+            })
+        })
+    }
+}

@@ -1,0 +1,111 @@
+//! Issue 39: the parallel solver ([`ParallelSolver`], Lazy SMP over one shared table) gives
+//! the exact score of a sample of every Pons test set at two threads, and its weak mode the
+//! sign; one thread stays deterministic.
+
+use kibitz_connect4::solver::parallel::ParallelSolver;
+use kibitz_connect4::{Board, Geometry, SolverConfig, TimeControl};
+
+/// Every `step`-th line of a test set, from line `first` (0-based).
+fn sample(set: &str, first: usize, step: usize) -> Vec<(String, i32)> {
+    let path = format!("{}/../../data/connect4/{set}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .skip(first)
+        .step_by(step)
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            let moves = it.next().expect("moves").to_string();
+            let score = it.next().expect("score").parse().expect("a number");
+            (moves, score)
+        })
+        .collect()
+}
+
+fn parallel(threads: usize) -> ParallelSolver<u64> {
+    ParallelSolver::new(
+        Geometry::new(7, 6, 4).unwrap(),
+        SolverConfig {
+            hash_mb: 16,
+            ..Default::default()
+        },
+        threads,
+    )
+}
+
+fn check_set(set: &str, first: usize, step: usize) {
+    let mut s = parallel(2);
+    let inf = TimeControl::infinite();
+    let lines = sample(set, first, step);
+    assert!(!lines.is_empty());
+    for (moves, expected) in lines {
+        let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+        s.clear();
+        assert_eq!(s.solve(&b, &inf), Some(expected), "{set} {moves}");
+        s.clear();
+        assert_eq!(
+            s.solve_window(&b, -1, 1, &inf),
+            Some(expected.signum()),
+            "{set} {moves} weak"
+        );
+    }
+}
+
+#[test]
+fn two_threads_end_easy() {
+    check_set("Test_L3_R1", 7, 50);
+}
+
+#[test]
+fn two_threads_middle_easy() {
+    check_set("Test_L2_R1", 11, 50);
+}
+
+#[test]
+fn two_threads_middle_medium() {
+    check_set("Test_L2_R2", 13, 50);
+}
+
+#[test]
+fn two_threads_begin_easy() {
+    check_set("Test_L1_R1", 17, 100);
+}
+
+#[test]
+fn two_threads_begin_medium() {
+    check_set("Test_L1_R2", 19, 200);
+}
+
+#[test]
+fn two_threads_begin_hard() {
+    // Test_L1_R3 positions take seconds each: a few with 10+ stones.
+    let mut s = parallel(2);
+    let inf = TimeControl::infinite();
+    let mut n = 0;
+    for (moves, expected) in sample("Test_L1_R3", 0, 1) {
+        if moves.len() < 11 {
+            continue;
+        }
+        let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+        s.clear();
+        assert_eq!(s.solve(&b, &inf), Some(expected), "Test_L1_R3 {moves}");
+        n += 1;
+        if n == 4 {
+            break;
+        }
+    }
+    assert_eq!(n, 4);
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let inf = TimeControl::infinite();
+    let b = Board::<u64>::from_digits(7, 6, 4, "2541266355551").unwrap();
+    let run = || {
+        let mut s = parallel(1);
+        let score = s.solve(&b, &inf);
+        (score, s.nodes())
+    };
+    let a = run();
+    assert_eq!(a, run());
+    assert!(a.1 > 0);
+}
