@@ -1,6 +1,7 @@
 //! One logging set-up for every binary: `--log-level LEVEL` (a tracing filter; `RUST_LOG` wins
-//! when set), written to stderr, coloured only on a terminal. Each binary flattens [`LogArgs`]
-//! into its clap arguments and calls [`LogArgs::init`] once at start.
+//! when set), written to stderr (or stdout, [`init_stdout`]), coloured only on a terminal.
+//! Binaries call [`init`] / [`init_stdout`] once at start; a new binary can flatten [`LogArgs`]
+//! into its clap arguments for the flag itself.
 
 use std::io::IsTerminal;
 
@@ -28,13 +29,27 @@ impl LogArgs {
 
 /// Installs the stderr subscriber with `level` as the filter unless `RUST_LOG` is set.
 pub fn init(level: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(filter)
+        .with_env_filter(filter(level))
         .try_init();
+}
+
+/// [`init`] writing to stdout: the Connect Four and Koehandel binaries log their game events
+/// (the address they serve, registrations, results) on stdout, where their users and scripts
+/// read them.
+pub fn init_stdout(level: &str) {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stdout)
+        .with_ansi(std::io::stdout().is_terminal())
+        .with_env_filter(filter(level))
+        .try_init();
+}
+
+fn filter(level: &str) -> tracing_subscriber::EnvFilter {
+    tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level))
 }
 
 #[cfg(test)]

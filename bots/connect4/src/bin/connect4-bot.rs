@@ -4,7 +4,6 @@ use clap::Parser;
 use kibitz_bots_connect4::client::{
     Bot, BotConfig, Brain, Ending, GIVE_UP_AFTER, REREGISTER_AFTER,
 };
-use std::io::IsTerminal;
 use std::time::Duration;
 
 /// Connect Four contest bot.
@@ -72,7 +71,7 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    kibitz_net::logging::init(&a.log_level);
+    kibitz_net::logging::init_stdout(&a.log_level);
     if a.time_ms < 20 {
         anyhow::bail!("--time-ms must be at least 20");
     }

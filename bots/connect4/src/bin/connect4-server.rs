@@ -7,7 +7,6 @@
 use clap::Parser;
 use kibitz_bots_connect4::config::ServerConfig;
 use kibitz_bots_connect4::server::Server;
-use std::io::IsTerminal;
 use std::time::Duration;
 
 /// The reference Connect Four contest server (UDP).
@@ -58,7 +57,7 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    kibitz_net::logging::init(&args.log_level);
+    kibitz_net::logging::init_stdout(&args.log_level);
     let flags = [
         ("BIND", &args.host),
         ("PORT", &args.port),

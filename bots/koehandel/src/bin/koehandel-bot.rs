@@ -3,7 +3,6 @@
 
 use clap::Parser;
 use kibitz_bots_koehandel::client;
-use std::io::IsTerminal;
 
 /// Our Koehandel player endpoint: answers the market's GET requests (spec C1) with the chosen
 /// strategy's moves.
@@ -49,7 +48,7 @@ fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    kibitz_net::logging::init(&args.log_level);
+    kibitz_net::logging::init_stdout(&args.log_level);
     let listen = args
         .listen
         .clone()

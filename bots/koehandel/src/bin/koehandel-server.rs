@@ -3,7 +3,6 @@
 
 use clap::Parser;
 use kibitz_bots_koehandel::{server::MarketConfig, web};
-use std::io::IsTerminal;
 use std::time::Duration;
 
 /// The Koehandel reference market (spec C6): `GET /?connect&url1=..&url4=..` starts a game
@@ -57,7 +56,7 @@ fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    kibitz_net::logging::init(&a.log_level);
+    kibitz_net::logging::init_stdout(&a.log_level);
     let listen = a
         .listen
         .clone()

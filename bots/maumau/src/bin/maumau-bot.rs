@@ -4,7 +4,6 @@
 
 use clap::Parser;
 use kibitz_bots_maumau::client::{play, unique_name, Bot, BotConfig};
-use std::io::IsTerminal;
 use std::time::Duration;
 
 /// Plays one game of Mau-Mau over the contest's JSON-lines protocol.

@@ -11,7 +11,6 @@ use kibitz_bots_maumau::knockout::{parse_entrants, run_knockout, KnockoutConfig}
 use kibitz_bots_maumau::server::{serve, EndReason, GameReport, ServerConfig};
 use kibitz_maumau::ExhaustionWinner;
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 

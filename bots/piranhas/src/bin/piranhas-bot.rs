@@ -6,7 +6,6 @@ use clap::{ArgAction, Parser};
 use kibitz_bots_piranhas::client::{self, ClientConfig};
 use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
 use kibitz_piranhas::{EngineConfig, EvalParams};
-use std::io::IsTerminal;
 use std::time::Duration;
 
 /// Piranhas (Software-Challenge 2019) client.

@@ -5,7 +5,6 @@ use anyhow::Context;
 use clap::Parser;
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
 use kibitz_bots_piranhas::tournament::{self, Entrant, TournamentConfig};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
