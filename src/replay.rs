@@ -35,8 +35,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for g in chosen {
         let rec = &records[g];
         let game = rec["game"].as_str().context("record has no \"game\"")?;
-        let positions =
-            positions(game, rec).with_context(|| format!("game {g} of {}", args.file.display()))?;
+        let positions = adapter(game)?
+            .replay(rec)
+            .with_context(|| format!("game {g} of {}", args.file.display()))?;
         // A record without a seed (a server started by hand) says nothing about one.
         let seed = rec
             .get("seed")
@@ -66,65 +67,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The positions of one record. Connect Four is drawn on the record's own board
-/// (`setup.columns`, `rows`, `connect`: a server may play any size, and the arena adapter
-/// only knows 7 × 6); every other game goes through its arena adapter.
-fn positions(game: &str, rec: &serde_json::Value) -> anyhow::Result<Vec<(String, String)>> {
-    if !matches!(game, "connect4" | "c4") {
-        return adapter(game)?.replay(rec);
-    }
-    use kibitz_connect4::{Player, Position};
-    let setup = &rec["setup"];
-    let size = |k: &str, default: usize| -> anyhow::Result<usize> {
-        match setup.get(k) {
-            None => Ok(default),
-            Some(v) => v
-                .as_u64()
-                .and_then(|n| usize::try_from(n).ok())
-                .with_context(|| format!("setup.{k} is not a size: {v}")),
-        }
-    };
-    let (columns, rows, connect) = (size("columns", 7)?, size("rows", 6)?, size("connect", 4)?);
-    let mut b = Position::new(columns, rows, connect)
-        .map_err(|e| anyhow::anyhow!("setup {columns}x{rows} connect {connect}: {e}"))?;
-    // An absent opening is the empty one (server records leave it out).
-    let open = setup.get("opening").and_then(|o| o.as_str()).unwrap_or("");
-    for ch in open.chars() {
-        let c = ch
-            .to_digit(10)
-            .map(|d| d as usize)
-            .filter(|d| (1..=columns).contains(d))
-            .with_context(|| format!("bad opening {open:?}"))?;
-        b.play(c - 1)
-            .map_err(|e| anyhow::anyhow!("bad opening {open:?}: {e}"))?;
-    }
-    let mut out = vec![(format!("start, opening {open:?}"), b.to_string())];
-    let moves = rec["moves"].as_array().context("record has no moves")?;
-    for (i, m) in moves.iter().enumerate() {
-        let c = m
-            .as_u64()
-            .filter(|c| (1..=columns as u64).contains(c))
-            .with_context(|| format!("move {}: not a column of {columns}", i + 1))?;
-        let who = if b.side_to_move() == Player::First {
-            "● first"
-        } else {
-            "○ second"
-        };
-        b.play(c as usize - 1)
-            .map_err(|e| anyhow::anyhow!("move {} (column {c}) is illegal: {e}", i + 1))?;
-        out.push((format!("{}. {who} plays column {c}", i + 1), b.to_string()));
-    }
-    if let Some(last) = out.last_mut() {
-        last.0 += match b.winner() {
-            Some(Player::First) => "  — first player wins",
-            Some(Player::Second) => "  — second player wins",
-            None if b.is_full() => "  — draw",
-            None => "",
-        };
-    }
-    Ok(out)
 }
 
 /// Arrow keys / space / backspace step, Home/End jump, q or Esc quits.
@@ -200,7 +142,7 @@ mod tests {
         });
         let _ = std::fs::remove_dir_all(&dir);
         got.expect("an 8x7 record replays");
-        let pos = positions("connect4", &rec).unwrap();
+        let pos = adapter("connect4").unwrap().replay(&rec).unwrap();
         assert_eq!(pos.len(), 13);
         // The drawn board is 8 columns wide and 7 rows high.
         let (_, last) = pos.last().unwrap();
@@ -212,7 +154,11 @@ mod tests {
         // A column beyond the record's board is refused with a message.
         let mut bad = rec.clone();
         bad["moves"] = serde_json::json!([9]);
-        let e = positions("connect4", &bad).unwrap_err().to_string();
+        let e = adapter("connect4")
+            .unwrap()
+            .replay(&bad)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not a column of 8"), "{e}");
     }
 }

@@ -369,47 +369,10 @@ impl Arena for Connect4 {
     }
 
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
-        let open = record["setup"]["opening"].as_str().unwrap_or("");
-        let cols = opening(Some(open), 0).or_else(|_| {
-            if open.is_empty() {
-                Ok(Vec::new())
-            } else {
-                bail!("bad opening {open:?}")
-            }
-        })?;
-        let mut b = Board::<u64>::new(COLUMNS, ROWS, CONNECT)?;
-        for &c in &cols {
-            b.play(c)?;
-        }
-        let mut out = vec![(format!("start, opening {open:?}"), b.to_string())];
-        for (i, m) in record["moves"]
-            .as_array()
-            .context("record has no moves")?
-            .iter()
-            .enumerate()
-        {
-            let c = m
-                .as_u64()
-                .filter(|c| (1..=COLUMNS as u64).contains(c))
-                .with_context(|| format!("move {}: not a column", i + 1))?;
-            let who = if b.side_to_move() == Player::First {
-                "● first"
-            } else {
-                "○ second"
-            };
-            b.play(c as usize - 1)
-                .map_err(|e| anyhow::anyhow!("move {} (column {c}) is illegal: {e}", i + 1))?;
-            out.push((format!("{}. {who} plays column {c}", i + 1), b.to_string()));
-        }
-        if let Some(last) = out.last_mut() {
-            last.0 += match b.winner() {
-                Some(Player::First) => "  — first player wins",
-                Some(Player::Second) => "  — second player wins",
-                None if b.is_full() => "  — draw",
-                None => "",
-            };
-        }
-        Ok(out)
+        Ok(walk(record)?
+            .into_iter()
+            .map(|p| (p.what, p.board.to_string()))
+            .collect())
     }
 
     /// Connect Four positions on the record's own board size (`setup.columns`, `rows`,
@@ -418,80 +381,114 @@ impl Arena for Connect4 {
     /// "last": [col, row] | null (0-based, row 0 at the bottom), "win": [[col, row], ...]}`
     /// (`win`: the cells of the winning line once the game is won, else empty).
     fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
-        let dim = |k: &str, d: u64| record["setup"][k].as_u64().unwrap_or(d) as usize;
-        let (columns, rows, connect) = (dim("columns", 7), dim("rows", 6), dim("connect", 4));
-        let mut b = Board::<u128>::new(columns, rows, connect)
-            .map_err(|e| anyhow::anyhow!("board {columns}×{rows} connect {connect}: {e}"))?;
-        let open = record["setup"]["opening"].as_str().unwrap_or("");
-        for (i, ch) in open.chars().enumerate() {
-            let c = ch
-                .to_digit(10)
-                .filter(|d| (1..=columns as u32).contains(d))
-                .with_context(|| format!("opening {open:?}: {ch:?} is not a column"))?;
-            b.play(c as usize - 1)
-                .map_err(|e| anyhow::anyhow!("opening {open:?}, ply {}: {e}", i + 1))?;
-        }
-        let state = |b: &Board<u128>, last: Option<(usize, usize)>| {
-            let grid: Vec<String> = (0..rows)
-                .rev()
-                .map(|r| {
-                    (0..columns)
-                        .map(|c| match b.cell(c, r) {
-                            Some(Player::First) => '1',
-                            Some(Player::Second) => '2',
-                            None => '.',
-                        })
-                        .collect()
-                })
-                .collect();
-            let win = match (b.winner(), last) {
-                (Some(p), Some(cell)) => winning_line(b, p, cell),
-                _ => Vec::new(),
-            };
-            json!({
-                "columns": columns, "rows": rows, "connect": connect, "grid": grid,
-                "to_move": usize::from(b.side_to_move() == Player::Second),
-                "last": last.map(|(c, r)| [c, r]), "win": win,
+        Ok(walk(record)?
+            .into_iter()
+            .map(|p| Position {
+                state: position_state(&p.board, p.last),
+                what: p.what,
             })
-        };
-        let mut out = vec![Position {
-            what: format!("start, opening {open:?}"),
-            state: state(&b, None),
-        }];
-        for (i, m) in record["moves"]
-            .as_array()
-            .context("record has no moves")?
-            .iter()
-            .enumerate()
-        {
-            let c = m
-                .as_u64()
-                .filter(|c| (1..=columns as u64).contains(c))
-                .with_context(|| format!("move {}: not a column", i + 1))?
-                as usize;
-            let who = if b.side_to_move() == Player::First {
-                "● first"
-            } else {
-                "○ second"
-            };
-            let row = b.height(c - 1);
-            b.play(c - 1)
-                .map_err(|e| anyhow::anyhow!("move {} (column {c}) is illegal: {e}", i + 1))?;
-            out.push(Position {
-                what: format!("{}. {who} plays column {c}", i + 1),
-                state: state(&b, Some((c - 1, row))),
-            });
-        }
-        if let Some(last) = out.last_mut() {
-            last.what += match b.winner() {
-                Some(Player::First) => "  — first player wins",
-                Some(Player::Second) => "  — second player wins",
-                None if b.is_full() => "  — draw",
-                None => "",
-            };
-        }
-        Ok(out)
+            .collect())
     }
+}
+
+/// One ply of a recorded game: what happened, the board after it, and the cell played.
+struct Ply {
+    what: String,
+    board: Board<u128>,
+    last: Option<(usize, usize)>,
+}
+
+/// The start and every move of a Connect Four record on its own board size (`setup.columns`,
+/// `rows`, `connect`; 7 × 6, 4 when absent: a server may play any size) and opening (absent:
+/// empty), the last line marked with the result. The one walk behind `replay` and `positions`.
+fn walk(record: &Value) -> anyhow::Result<Vec<Ply>> {
+    let setup = &record["setup"];
+    let dim = |k: &str, d: u64| -> anyhow::Result<usize> {
+        match setup.get(k) {
+            None => Ok(d as usize),
+            Some(v) => v
+                .as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .with_context(|| format!("setup.{k} is not a size: {v}")),
+        }
+    };
+    let (columns, rows, connect) = (dim("columns", 7)?, dim("rows", 6)?, dim("connect", 4)?);
+    let mut b = Board::<u128>::new(columns, rows, connect)
+        .map_err(|e| anyhow::anyhow!("board {columns}×{rows} connect {connect}: {e}"))?;
+    let open = setup["opening"].as_str().unwrap_or("");
+    for (i, ch) in open.chars().enumerate() {
+        let c = ch
+            .to_digit(10)
+            .filter(|d| (1..=columns as u32).contains(d))
+            .with_context(|| format!("opening {open:?}: {ch:?} is not a column"))?;
+        b.play(c as usize - 1)
+            .map_err(|e| anyhow::anyhow!("opening {open:?}, ply {}: {e}", i + 1))?;
+    }
+    let mut out = vec![Ply {
+        what: format!("start, opening {open:?}"),
+        board: b,
+        last: None,
+    }];
+    for (i, m) in record["moves"]
+        .as_array()
+        .context("record has no moves")?
+        .iter()
+        .enumerate()
+    {
+        let c = m
+            .as_u64()
+            .filter(|c| (1..=columns as u64).contains(c))
+            .with_context(|| format!("move {}: not a column of {columns}", i + 1))?
+            as usize;
+        let who = if b.side_to_move() == Player::First {
+            "● first"
+        } else {
+            "○ second"
+        };
+        let row = b.height(c - 1);
+        b.play(c - 1)
+            .map_err(|e| anyhow::anyhow!("move {} (column {c}) is illegal: {e}", i + 1))?;
+        out.push(Ply {
+            what: format!("{}. {who} plays column {c}", i + 1),
+            board: b,
+            last: Some((c - 1, row)),
+        });
+    }
+    if let Some(last) = out.last_mut() {
+        last.what += match b.winner() {
+            Some(Player::First) => "  — first player wins",
+            Some(Player::Second) => "  — second player wins",
+            None if b.is_full() => "  — draw",
+            None => "",
+        };
+    }
+    Ok(out)
+}
+
+/// The viewer's structured position (see [`Connect4::positions`]'s doc).
+fn position_state(b: &Board<u128>, last: Option<(usize, usize)>) -> Value {
+    let (columns, rows) = (b.columns(), b.rows());
+    let grid: Vec<String> = (0..rows)
+        .rev()
+        .map(|r| {
+            (0..columns)
+                .map(|c| match b.cell(c, r) {
+                    Some(Player::First) => '1',
+                    Some(Player::Second) => '2',
+                    None => '.',
+                })
+                .collect()
+        })
+        .collect();
+    let win = match (b.winner(), last) {
+        (Some(p), Some(cell)) => winning_line(b, p, cell),
+        _ => Vec::new(),
+    };
+    json!({
+        "columns": columns, "rows": rows, "connect": b.connect(), "grid": grid,
+        "to_move": usize::from(b.side_to_move() == Player::Second),
+        "last": last.map(|(c, r)| [c, r]), "win": win,
+    })
 }
 
 /// The cells of `p`'s longest line through `(col, row)` (the stone that won), for the
