@@ -10,7 +10,6 @@
 //! ([`Knowledge::reveal`]); `peek=1` is the whole hand: what card inference would be worth.
 
 use super::{split_spec, Arena, Job, Outcome, Played, Position};
-use anyhow::Context;
 use kibitz_bots_maumau::record as mm_record;
 use kibitz_maumau::arena::MAX_TURNS;
 use kibitz_maumau::cards::CardSet;
@@ -232,18 +231,9 @@ impl Arena for Maumau {
     /// [bool per seat], "actor": seat | null (who acted last)}`. A replay from the deal seed
     /// knows every card, so `hands` is complete.
     fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
-        let texts = mm_record::replay(record)?;
-        let states = maumau_states(record)?;
-        anyhow::ensure!(
-            texts.len() == states.len(),
-            "replay gave {} positions, the viewer's replay {}",
-            texts.len(),
-            states.len()
-        );
-        Ok(texts
+        Ok(mm_record::replay_with(record, maumau_state)?
             .into_iter()
-            .zip(states)
-            .map(|((what, _), state)| Position { what, state })
+            .map(|(what, state)| Position { what, state })
             .collect())
     }
 }
@@ -263,81 +253,6 @@ fn maumau_state(game: &kibitz_maumau::Game, actor: Option<usize>) -> Value {
         "online": (0..n).map(|s| game.is_online(s)).collect::<Vec<_>>(),
         "actor": actor,
     })
-}
-
-/// Replays a record step by step as `mm_record::replay` does (the same deal, the same
-/// generator for reshuffles, a position at the same events), keeping the tables.
-fn maumau_states(record: &Value) -> anyhow::Result<Vec<Value>> {
-    use kibitz_maumau::Phase;
-    use mm_record::Move;
-    let setup = &record["setup"];
-    let deal_seed = setup["deal_seed"]
-        .as_u64()
-        .context("record has no setup.deal_seed")?;
-    let cfg = Config {
-        players: setup["players"].as_u64().unwrap_or(2).clamp(2, 4) as usize,
-        exhaustion_winner: match setup["exhaustion_winner"].as_str() {
-            Some("MostValidMoves") => ExhaustionWinner::MostValidMoves,
-            _ => ExhaustionWinner::SecondSeat,
-        },
-    };
-    let max_turns = setup["max_turns"]
-        .as_u64()
-        .map_or(MAX_TURNS, |t| t.min(u64::from(u32::MAX)) as u32);
-    let mut rng = ChaCha8Rng::seed_from_u64(deal_seed);
-    let mut game = kibitz_maumau::Game::deal(cfg, &mut rng);
-    if let Some(g) = setup["effect_groups"].as_array() {
-        let mut groups = [0u8, 1, 2, 3];
-        for (s, v) in g.iter().take(4).enumerate() {
-            groups[s] = v.as_u64().unwrap_or(s as u64).min(3) as u8;
-        }
-        game.set_effect_groups(groups);
-    }
-    let moves: Vec<Move> = record["moves"]
-        .as_array()
-        .context("record has no moves")?
-        .iter()
-        .map(mm_record::move_from_json)
-        .collect::<anyhow::Result<_>>()?;
-    let mut next = moves.into_iter().peekable();
-    let mut out = vec![maumau_state(&game, None)];
-    let drops = |game: &mut kibitz_maumau::Game,
-                 next: &mut std::iter::Peekable<std::vec::IntoIter<Move>>,
-                 out: &mut Vec<Value>| {
-        while let Some(&Move::Dropped(s)) = next.peek() {
-            next.next();
-            game.drop_seat(s);
-            out.push(maumau_state(game, Some(s)));
-        }
-    };
-    loop {
-        drops(&mut game, &mut next, &mut out);
-        if let Phase::Over(_) = game.phase() {
-            break;
-        }
-        if max_turns > 0 && game.turns() >= max_turns {
-            game.end_by_turn_cap();
-            continue;
-        }
-        let start = game
-            .begin_turn(&mut rng)
-            .map_err(|e| anyhow::anyhow!("replay: {e}"))?;
-        drops(&mut game, &mut next, &mut out);
-        if start.skipped {
-            out.push(maumau_state(&game, Some(start.seat)));
-            continue;
-        }
-        if game.outcome().is_some() || !game.is_online(start.seat) {
-            continue;
-        }
-        let Some(Move::Answer(seat, raw)) = next.next() else {
-            anyhow::bail!("the record ends before the game does");
-        };
-        game.answer(raw, &mut rng)
-            .map_err(|e| anyhow::anyhow!("replay: {e}"))?;
-        out.push(maumau_state(&game, Some(seat)));
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

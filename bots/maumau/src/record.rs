@@ -180,6 +180,16 @@ fn reaction_text(r: Reaction) -> String {
 /// table after it); the last names the winner. Fails when a move does not fit the game or the
 /// replay ends elsewhere than the record says.
 pub fn replay(record: &Value) -> anyhow::Result<Vec<(String, String)>> {
+    replay_with(record, |game, _| game.to_string())
+}
+
+/// [`replay`] with each position taken by `snapshot(game, actor)` instead of the drawn table
+/// (`actor`: the seat that acted last, `None` at the deal), so the viewer draws the same steps
+/// from the same one walk over the record.
+pub fn replay_with<T>(
+    record: &Value,
+    mut snapshot: impl FnMut(&Game, Option<usize>) -> T,
+) -> anyhow::Result<Vec<(String, T)>> {
     let setup = &record["setup"];
     let deal_seed = setup["deal_seed"]
         .as_u64()
@@ -222,16 +232,19 @@ pub fn replay(record: &Value) -> anyhow::Result<Vec<(String, String)>> {
         .map(|(i, m)| move_from_json(m).with_context(|| format!("move {}", i + 1)))
         .collect::<anyhow::Result<_>>()?;
     let mut next = moves.into_iter().peekable();
-    let mut out = vec![("deal".to_string(), game.to_string())];
-    let drops = |game: &mut Game, next: &mut std::iter::Peekable<_>, out: &mut Vec<_>| {
+    let mut out = vec![("deal".to_string(), snapshot(&game, None))];
+    let drops = |game: &mut Game,
+                 next: &mut std::iter::Peekable<std::vec::IntoIter<Move>>,
+                 out: &mut Vec<(String, T)>,
+                 snapshot: &mut dyn FnMut(&Game, Option<usize>) -> T| {
         while let Some(&Move::Dropped(s)) = next.peek() {
             next.next();
             game.drop_seat(s);
-            out.push((format!("seat {s} is dropped"), game.to_string()));
+            out.push((format!("seat {s} is dropped"), snapshot(game, Some(s))));
         }
     };
     let end = loop {
-        drops(&mut game, &mut next, &mut out);
+        drops(&mut game, &mut next, &mut out, &mut snapshot);
         if let Phase::Over(end) = game.phase() {
             break end;
         }
@@ -242,9 +255,12 @@ pub fn replay(record: &Value) -> anyhow::Result<Vec<(String, String)>> {
         let start = game
             .begin_turn(&mut rng)
             .map_err(|e| anyhow::anyhow!("replay: {e}"))?;
-        drops(&mut game, &mut next, &mut out);
+        drops(&mut game, &mut next, &mut out, &mut snapshot);
         if start.skipped {
-            out.push((format!("seat {} is skipped", start.seat), game.to_string()));
+            out.push((
+                format!("seat {} is skipped", start.seat),
+                snapshot(&game, Some(start.seat)),
+            ));
             continue;
         }
         if game.outcome().is_some() || !game.is_online(start.seat) {
@@ -266,7 +282,7 @@ pub fn replay(record: &Value) -> anyhow::Result<Vec<(String, String)>> {
             .map_err(|e| anyhow::anyhow!("replay: {e}"))?;
         out.push((
             format!("{}{}", describe(seat, &raw), reaction_text(reaction)),
-            game.to_string(),
+            snapshot(&game, Some(seat)),
         ));
     };
     anyhow::ensure!(
