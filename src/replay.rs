@@ -58,15 +58,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .unwrap_or_default()
         );
         if args.all || !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-            println!("{header}");
-            for (i, (what, board)) in positions.iter().enumerate() {
-                println!("[{i}/{}] {what}\n{board}", positions.len() - 1);
+            // A reader that stops early (`| head`) closes the pipe: that ends the replay, it
+            // is no error (println! would panic on it).
+            match print_all(&header, &positions) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                other => other?,
             }
         } else {
             interactive(&header, &positions)?;
         }
     }
     Ok(())
+}
+
+/// Every position, one after the other, to stdout.
+fn print_all(header: &str, positions: &[(String, String)]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{header}")?;
+    for (i, (what, board)) in positions.iter().enumerate() {
+        writeln!(out, "[{i}/{}] {what}\n{board}", positions.len() - 1)?;
+    }
+    out.flush()
 }
 
 /// Arrow keys / space / backspace step, Home/End jump, q or Esc quits.

@@ -76,3 +76,49 @@ fn server_records_replay_to_the_servers_final_positions() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `kibitz replay FILE --all | head -1`: the reader closes the pipe early; the replay stops
+/// quietly with success instead of panicking (exit 101) on the broken pipe.
+#[test]
+fn replay_into_a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = kibitz_testkit::fresh_dir("replay-pipe");
+    let out = Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args([
+            "match", "piranhas", "--a", "random", "--b", "random", "--games", "2", "--seed", "5",
+        ])
+        .arg("--records")
+        .arg(&dir)
+        .output()
+        .expect("run kibitz match");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = dir.join("piranhas-5.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .arg("replay")
+        .arg(&file)
+        .arg("--all")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kibitz replay");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is gone (dropped above): the rest of the output (about 170 kB, more than a
+    // pipe holds) hits a closed pipe.
+    let done = child.wait_with_output().expect("replay ends");
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(first.starts_with("piranhas game 0"), "{first}");
+    assert!(
+        done.status.success(),
+        "exit {:?}: {stderr}",
+        done.status.code()
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
