@@ -86,7 +86,7 @@ fn replay_into_a_closed_pipe_ends_quietly() {
     let dir = kibitz_testkit::fresh_dir("replay-pipe");
     let out = Command::new(env!("CARGO_BIN_EXE_kibitz"))
         .args([
-            "match", "piranhas", "--a", "random", "--b", "random", "--games", "2", "--seed", "5",
+            "match", "piranhas", "--a", "random", "--b", "random", "--games", "4", "--seed", "5",
         ])
         .arg("--records")
         .arg(&dir)
