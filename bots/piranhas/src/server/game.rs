@@ -112,25 +112,11 @@ impl Game {
         };
         match ev {
             (who, PlayerEvent::Gone(why)) => {
-                if let Some(why) = why {
+                match why {
                     // Undecodable input: tell the sender why, then close it.
-                    let out = &self.seats[who as usize].out;
-                    send(
-                        out,
-                        &ServerMessage::Error {
-                            room: Some(self.room.clone()),
-                            message: why,
-                            original: None,
-                        },
-                    );
-                    let _ = out.send(Out::Close);
-                    self.dismissed = Some(who);
+                    Some(why) => Some(self.dismiss(who, why, None, false)),
+                    None => Some(left(who)),
                 }
-                Some(End::Forfeit {
-                    loser: who,
-                    cause: ScoreCause::Left,
-                    reason: REASON_LEFT.into(),
-                })
             }
             (who, PlayerEvent::Move(m, _)) if who != cur => {
                 // 19.2.1: the error with the move echoed, CloseConnection, closed; the
@@ -140,23 +126,7 @@ impl Game {
                     self.room,
                     m.mv
                 );
-                let out = &self.seats[who as usize].out;
-                send(
-                    out,
-                    &ServerMessage::Error {
-                        room: Some(self.room.clone()),
-                        message: NOT_YOUR_TURN.into(),
-                        original: Some(m),
-                    },
-                );
-                send(out, &ServerMessage::CloseConnection);
-                let _ = out.send(Out::Close);
-                self.dismissed = Some(who);
-                Some(End::Forfeit {
-                    loser: who,
-                    cause: ScoreCause::Left,
-                    reason: REASON_LEFT.into(),
-                })
+                Some(self.dismiss(who, NOT_YOUR_TURN.into(), Some(m), true))
             }
             (_, PlayerEvent::Move(m, at)) => {
                 if self.can_timeout[c] && at.duration_since(asked) > cfg.soft_timeout {
@@ -196,6 +166,33 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Sends `who` an error (with its move echoed when `original` is given, and then
+    /// CloseConnection when `close_connection`), closes its connection, and ends the game with
+    /// `who` having left (spec §9 R8).
+    fn dismiss(
+        &mut self,
+        who: Color,
+        message: String,
+        original: Option<MoveMsg>,
+        close_connection: bool,
+    ) -> End {
+        let out = &self.seats[who as usize].out;
+        send(
+            out,
+            &ServerMessage::Error {
+                room: Some(self.room.clone()),
+                message,
+                original,
+            },
+        );
+        if close_connection {
+            send(out, &ServerMessage::CloseConnection);
+        }
+        let _ = out.send(Out::Close);
+        self.dismissed = Some(who);
+        left(who)
     }
 
     fn result(&self, end: &End) -> ResultMsg {
@@ -275,6 +272,15 @@ fn cause_word(c: ScoreCause) -> &'static str {
         ScoreCause::RuleViolation => "rule violation",
         ScoreCause::SoftTimeout => "soft timeout",
         ScoreCause::HardTimeout => "hard timeout",
+    }
+}
+
+/// The end of a game that `who` left.
+fn left(who: Color) -> End {
+    End::Forfeit {
+        loser: who,
+        cause: ScoreCause::Left,
+        reason: REASON_LEFT.into(),
     }
 }
 
