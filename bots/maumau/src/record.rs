@@ -103,12 +103,7 @@ pub fn exhaustion_name(w: ExhaustionWinner) -> &'static str {
 
 /// Why a game ended, as a person reads it.
 pub fn end_reason(end: GameEnd) -> &'static str {
-    match end {
-        GameEnd::Emptied(_) => "emptied hand",
-        GameEnd::Exhausted(_) => "talon exhausted",
-        GameEnd::LastOnline(_) => "last online",
-        GameEnd::TurnCap(_) => "turn cap",
-    }
+    end.reason()
 }
 
 /// `setup` of a record. `groups` only when seats share 7/8 effects (same names on the server).

@@ -500,7 +500,7 @@ impl std::fmt::Display for Game {
             }
             writeln!(f, "│{mark} seat {s}: {}{flags}", self.hands[s])?;
         }
-        write!(f, "└ {:?}", self.phase)
+        write!(f, "└ {}", self.phase)
     }
 }
 
@@ -511,6 +511,41 @@ mod tests {
 
     fn c(r: Rank, s: Suit) -> Card {
         Card::new(r, s)
+    }
+
+    #[test]
+    fn the_table_says_how_the_game_ended_in_words() {
+        let hands = [
+            [c(Rank::Ace, Suit::Herz)].into_iter().collect(),
+            [c(Rank::Queen, Suit::Pik)].into_iter().collect(),
+        ];
+        let talon = [c(Rank::Nine, Suit::Kreuz), c(Rank::Nine, Suit::Pik)];
+        let mut g = Game::from_parts(
+            Config::default(),
+            &hands,
+            &talon,
+            &[c(Rank::Ten, Suit::Herz)],
+            None,
+            0,
+            0,
+            0,
+        );
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        g.begin_turn(&mut rng).unwrap();
+        let card = c(Rank::Ace, Suit::Herz);
+        g.act(
+            Action::Play {
+                card,
+                wish: Suit::Pik,
+            },
+            &mut rng,
+        )
+        .unwrap();
+        let text = g.to_string();
+        assert!(
+            text.ends_with("└ over: seat 0 wins (emptied hand)"),
+            "{text}"
+        );
     }
 
     /// Two seats sharing a name (one effect group): seat 0's 7 hits both, seat 1 draws and

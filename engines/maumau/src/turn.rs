@@ -165,6 +165,16 @@ pub enum GameEnd {
 }
 
 impl GameEnd {
+    /// Why the game ended, in words (records and replays use these).
+    pub fn reason(self) -> &'static str {
+        match self {
+            GameEnd::Emptied(_) => "emptied hand",
+            GameEnd::Exhausted(_) => "talon exhausted",
+            GameEnd::LastOnline(_) => "last online",
+            GameEnd::TurnCap(_) => "turn cap",
+        }
+    }
+
     /// The declared winner.
     pub fn winner(self) -> usize {
         match self {
@@ -183,4 +193,22 @@ pub enum Phase {
     Answer(usize),
     /// The game is over.
     Over(GameEnd),
+}
+
+impl std::fmt::Display for GameEnd {
+    /// `seat 1 wins (emptied hand)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "seat {} wins ({})", self.winner(), self.reason())
+    }
+}
+
+impl std::fmt::Display for Phase {
+    /// As a person reads it: `a turn begins`, `seat 0 to answer`, `over: seat 1 wins (…)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Phase::BeginTurn => f.write_str("a turn begins"),
+            Phase::Answer(s) => write!(f, "seat {s} to answer"),
+            Phase::Over(end) => write!(f, "over: {end}"),
+        }
+    }
 }

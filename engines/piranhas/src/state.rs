@@ -230,13 +230,22 @@ impl State {
 
 impl fmt::Display for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "turn {} (round {}), {} to move",
-            self.turn,
-            self.round(),
-            self.current()
-        )?;
+        // A finished game says how it ended, not whose move it would be.
+        match self.outcome() {
+            Some(end) => writeln!(
+                f,
+                "turn {} (round {}), over: {end}",
+                self.turn,
+                self.round()
+            )?,
+            None => writeln!(
+                f,
+                "turn {} (round {}), {} to move",
+                self.turn,
+                self.round(),
+                self.current()
+            )?,
+        }
         write!(f, "{}", self.board)
     }
 }
@@ -248,6 +257,23 @@ mod tests {
 
     fn m(x: i8, y: i8, d: Direction) -> Move {
         Move::new(x, y, d)
+    }
+
+    #[test]
+    fn a_finished_game_says_how_it_ended_not_who_moves() {
+        // Two red fish side by side, one blue fish: RED's swarm is united.
+        let mut b = Board::empty();
+        b.set(0, 0, crate::board::Field::Red);
+        b.set(1, 0, crate::board::Field::Red);
+        b.set(5, 5, crate::board::Field::Blue);
+        let over = State::from_board(b, 2).unwrap();
+        assert!(over.outcome().is_some());
+        let text = over.to_string();
+        let head = text.lines().next().unwrap();
+        assert!(
+            head.contains("over: ") && !head.contains("to move"),
+            "{head}"
+        );
     }
 
     #[test]
