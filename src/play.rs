@@ -77,6 +77,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// `A rooster 10 · B goose 40 · …`: the animal letters the prompts use, once per game.
+fn animal_legend() -> String {
+    kibitz_koehandel::Animal::all()
+        .map(|a| {
+            let name = kh_record::ANIMAL_NAMES
+                .get(a.idx())
+                .copied()
+                .unwrap_or("animal");
+            format!("{} {name} {}", a.letter(), a.value())
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// `2 × cat (C), 1 × pig (H)`, or `nothing`.
+fn herd_text(h: &kibitz_koehandel::Herd) -> String {
+    let kinds: Vec<String> = kibitz_koehandel::Animal::all()
+        .filter(|&a| h.count(a) > 0)
+        .map(|a| format!("{} × {}", h.count(a), kh_record::animal_text(a)))
+        .collect();
+    if kinds.is_empty() {
+        "nothing".into()
+    } else {
+        kinds.join(", ")
+    }
+}
+
 /// The card of `legal` that a person's typing names: `8♣` as printed, or with a letter or
 /// word for the suit in any case (`8c`, `8C`, `8 clubs`, `10h`, `Jd`, `as`, `q karo`):
 /// c/clubs/kreuz ♣, h/hearts/herz ♥, d/diamonds/karo/k ♦, s/spades/pik/p ♠.
@@ -365,11 +392,14 @@ struct HumanKh<'a> {
     input: &'a mut Input,
     know: kibitz_koehandel::Knowledge,
     error: Option<anyhow::Error>,
+    /// Whether the animal letters were explained yet (once per game).
+    legend_shown: bool,
 }
 
 impl HumanKh<'_> {
     fn new_game(&mut self, me: kibitz_koehandel::Seat) {
         self.know = kibitz_koehandel::Knowledge::new(me);
+        self.legend_shown = false;
     }
     fn observe(&mut self, event: &kibitz_koehandel::Event) {
         self.know.observe(event);
@@ -385,10 +415,15 @@ impl HumanKh<'_> {
             k.deck_left(),
             kh_record::money_text(&k.hand)
         );
+        if !self.legend_shown {
+            self.legend_shown = true;
+            println!("animals (quartet value): {}", animal_legend());
+        }
         for (s, h) in k.herds.iter().enumerate() {
             println!(
-                "  seat {s}{}: herd {h}",
-                if s == k.me.0 as usize { " (you)" } else { "" }
+                "  seat {s}{}: herd {}",
+                if s == k.me.0 as usize { " (you)" } else { "" },
+                herd_text(h)
             );
         }
         let (prompt, help) = match q {
@@ -445,6 +480,7 @@ fn koehandel(args: &Args, input: &mut Input) -> anyhow::Result<()> {
         input,
         know: kibitz_koehandel::Knowledge::new(Seat(0)),
         error: None,
+        legend_shown: false,
     };
     let mut bots: Vec<Box<dyn Player>> = (1..4u64)
         .map(|s| make_player(&spec, args.seed.wrapping_add(s)).context("bot spec"))

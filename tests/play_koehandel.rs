@@ -34,3 +34,23 @@ fn koehandel_prompts_are_readable() {
         assert!(!text.contains(debug), "Debug text {debug:?} in\n{text}");
     }
 }
+
+#[test]
+fn koehandel_explains_the_animal_letters_and_names_the_herds() {
+    let input = "a\n\n".repeat(400);
+    let out = kibitz_testkit::run_bin_input(
+        env!("CARGO_BIN_EXE_kibitz"),
+        &["play", "koehandel", "--bot", "heuristic", "--seed", "3"],
+        &input,
+    );
+    let text = &out.stdout;
+    let legend = "animals (quartet value): A rooster 10 · B goose 40 · C cat 90";
+    assert_eq!(text.matches(legend).count(), 1, "once per game: {text}");
+    assert!(text.contains("herd nothing"), "{text}");
+    // Somebody buys an animal in a whole game: herds are named, never bare letters.
+    assert!(text.contains(" × "), "{text}");
+    assert!(
+        !text.lines().any(|l| l.trim_end().ends_with("herd")),
+        "{text}"
+    );
+}
