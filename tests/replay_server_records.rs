@@ -73,6 +73,17 @@ fn server_records_replay_to_the_servers_final_positions() {
         let (board, n) = replayed_final(&dir.join("piranhas.jsonl"), g);
         assert_eq!(board, last.to_string().trim_end(), "piranhas game {g}");
         assert_eq!(n, rec["moves"].as_array().unwrap().len() + 1);
+        // The reason reads as the arena's (the rules' words, English); the server's own
+        // (German) text is kept beside it.
+        let reason = rec["result"]["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with("RED wins")
+                || reason.starts_with("BLUE wins")
+                || reason.starts_with("draw")
+                || reason.contains(" lost by "),
+            "piranhas game {g}: {reason}"
+        );
+        assert!(rec["result"]["server_reason"].is_string(), "{rec}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -27,7 +27,8 @@
 //!   it and the answer applied; `kibitz_bots_koehandel::record`).
 //! - `result`: `{"winner": seat or null, "reason": text, ...}` plus game-specific details
 //!   (scores, end reason; connect4 `illegal`: a faulty last announcement, not in `moves`;
-//!   piranhas `points`, `swarm`, `cause` per colour when a server played the game).
+//!   piranhas `points`, `swarm`, `cause` per colour and the server's own `server_reason`
+//!   text when a server played the game; `reason` reads as in a match either way).
 //! - `think` (optional, arena records only): what our in-process player's search knew, one
 //!   entry per element of `moves`, `null` where the player says nothing (random players):
 //!   `{"seat", "score", "exact", "depth", "nodes", "source", "ms", "pv"}`, every field but

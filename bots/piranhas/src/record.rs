@@ -13,7 +13,7 @@
 //! as `DIR/piranhas-<index>.xml` and names the file in the record's `native_file` key.
 
 use crate::protocol::{Element, Memento, ResultMsg, ServerMessage};
-use kibitz_piranhas::{Color, Move};
+use kibitz_piranhas::{Color, Move, State};
 use serde_json::{json, Value};
 
 /// The `game` key of a Piranhas record.
@@ -46,9 +46,9 @@ pub fn game(
     })
 }
 
-/// The reason of a server result in words: the loser's cause and text, else the regular
-/// end's text (newlines as spaces).
-pub fn reason_of(result: &ResultMsg) -> String {
+/// The server's own reason text (the official server's German words, as sent in the result):
+/// the loser's cause and text, else the regular end's text (newlines as spaces).
+pub fn server_reason(result: &ResultMsg) -> String {
     let forfeit = result
         .scores
         .iter()
@@ -70,6 +70,26 @@ pub fn reason_of(result: &ResultMsg) -> String {
     text.replace('\n', " ").trim().to_string()
 }
 
+/// The record's reason in the words of in-process matches, so server and arena records read
+/// alike: a forfeit as `BLUE lost by LEFT`, a regular end as the rules say it from the final
+/// position (`RED wins (round limit; swarms RED 12 BLUE 1)`); the server's text where the
+/// moves do not replay.
+pub fn reason_in_words(result: &ResultMsg, krakens: [(u8, u8); 2], moves: &[Move]) -> String {
+    let forfeit = result
+        .scores
+        .iter()
+        .zip(Color::BOTH)
+        .find(|(s, _)| s.cause != crate::protocol::ScoreCause::Regular);
+    if let Some((s, c)) = forfeit {
+        return format!("{} lost by {}", c.name(), s.cause.name());
+    }
+    let end = moves
+        .iter()
+        .try_fold(State::start(krakens), |st, &m| st.apply(m).ok())
+        .and_then(|st| st.outcome());
+    end.map_or_else(|| server_reason(result), |e| e.to_string())
+}
+
 /// A server-played game's record: [`game`] plus the contest's scores (`points`, `swarm`,
 /// `cause` per colour, RED first).
 pub fn from_server(
@@ -79,7 +99,14 @@ pub fn from_server(
     result: &ResultMsg,
 ) -> Value {
     let winner = result.winner.as_ref().map(|(_, c)| *c);
-    let mut v = game(names, krakens, moves, winner, &reason_of(result));
+    let mut v = game(
+        names,
+        krakens,
+        moves,
+        winner,
+        &reason_in_words(result, krakens, moves),
+    );
+    v["result"]["server_reason"] = json!(server_reason(result));
     v["result"]["points"] = json!(result.scores.iter().map(|s| s.points).collect::<Vec<_>>());
     v["result"]["swarm"] = json!(result.scores.iter().map(|s| s.swarm).collect::<Vec<_>>());
     v["result"]["cause"] = json!(result
@@ -164,6 +191,15 @@ mod tests {
         assert!(xml.contains("turn=\"4\""));
         assert!(xml.contains("<data class=\"result\">"));
         assert!(xml.ends_with("</protocol>\n"));
-        assert_eq!(reason_of(&result), "Das Rundenlimit wurde erreicht.");
+        assert_eq!(server_reason(&result), "Das Rundenlimit wurde erreicht.");
+        // The record's own reason is in the arena's words: four moves do not end a game, so
+        // the server's text stands in; a forfeit names the colour and cause.
+        assert_eq!(
+            reason_in_words(&result, krakens, &moves),
+            "Das Rundenlimit wurde erreicht."
+        );
+        let mut left = result.clone();
+        left.scores[1].cause = crate::protocol::ScoreCause::Left;
+        assert_eq!(reason_in_words(&left, krakens, &moves), "BLUE lost by LEFT");
     }
 }
