@@ -1,16 +1,21 @@
 //! `kibitz play koehandel` with input piped in: the market's questions read as sentences
 //! (who auctions which animal, the bid, money as values), never as the engine's Debug text.
 
-#[test]
-fn koehandel_prompts_are_readable() {
-    // Auction whenever it is our turn, pass every bid and payment question: a whole game.
+/// A whole game against heuristic bots (seed 3): auction whenever it is our turn, pass every
+/// bid and payment question. Its stdout.
+fn whole_game() -> String {
     let input = "a\n\n".repeat(400);
-    let out = kibitz_testkit::run_bin_input(
+    kibitz_testkit::run_bin_input(
         env!("CARGO_BIN_EXE_kibitz"),
         &["play", "koehandel", "--bot", "heuristic", "--seed", "3"],
         &input,
-    );
-    let text = &out.stdout;
+    )
+    .stdout
+}
+
+#[test]
+fn koehandel_prompts_are_readable() {
+    let text = &whole_game();
     assert!(
         text.contains("your turn: auction the next animal"),
         "{text}"
@@ -37,13 +42,7 @@ fn koehandel_prompts_are_readable() {
 
 #[test]
 fn koehandel_explains_the_animal_letters_and_names_the_herds() {
-    let input = "a\n\n".repeat(400);
-    let out = kibitz_testkit::run_bin_input(
-        env!("CARGO_BIN_EXE_kibitz"),
-        &["play", "koehandel", "--bot", "heuristic", "--seed", "3"],
-        &input,
-    );
-    let text = &out.stdout;
+    let text = &whole_game();
     let legend = "animals (quartet value): A rooster 10 · B goose 40 · C cat 90";
     assert_eq!(text.matches(legend).count(), 1, "once per game: {text}");
     assert!(text.contains("herd nothing"), "{text}");

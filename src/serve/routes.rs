@@ -84,28 +84,35 @@ async fn game(
     State(state): State<AppState>,
     Path((dir, file, n)): Path<(usize, String, usize)>,
 ) -> Response {
-    let key = Key { dir, file };
-    let gen = state.gen();
-    let store = state.store();
-    match store.record(&key, n) {
-        Some(rec) => Html(game_page::render(&key, n, rec, gen)).into_response(),
-        None => not_found(&format!("no game {n} in {}", key.file)),
-    }
+    with_record(&state, Key { dir, file }, n, |key, rec, gen| {
+        Html(game_page::render(key, n, rec, gen)).into_response()
+    })
 }
 
 async fn game_data(
     State(state): State<AppState>,
     Path((dir, file, n)): Path<(usize, String, usize)>,
 ) -> Response {
-    let key = Key { dir, file };
-    let gen = state.gen();
-    let store = state.store();
-    match store.record(&key, n) {
-        Some(rec) => (
+    with_record(&state, Key { dir, file }, n, |_, rec, gen| {
+        (
             [(header::CONTENT_TYPE, "application/json")],
             game_page::data(rec, gen).to_string(),
         )
-            .into_response(),
+            .into_response()
+    })
+}
+
+/// Game `n` of `key`'s file answered by `reply(key, record, generation)`, or 404.
+fn with_record(
+    state: &AppState,
+    key: Key,
+    n: usize,
+    reply: impl FnOnce(&Key, &serde_json::Value, u64) -> Response,
+) -> Response {
+    let gen = state.gen();
+    let store = state.store();
+    match store.record(&key, n) {
+        Some(rec) => reply(&key, rec, gen),
         None => not_found(&format!("no game {n} in {}", key.file)),
     }
 }

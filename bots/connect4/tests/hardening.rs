@@ -24,6 +24,18 @@ fn quick_bot(port: u16, name: &str) -> BotConfig {
     }
 }
 
+/// A [`quick_bot`] named `kibitz`, running until `stop` turns true; the task yields its run's
+/// result.
+async fn spawn_quick_bot(
+    port: u16,
+    mut stop: watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<anyhow::Result<kibitz_bots_connect4::client::BotStats>> {
+    let bot = Bot::new(quick_bot(port, "kibitz")).await.unwrap();
+    tokio::spawn(bot.run(async move {
+        let _ = stop.wait_for(|s| *s).await;
+    }))
+}
+
 /// Item 1: another socket on our IP sends one `REGISTER;kibitz` and so takes over our
 /// registration (spec §4.5). The server stops talking to us; the bot must notice the silence,
 /// register again and play on (it used to stay silent forever).
@@ -32,11 +44,7 @@ async fn bot_takes_its_name_back_after_a_hijack() {
     let server = server(250, 2, None).await;
     let addr = server.local_addr();
     let (stop_tx, stop) = watch::channel(false);
-    let bot = Bot::new(quick_bot(addr.port(), "kibitz")).await.unwrap();
-    let mut rx = stop.clone();
-    let bot = tokio::spawn(bot.run(async move {
-        let _ = rx.wait_for(|s| *s).await;
-    }));
+    let bot = spawn_quick_bot(addr.port(), stop.clone()).await;
     let zero = spawn_script(addr, "zero", true, column_zero(), stop.clone()).await;
     assert!(server.wait_seasons(1, Duration::from_secs(20)).await);
 
@@ -86,11 +94,7 @@ async fn bot_stops_after_the_last_season() {
     let server = server(250, 2, Some(1)).await;
     let addr = server.local_addr();
     let (_stop_tx, stop) = watch::channel(false);
-    let bot = Bot::new(quick_bot(addr.port(), "kibitz")).await.unwrap();
-    let mut rx = stop.clone();
-    let bot = tokio::spawn(bot.run(async move {
-        let _ = rx.wait_for(|s| *s).await;
-    }));
+    let bot = spawn_quick_bot(addr.port(), stop.clone()).await;
     let zero = spawn_script(addr, "zero", true, column_zero(), stop.clone()).await;
     assert!(server.wait_seasons(1, Duration::from_secs(20)).await);
     server.shutdown().await;
