@@ -1,21 +1,7 @@
 //! HTML and SVG text helpers: escaping everything that comes from a record, JSON safe to
 //! embed in a `<script>` element, and the page frame every page shares.
 
-/// Escapes text for HTML or SVG element content and quoted attribute values.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub use kibitz_net::html::escape as esc;
 
 /// Percent-encodes a query-string or path component.
 pub fn url_enc(s: &str) -> String {

@@ -144,21 +144,7 @@ async fn root(State(market): State<Market>, req: Request) -> Response {
     html(index_page(&market, None))
 }
 
-/// Escapes text for HTML.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
+pub use kibitz_net::html::escape as esc;
 
 const STYLE: &str =
     "body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}\

@@ -1,6 +1,7 @@
 //! kibitz-net: pieces that more than one contest's bots crate needs, kept in one place so the
 //! servers and tournaments cannot drift apart.
 //!
+//! - [`html`]: escaping for the pages servers and the viewer write.
 //! - [`limits`]: caps on concurrent connections, in total and per peer address.
 //! - [`logging`]: the one `--log-level` flag and stderr subscriber every binary uses.
 //! - [`memory`]: how big a hash table a flag may ask for on this machine.
@@ -8,6 +9,7 @@
 //! - [`tournament`]: what `kibitz tournament` gives each contest's runner.
 #![warn(missing_docs)]
 
+pub mod html;
 pub mod limits;
 pub mod logging;
 pub mod memory;
