@@ -31,9 +31,6 @@ use kibitz_search::alphabeta::{SearchConfig, Searcher, WIN};
 use kibitz_search::time::TimeControl;
 use std::time::Duration;
 
-/// Share of the remaining soft budget the solver may use before the heuristic search takes over.
-pub const SOLVER_SHARE: f64 = 0.8;
-
 /// A chosen move and how it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
@@ -248,11 +245,12 @@ impl<B: Bits + Into<u128>> Core<B> {
     }
 
     fn set_params(&mut self, params: crate::params::EngineParams) {
-        self.params = params;
-        if self.search_config.lmr != params.lmr {
+        if self.search_config.lmr != params.lmr || self.search_config.knobs != params.search {
             self.search_config.lmr = params.lmr;
+            self.search_config.knobs = params.search;
             self.searcher = Searcher::new(self.search_config.clone());
         }
+        self.params = params;
     }
 
     fn set_node_limit(&mut self, nodes: Option<u64>) {
@@ -362,7 +360,7 @@ impl<B: Bits + Into<u128>> Core<B> {
         let solve = max_depth.is_none_or(|d| empty <= self.limited.solve_empty.unwrap_or(d));
         if solve {
             self.solver.reset_nodes();
-            let stc = phase(tc, self.params.solver_share_permille as f64 / 1000.0);
+            let stc = phase(tc, self.params.solver_share);
             known = self.known_value(history, &board);
             let found = root::solve_root(&mut self.solver, &board, &mut bounds, known, &stc, &stc);
             if let Some(m) = found {

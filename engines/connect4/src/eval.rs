@@ -2,11 +2,11 @@
 //! finish in time, with a threat-based evaluation.
 //!
 //! Evaluation (side to move's view, centi-stones):
-//! - each empty cell that would complete a line of the side ("threat") counts [`THREAT`];
+//! - each empty cell that would complete a line of the side ("threat") counts [`Weights::threat`];
 //!   a threat on the rows that favour its owner (Allis' odd/even rule: odd rows for the first
-//!   player, even rows for the second, counted from 1) counts [`GOOD_THREAT`] more;
-//! - a threat directly above another threat of the same side (a double) counts [`STACKED`];
-//! - every open line segment (no opponent stone) with `k` own stones counts `k² ·` [`SEGMENT`];
+//!   player, even rows for the second, counted from 1) counts [`Weights::good_threat`] more;
+//! - a threat directly above another threat of the same side (a double) counts [`Weights::stacked`];
+//! - every open line segment (no opponent stone) with `k` own stones counts `k² ·` [`Weights::segment`];
 //! - a small tempo bonus for the side to move.
 //!
 //! Moves are generated non-losing first (never under an opponent's threat, answer a single
@@ -16,42 +16,21 @@ use crate::bitboard::Bits;
 use crate::geometry::Geometry;
 use kibitz_search::alphabeta::{Game, Outcome, Score};
 
-/// Value of a threat.
-pub const THREAT: Score = 60;
-/// Extra value of a threat on a row that favours its owner.
-pub const GOOD_THREAT: Score = 40;
-/// Value of two threats of one side stacked directly on top of each other.
-pub const STACKED: Score = 150;
-/// Weight of open line segments.
-pub const SEGMENT: Score = 2;
-/// Bonus of the side to move.
-pub const TEMPO: Score = 5;
-
-/// Weights of the evaluation (defaults: the `pub const`s above); tunable through
-/// [`crate::params::EngineParams`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// Value of a threat.
-    pub threat: Score,
-    /// Extra value of a threat on a row that favours its owner.
-    pub good_threat: Score,
-    /// Value of two stacked threats of one side.
-    pub stacked: Score,
-    /// Weight of open line segments (× k²).
-    pub segment: Score,
-    /// Bonus of the side to move.
-    pub tempo: Score,
-}
-
-impl Default for Weights {
-    fn default() -> Self {
-        Self {
-            threat: THREAT,
-            good_threat: GOOD_THREAT,
-            stacked: STACKED,
-            segment: SEGMENT,
-            tempo: TEMPO,
-        }
+kibitz_search::tunables! {
+    /// Weights of the evaluation, each declared once here with its tuning range; tunable
+    /// through [`crate::params::EngineParams`].
+    #[derive(Copy, Eq)]
+    pub struct Weights {
+        /// value of a threat (cell completing a line)
+        pub threat: Score = 60, 0..=300, step 10;
+        /// extra value of a threat on a row favouring its owner
+        pub good_threat: Score = 40, 0..=200, step 10;
+        /// value of two threats of one side stacked directly
+        pub stacked: Score = 150, 0..=600, step 25;
+        /// weight of open line segments (× stones²)
+        pub segment: Score = 2, 0..=20, step 1;
+        /// bonus of the side to move
+        pub tempo: Score = 5, 0..=50, step 2;
     }
 }
 
@@ -302,7 +281,7 @@ mod tests {
     fn threats_are_good_and_symmetric_positions_are_even() {
         let geo = Geometry::<u64>::new(7, 6, 4).unwrap();
         let p = SearchPos::new(geo, 0, 0, 0);
-        assert_eq!(p.evaluate(), TEMPO);
+        assert_eq!(p.evaluate(), Weights::default().tempo);
         let b = Board::<u64>::from_digits(7, 6, 4, "4").unwrap();
         let (c, m) = b.bitboards();
         assert!(

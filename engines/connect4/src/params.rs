@@ -6,127 +6,30 @@
 //! `kibitz connect4 play|audit|timing --param NAME=V` and `connect4-bot --param NAME=V` set
 //! them; [`crate::param_specs`] lists them for tuning scripts.
 
-use crate::eval::{Weights, GOOD_THREAT, SEGMENT, STACKED, TEMPO, THREAT};
-use kibitz_search::params::{spec, ParamError, ParamSpec, Tunable};
+use crate::eval::Weights;
+use kibitz_search::alphabeta::SearchKnobs;
 
-/// Tunable settings of [`crate::Engine`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineParams {
-    /// Evaluation weights of the heuristic search.
-    pub weights: Weights,
-    /// Late-move reductions in the heuristic search.
-    pub lmr: bool,
-    /// Share of the soft budget the solver may use before the fallback, in thousandths
-    /// (an integer keeps the struct `Eq`; the parameter `solver_share` is the fraction).
-    pub solver_share_permille: u32,
-}
-
-impl Default for EngineParams {
-    fn default() -> Self {
-        Self {
-            weights: Weights::default(),
-            lmr: true,
-            solver_share_permille: (crate::engine::SOLVER_SHARE * 1000.0).round() as u32,
-        }
-    }
-}
-
-impl Tunable for EngineParams {
-    fn specs() -> Vec<ParamSpec> {
-        vec![
-            spec(
-                "threat",
-                THREAT as f64,
-                0.0,
-                300.0,
-                10.0,
-                "value of a threat (cell completing a line)",
-            ),
-            spec(
-                "good_threat",
-                GOOD_THREAT as f64,
-                0.0,
-                200.0,
-                10.0,
-                "extra value of a threat on a row favouring its owner",
-            ),
-            spec(
-                "stacked",
-                STACKED as f64,
-                0.0,
-                600.0,
-                25.0,
-                "value of two threats of one side stacked directly",
-            ),
-            spec(
-                "segment",
-                SEGMENT as f64,
-                0.0,
-                20.0,
-                1.0,
-                "weight of open line segments (× stones²)",
-            ),
-            spec(
-                "tempo",
-                TEMPO as f64,
-                0.0,
-                50.0,
-                2.0,
-                "bonus of the side to move",
-            ),
-            spec(
-                "lmr",
-                1.0,
-                0.0,
-                1.0,
-                1.0,
-                "late-move reductions in the heuristic search (0/1)",
-            ),
-            spec(
-                "solver_share",
-                crate::engine::SOLVER_SHARE,
-                0.3,
-                0.95,
-                0.05,
-                "share of the soft budget for the exact solver before the heuristic fallback",
-            ),
-        ]
-    }
-
-    fn set_param(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
-        let int = value.round() as i32;
-        match name {
-            "threat" => self.weights.threat = int,
-            "good_threat" => self.weights.good_threat = int,
-            "stacked" => self.weights.stacked = int,
-            "segment" => self.weights.segment = int,
-            "tempo" => self.weights.tempo = int,
-            "lmr" => self.lmr = int != 0,
-            "solver_share" => {
-                self.solver_share_permille = (value.clamp(0.0, 1.0) * 1000.0).round() as u32
-            }
-            _ => return Err(ParamError::Unknown(name.to_string())),
-        }
-        Ok(())
-    }
-
-    fn get_param(&self, name: &str) -> Option<f64> {
-        Some(match name {
-            "threat" => self.weights.threat as f64,
-            "good_threat" => self.weights.good_threat as f64,
-            "stacked" => self.weights.stacked as f64,
-            "segment" => self.weights.segment as f64,
-            "tempo" => self.weights.tempo as f64,
-            "lmr" => f64::from(u8::from(self.lmr)),
-            "solver_share" => self.solver_share_permille as f64 / 1000.0,
-            _ => return None,
-        })
+kibitz_search::tunables! {
+    /// Tunable settings of [`crate::Engine`].
+    #[derive(Copy)]
+    pub struct EngineParams {
+        #[nested]
+        /// Evaluation weights of the heuristic search.
+        pub weights: Weights,
+        #[nested]
+        /// Reduction sizes and history aging of the heuristic search.
+        pub search: SearchKnobs,
+        /// late-move reductions in the heuristic search (0/1)
+        pub lmr: bool = true, 0..=1, step 1;
+        /// share of the soft budget for the exact solver before the heuristic fallback
+        pub solver_share: f64 = 0.8, 0.3..=0.95, step 0.05, valid 0.0..=1.0;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kibitz_search::params::Tunable;
 
     #[test]
     fn specs_match_defaults_and_round_trip() {
@@ -142,6 +45,10 @@ mod tests {
         assert!(!q.lmr);
         assert!(q.apply("nope=1").is_err());
         assert!(q.apply("threat").is_err());
+        q.apply("solver_share=1.5").unwrap();
+        assert_eq!(q.solver_share, 1.0, "clamped into 0..=1");
+        q.apply("null_r=3").unwrap();
+        assert_eq!(q.search.null_r, 3);
         assert_eq!(crate::param_specs().len(), EngineParams::specs().len());
     }
 }

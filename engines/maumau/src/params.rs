@@ -2,363 +2,85 @@
 //! `--param NAME=V`, player specs (`ismcts:param.NAME=V`) and the tuning scripts can set them.
 
 use crate::mcts::IsmctsParams;
-use kibitz_search::params::{spec, ParamError, ParamSpec, Tunable};
 
-impl Tunable for IsmctsParams {
-    fn specs() -> Vec<ParamSpec> {
-        let d = IsmctsParams::default();
-        vec![
-            spec(
-                "c",
-                d.search.exploration,
-                0.1,
-                2.0,
-                0.1,
-                "UCB exploration constant",
-            ),
-            spec(
-                "pb",
-                d.search.progressive_bias,
-                0.0,
-                3.0,
-                0.2,
-                "progressive-bias weight (heuristic prior / (visits + 1))",
-            ),
-            spec(
-                "early_stop",
-                d.search.early_stop as u8 as f64,
-                0.0,
-                1.0,
-                1.0,
-                "1: stop when the most visited root move cannot be overtaken",
-            ),
-            spec(
-                "opp_policy",
-                d.search.opponent_policy,
-                0.0,
-                1.0,
-                0.1,
-                "probability that an opponent's move in the tree is the playout policy's",
-            ),
-            spec(
-                "rollout",
-                d.search.max_rollout_steps as f64,
-                20.0,
-                1000.0,
-                20.0,
-                "playout steps before the hand-size estimate is used",
-            ),
-            spec(
-                "eps",
-                d.playout.epsilon,
-                0.0,
-                0.6,
-                0.05,
-                "playout probability of a uniformly random move",
-            ),
-            spec(
-                "r78",
-                d.playout.special_bonus as f64,
-                -20.0,
-                100.0,
-                5.0,
-                "playout bonus for 7s and 8s",
-            ),
-            spec(
-                "rjack",
-                d.playout.jack_cost as f64,
-                0.0,
-                200.0,
-                10.0,
-                "playout penalty for Jacks",
-            ),
-            spec(
-                "rsuit",
-                d.playout.suit_weight as f64,
-                0.0,
-                20.0,
-                1.0,
-                "playout score per card held of the played suit",
-            ),
-            spec(
-                "r8follow",
-                d.playout.eight_follow as f64,
-                0.0,
-                100.0,
-                5.0,
-                "playout bonus for an 8 we can follow (two players)",
-            ),
-            spec(
-                "rvoid",
-                d.playout.void_bonus as f64,
-                0.0,
-                100.0,
-                5.0,
-                "playout bonus for a play the next player cannot follow (sampled deal)",
-            ),
-            spec(
-                "r7",
-                d.playout.seven_bonus as f64,
-                -100.0,
-                100.0,
-                5.0,
-                "playout bonus for 7s on top of r78",
-            ),
-            spec(
-                "r7short",
-                d.playout.seven_short as f64,
-                -50.0,
-                100.0,
-                5.0,
-                "playout bonus for a 7 times 8 / (next player's cards + 1)",
-            ),
-            spec(
-                "rfollow",
-                d.playout.follow_bonus as f64,
-                -50.0,
-                100.0,
-                5.0,
-                "playout bonus when the rest of the hand fits the card laid",
-            ),
-            spec(
-                "rofit",
-                d.playout.opp_fit as f64,
-                -20.0,
-                50.0,
-                2.0,
-                "playout cost per card of the next player's that fits after the play",
-            ),
-            spec(
-                "rgumbel",
-                d.playout.gumbel as u8 as f64,
-                0.0,
-                1.0,
-                1.0,
-                "1: playout noise is Gumbel in tenths of a nat (a softmax choice), not 0-3 points",
-            ),
-            spec(
-                "rdraw",
-                d.playout.draw_bias as f64,
-                -1000.0,
-                100.0,
-                5.0,
-                "with rgumbel=1: playout score of drawing although a card fits",
-            ),
-            spec(
-                "rdrawjack",
-                d.playout.draw_jack as f64,
-                -100.0,
-                100.0,
-                5.0,
-                "with rgumbel=1: further playout score of drawing when only Jacks fit",
-            ),
-            spec(
-                "rdrawvoid",
-                d.playout.draw_void as f64,
-                -100.0,
-                100.0,
-                5.0,
-                "with rgumbel=1: playout score of drawing when the next player cannot follow the top",
-            ),
-            spec(
-                "rdrawofit",
-                d.playout.draw_opp_fit as f64,
-                -50.0,
-                50.0,
-                2.0,
-                "with rgumbel=1: playout cost of drawing per next player's card that fits the top",
-            ),
-            spec(
-                "ev_draw",
-                d.evidence.per_draw,
-                0.001,
-                1.0,
-                0.05,
-                "sampling weight per draw made while the card would have been legal (ever)",
-            ),
-            spec(
-                "ev_void",
-                d.evidence.void,
-                0.001,
-                1.0,
-                0.05,
-                "sampling weight of a card legal at the seat's last draw, one card ago",
-            ),
-            spec(
-                "ev_decay",
-                d.evidence.decay,
-                0.0,
-                1.0,
-                0.05,
-                "how slowly that void evidence fades per card the seat draws later",
-            ),
-            spec(
-                "ev_wish",
-                d.evidence.wish,
-                1.0,
-                10.0,
-                0.5,
-                "sampling weight per wish of the card's suit",
-            ),
-            spec(
-                "ev_jack",
-                d.evidence.jack,
-                0.01,
-                1.0,
-                0.05,
-                "sampling weight per Jack spent while the card would have been legal",
-            ),
-            spec(
-                "om_play",
-                d.model.play,
-                0.0,
-                16.0,
-                0.5,
-                "opponent model: weight of a played card's greedy score (0 = off)",
-            ),
-            spec(
-                "om_wish",
-                d.model.wish,
-                0.0,
-                16.0,
-                0.5,
-                "opponent model: weight of the wished suit's count in the hand (0 = off)",
-            ),
-            spec(
-                "om_void",
-                d.model.void,
-                0.001,
-                1.0,
-                0.05,
-                "opponent model: factor per fitting card held at a draw (1 = off)",
-            ),
-            spec(
-                "om_noise",
-                d.model.noise,
-                0.0,
-                1.0,
-                0.05,
-                "opponent model: share of choices taken as uniformly random",
-            ),
-            spec(
-                "om_particles",
-                d.model.particles as f64,
-                0.0,
-                4096.0,
-                64.0,
-                "opponent model: candidate deals scored per decision (0 = off)",
-            ),
-            spec(
-                "om_filter",
-                d.model.filter as u8 as f64,
-                0.0,
-                1.0,
-                1.0,
-                "1: follow the opponent's hand forward with a particle filter (two players)",
-            ),
-            spec(
-                "om_p78",
-                d.model.special,
-                0.0,
-                20.0,
-                1.0,
-                "opponent model: bonus of a 7 or 8 in the soft greedy score (cards of a suit)",
-            ),
-            spec(
-                "om_pjack",
-                d.model.jack,
-                0.0,
-                40.0,
-                2.0,
-                "opponent model: cost of a Jack in the soft greedy score (cards of a suit)",
-            ),
-        ]
-    }
+// One line per tunable: doc, name, the field it sets, range, step. The default is the
+// field's value in `IsmctsParams::default()`.
+kibitz_search::tunable_fields! {
+    IsmctsParams {
+        /// UCB exploration constant
+        "c" => search.exploration, 0.1..=2.0, step 0.1;
+        /// progressive-bias weight (heuristic prior / (visits + 1))
+        "pb" => search.progressive_bias, 0.0..=3.0, step 0.2;
+        /// 1: stop when the most visited root move cannot be overtaken
+        "early_stop" => search.early_stop, 0.0..=1.0, step 1.0;
+        /// probability that an opponent's move in the tree is the playout policy's
+        "opp_policy" => search.opponent_policy, 0.0..=1.0, step 0.1, valid 0.0..=1.0;
+        /// playout steps before the hand-size estimate is used
+        "rollout" => search.max_rollout_steps, 20.0..=1000.0, step 20.0, valid 0..=1000000;
+        /// playout probability of a uniformly random move
+        "eps" => playout.epsilon, 0.0..=0.6, step 0.05, valid 0.0..=1.0;
+        /// playout bonus for 7s and 8s
+        "r78" => playout.special_bonus, -20.0..=100.0, step 5.0;
+        /// playout penalty for Jacks
+        "rjack" => playout.jack_cost, 0.0..=200.0, step 10.0;
+        /// playout score per card held of the played suit
+        "rsuit" => playout.suit_weight, 0.0..=20.0, step 1.0;
+        /// playout bonus for an 8 we can follow (two players)
+        "r8follow" => playout.eight_follow, 0.0..=100.0, step 5.0;
+        /// playout bonus for a play the next player cannot follow (sampled deal)
+        "rvoid" => playout.void_bonus, 0.0..=100.0, step 5.0;
+        /// playout bonus for 7s on top of r78
+        "r7" => playout.seven_bonus, -100.0..=100.0, step 5.0;
+        /// playout bonus for a 7 times 8 / (next player's cards + 1)
+        "r7short" => playout.seven_short, -50.0..=100.0, step 5.0;
+        /// playout bonus when the rest of the hand fits the card laid
+        "rfollow" => playout.follow_bonus, -50.0..=100.0, step 5.0;
+        /// playout cost per card of the next player's that fits after the play
+        "rofit" => playout.opp_fit, -20.0..=50.0, step 2.0;
+        /// 1: playout noise is Gumbel in tenths of a nat (a softmax choice), not 0-3 points
+        "rgumbel" => playout.gumbel, 0.0..=1.0, step 1.0;
+        /// with rgumbel=1: playout score of drawing although a card fits
+        "rdraw" => playout.draw_bias, -1000.0..=100.0, step 5.0;
+        /// with rgumbel=1: further playout score of drawing when only Jacks fit
+        "rdrawjack" => playout.draw_jack, -100.0..=100.0, step 5.0;
+        /// with rgumbel=1: playout score of drawing when the next player cannot follow the top
+        "rdrawvoid" => playout.draw_void, -100.0..=100.0, step 5.0;
+        /// with rgumbel=1: playout cost of drawing per next player's card that fits the top
+        "rdrawofit" => playout.draw_opp_fit, -50.0..=50.0, step 2.0;
+        /// sampling weight per draw made while the card would have been legal (ever)
+        "ev_draw" => evidence.per_draw, 0.001..=1.0, step 0.05, valid 0.0..=1e9;
+        /// sampling weight of a card legal at the seat's last draw, one card ago
+        "ev_void" => evidence.void, 0.001..=1.0, step 0.05, valid 0.0..=1.0;
+        /// how slowly that void evidence fades per card the seat draws later
+        "ev_decay" => evidence.decay, 0.0..=1.0, step 0.05, valid 0.0..=1.0;
+        /// sampling weight per wish of the card's suit
+        "ev_wish" => evidence.wish, 1.0..=10.0, step 0.5, valid 0.0..=1e9;
+        /// sampling weight per Jack spent while the card would have been legal
+        "ev_jack" => evidence.jack, 0.01..=1.0, step 0.05, valid 0.0..=1e9;
+        /// opponent model: weight of a played card's greedy score (0 = off)
+        "om_play" => model.play, 0.0..=16.0, step 0.5, valid 0.0..=1e9;
+        /// opponent model: weight of the wished suit's count in the hand (0 = off)
+        "om_wish" => model.wish, 0.0..=16.0, step 0.5, valid 0.0..=1e9;
+        /// opponent model: factor per fitting card held at a draw (1 = off)
+        "om_void" => model.void, 0.001..=1.0, step 0.05, valid 0.0..=1.0;
+        /// opponent model: share of choices taken as uniformly random
+        "om_noise" => model.noise, 0.0..=1.0, step 0.05, valid 0.0..=1.0;
+        /// opponent model: candidate deals scored per decision (0 = off)
+        "om_particles" => model.particles, 0.0..=4096.0, step 64.0, valid 0..=1000000;
+        /// 1: follow the opponent's hand forward with a particle filter (two players)
+        "om_filter" => model.filter, 0.0..=1.0, step 1.0;
+        /// opponent model: bonus of a 7 or 8 in the soft greedy score (cards of a suit)
+        "om_p78" => model.special, 0.0..=20.0, step 1.0;
+        /// opponent model: cost of a Jack in the soft greedy score (cards of a suit)
+        "om_pjack" => model.jack, 0.0..=40.0, step 2.0;
 
-    fn set_param(&mut self, name: &str, v: f64) -> Result<(), ParamError> {
-        let int = |v: f64| v.round() as i32;
-        match name {
-            "c" => self.search.exploration = v,
-            "pb" => self.search.progressive_bias = v,
-            "early_stop" => self.search.early_stop = v.round() != 0.0,
-            "opp_policy" => self.search.opponent_policy = v.clamp(0.0, 1.0),
-            "rollout" => self.search.max_rollout_steps = v.round().clamp(0.0, 1e6) as u32,
-            "eps" => self.playout.epsilon = v.clamp(0.0, 1.0),
-            "r78" => self.playout.special_bonus = int(v),
-            "rjack" => self.playout.jack_cost = int(v),
-            "rsuit" => self.playout.suit_weight = int(v),
-            "r8follow" => self.playout.eight_follow = int(v),
-            "rvoid" => self.playout.void_bonus = int(v),
-            "r7" => self.playout.seven_bonus = int(v),
-            "r7short" => self.playout.seven_short = int(v),
-            "rfollow" => self.playout.follow_bonus = int(v),
-            "rofit" => self.playout.opp_fit = int(v),
-            "rgumbel" => self.playout.gumbel = v.round() != 0.0,
-            "rdraw" => self.playout.draw_bias = int(v),
-            "rdrawjack" => self.playout.draw_jack = int(v),
-            "rdrawvoid" => self.playout.draw_void = int(v),
-            "rdrawofit" => self.playout.draw_opp_fit = int(v),
-            "ev_draw" => self.evidence.per_draw = v.max(0.0),
-            "ev_void" => self.evidence.void = v.clamp(0.0, 1.0),
-            "ev_decay" => self.evidence.decay = v.clamp(0.0, 1.0),
-            "ev_wish" => self.evidence.wish = v.max(0.0),
-            "ev_jack" => self.evidence.jack = v.max(0.0),
-            "om_play" => self.model.play = v.max(0.0),
-            "om_wish" => self.model.wish = v.max(0.0),
-            "om_void" => self.model.void = v.clamp(0.0, 1.0),
-            "om_noise" => self.model.noise = v.clamp(0.0, 1.0),
-            "om_particles" => self.model.particles = v.round().clamp(0.0, 1e6) as u32,
-            "om_filter" => self.model.filter = v.round() != 0.0,
-            "om_p78" => self.model.special = v,
-            "om_pjack" => self.model.jack = v,
-            _ => return Err(ParamError::Unknown(name.to_string())),
-        }
-        Ok(())
-    }
-
-    fn get_param(&self, name: &str) -> Option<f64> {
-        Some(match name {
-            "c" => self.search.exploration,
-            "pb" => self.search.progressive_bias,
-            "early_stop" => self.search.early_stop as u8 as f64,
-            "opp_policy" => self.search.opponent_policy,
-            "rollout" => self.search.max_rollout_steps as f64,
-            "eps" => self.playout.epsilon,
-            "r78" => self.playout.special_bonus as f64,
-            "rjack" => self.playout.jack_cost as f64,
-            "rsuit" => self.playout.suit_weight as f64,
-            "r8follow" => self.playout.eight_follow as f64,
-            "rvoid" => self.playout.void_bonus as f64,
-            "r7" => self.playout.seven_bonus as f64,
-            "r7short" => self.playout.seven_short as f64,
-            "rfollow" => self.playout.follow_bonus as f64,
-            "rofit" => self.playout.opp_fit as f64,
-            "rgumbel" => self.playout.gumbel as u8 as f64,
-            "rdraw" => self.playout.draw_bias as f64,
-            "rdrawjack" => self.playout.draw_jack as f64,
-            "rdrawvoid" => self.playout.draw_void as f64,
-            "rdrawofit" => self.playout.draw_opp_fit as f64,
-            "ev_draw" => self.evidence.per_draw,
-            "ev_void" => self.evidence.void,
-            "ev_decay" => self.evidence.decay,
-            "ev_wish" => self.evidence.wish,
-            "ev_jack" => self.evidence.jack,
-            "om_play" => self.model.play,
-            "om_wish" => self.model.wish,
-            "om_void" => self.model.void,
-            "om_noise" => self.model.noise,
-            "om_particles" => self.model.particles as f64,
-            "om_filter" => self.model.filter as u8 as f64,
-            "om_p78" => self.model.special,
-            "om_pjack" => self.model.jack,
-            _ => return None,
-        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kibitz_search::params::Tunable;
 
     #[test]
     fn every_spec_round_trips_and_defaults_match() {
@@ -378,6 +100,8 @@ mod tests {
         let mut p = d;
         assert!(p.apply("nope=1").is_err());
         assert!(p.apply("c=x").is_err());
+        p.apply("eps=1.5").unwrap();
+        assert_eq!(p.playout.epsilon, 1.0, "a probability stays one");
         p.apply("c=1.25").unwrap();
         assert_eq!(p.search.exploration, 1.25);
     }

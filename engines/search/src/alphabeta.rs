@@ -12,6 +12,8 @@ use crate::time::TimeControl;
 use crate::tt::{Bound, Table, TranspositionTable};
 
 mod iteration;
+mod knobs;
+pub use knobs::SearchKnobs;
 use std::fmt::Debug;
 use std::time::Duration;
 
@@ -114,6 +116,8 @@ pub struct SearchConfig {
     /// iterations, and on a hard abort keep a root move that already beat the previous best.
     /// Off by default (Connect Four keeps the plain rule).
     pub smart_time: bool,
+    /// Reduction sizes, history aging and time-stretch constants (named tunables).
+    pub knobs: SearchKnobs,
 }
 
 impl Default for SearchConfig {
@@ -129,6 +133,7 @@ impl Default for SearchConfig {
             extensions: false,
             check_every: 1024,
             smart_time: false,
+            knobs: SearchKnobs::default(),
         }
     }
 }
@@ -234,8 +239,9 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
         self.tt.new_search();
         self.nodes = 0;
         self.aborted = false;
+        let keep = self.config.knobs.history_keep_div.max(1);
         for h in &mut self.history {
-            *h /= 8;
+            *h /= keep;
         }
         let mut moves = Vec::new();
         root.moves(&mut moves);
@@ -305,15 +311,20 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
             if depth > first {
                 // Unstable best move or a falling score: think longer (up to 2× the soft
                 // budget); calm iterations let the stretch decay back to 1.
-                stretch = 1.0 + (stretch - 1.0) * 0.5;
+                let k = &self.config.knobs;
+                stretch = 1.0 + (stretch - 1.0) * k.stretch_calm;
                 if previous.best != result.best {
-                    stretch += 0.3;
+                    stretch += k.stretch_unstable;
                 }
                 let drop = previous.score - score;
-                if drop > 25 {
-                    stretch += if drop > 80 { 0.6 } else { 0.3 };
+                if drop > k.stretch_drop {
+                    stretch += if drop > k.stretch_big_drop {
+                        k.stretch_big_drop_add
+                    } else {
+                        k.stretch_drop_add
+                    };
                 }
-                stretch = stretch.min(2.0);
+                stretch = stretch.min(k.stretch_max);
             }
             // A proven win or loss within the horizon will not change with more depth.
             if score.abs() >= WIN - 1000 && (WIN - score.abs()) as u32 <= depth {
@@ -378,10 +389,20 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
             }
         }
         // 4. Null move: if passing still fails high, so will a real move.
-        if self.config.null_move && !pv_node && depth >= 3 && beta.abs() < WIN - 1000 {
+        let SearchKnobs {
+            null_min_depth,
+            null_r,
+            null_r_div,
+            lmr_min_depth,
+            lmr_min_index,
+            lmr_late_index,
+            history_max,
+            ..
+        } = self.config.knobs;
+        if self.config.null_move && !pv_node && depth >= null_min_depth && beta.abs() < WIN - 1000 {
             if let Some(passed) = pos.null_move() {
                 if pos.evaluate() >= beta {
-                    let r = 2 + depth / 6;
+                    let r = null_r + depth / null_r_div.max(1);
                     let score = -self.negamax(
                         &passed,
                         depth.saturating_sub(1 + r),
@@ -431,8 +452,12 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
                 score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, tc);
             } else {
                 let quiet = !ext && !pos.is_noisy(m) && !self.killers[ply].contains(&m);
-                let r = if self.config.lmr && depth >= 3 && i >= 3 && quiet {
-                    (1 + u32::from(i >= 8)).min(depth - 2)
+                let r = if self.config.lmr
+                    && depth >= lmr_min_depth.max(2)
+                    && i >= lmr_min_index
+                    && quiet
+                {
+                    (1 + u32::from(i >= lmr_late_index)).min(depth - 2)
                 } else {
                     0
                 };
@@ -471,11 +496,12 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
                             k[0] = m;
                         }
                         let bonus = (depth * depth) as i32;
+                        let max = history_max.max(1);
                         let h = &mut self.history[pos.move_key(m) % HISTORY_SIZE];
-                        *h += bonus - *h * bonus / 4096;
+                        *h += bonus - *h * bonus / max;
                         for &q in &moves[..i] {
                             let h = &mut self.history[pos.move_key(q) % HISTORY_SIZE];
-                            *h -= bonus + *h * bonus / 4096;
+                            *h -= bonus + *h * bonus / max;
                         }
                     }
                     break;

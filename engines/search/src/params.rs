@@ -9,6 +9,10 @@
 
 use std::fmt;
 
+pub mod declare;
+
+pub use declare::ParamValue;
+
 /// One tunable: its name, default (the tuned value), the range a tuner may explore, and the
 /// step a tuner should start with.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -24,7 +24,7 @@ pub enum Brain {
 }
 
 /// Everything the bot needs to know.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BotConfig {
     /// Server host name or address.
     pub host: String,

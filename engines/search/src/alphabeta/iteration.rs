@@ -27,10 +27,12 @@ impl<G: Game, T: Table<G::Move>> Searcher<G, T> {
         {
             return true;
         }
+        let k = &self.config.knobs;
         let growth = if prev_iter > Duration::from_millis(2) {
-            (last_iter.as_secs_f64() / prev_iter.as_secs_f64()).clamp(1.5, 8.0)
+            (last_iter.as_secs_f64() / prev_iter.as_secs_f64())
+                .clamp(k.growth_min, k.growth_max.max(k.growth_min))
         } else {
-            4.0
+            k.growth_guess
         };
         tc.hard()
             .is_some_and(|hard| elapsed + last_iter.mul_f64(growth) > hard)
