@@ -25,7 +25,7 @@ pub enum Cmd {
 /// `param.NAME=V` to every `strong` spec. `--seats N` is the arena's seat count (Koehandel is
 /// always four).
 #[derive(Debug, Clone)]
-pub struct MatchArgs(pub crate::arena::cli::MatchArgs);
+pub struct MatchArgs(pub Box<crate::arena::cli::MatchArgs>);
 
 /// Turns the old `--seats LIST` into A and B, or says why it cannot.
 fn seats_list(list: &str) -> Result<(String, String), String> {
@@ -118,7 +118,7 @@ impl clap::FromArgMatches for MatchArgs {
         }
         args.a = with_params(&args.a, &params).map_err(bad)?;
         args.b = with_params(&args.b, &params).map_err(bad)?;
-        Ok(MatchArgs(args))
+        Ok(MatchArgs(Box::new(args)))
     }
 
     fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -130,7 +130,7 @@ impl clap::FromArgMatches for MatchArgs {
 /// Runs one `kibitz koehandel` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
-        Cmd::Match(args) => crate::arena::cli::run(args.0),
+        Cmd::Match(args) => crate::arena::cli::run(*args.0),
         Cmd::Bench => {
             let t = Instant::now();
             let n = kibitz_koehandel::bench();

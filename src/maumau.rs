@@ -41,7 +41,7 @@ pub struct PriorArgs {
 /// spec does not set its own), `--elo0` / `--elo1` are `--sprt ELO0,ELO1` (defaults 0 and 50),
 /// `--players N` is `--seats N`.
 #[derive(Debug, Clone)]
-pub struct MatchArgs(pub crate::arena::cli::MatchArgs);
+pub struct MatchArgs(pub Box<crate::arena::cli::MatchArgs>);
 
 /// The old flags of `kibitz maumau match` that `kibitz match` spells differently.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -125,7 +125,7 @@ impl clap::FromArgMatches for MatchArgs {
         };
         let mut args = game_match::take(m, "maumau")?;
         old.apply(&mut args);
-        Ok(MatchArgs(args))
+        Ok(MatchArgs(Box::new(args)))
     }
 
     fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -137,7 +137,7 @@ impl clap::FromArgMatches for MatchArgs {
 /// Runs one `kibitz maumau` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
-        Cmd::Match(args) => crate::arena::cli::run(args.0),
+        Cmd::Match(args) => crate::arena::cli::run(*args.0),
         Cmd::Params(args) => {
             crate::params_cli::print(&kibitz_maumau::param_specs(), &args);
             Ok(())

@@ -22,7 +22,8 @@ pub struct MatchArgs {
     /// Player B's spec.
     #[arg(long)]
     pub b: String,
-    /// Games (rounded up to whole pairing units: 2 for two-player games, 4 for Koehandel).
+    /// Games (rounded up to whole pairing units: one game per seat of A, so 2 for two-seat
+    /// games, 3–4 for Mau-Mau at `--seats 3|4`, 4 for Koehandel).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Match seed: openings, deals, decks and every player's RNG derive from it
