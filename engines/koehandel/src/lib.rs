@@ -76,12 +76,6 @@ pub enum RulesError {
     /// More than 255 cards of one kind in a string.
     #[error("too many cards of one kind")]
     TooManyCards,
-    /// A player name the registry does not know.
-    #[error("unknown player {0:?} (known: {known})", known = PLAYER_NAMES.join(", "))]
-    UnknownPlayer(String),
-    /// The thread pool could not be built.
-    #[error("thread pool: {0}")]
-    Threads(String),
 }
 
 /// The strong player's tunables for the shared registry (`--param NAME=V`,
