@@ -1,18 +1,16 @@
 //! `kibitz koehandel …`: matches between Koehandel players (engine: kibitz-koehandel).
 
-use clap::{Args, Subcommand};
-use comfy_table::{presets::UTF8_FULL, Table};
-use indicatif::{ProgressBar, ProgressStyle};
-use kibitz_koehandel::runner::run_match;
+use crate::arena::game_match;
+use clap::Subcommand;
 use kibitz_koehandel::PLAYER_NAMES;
 use kibitz_search::params::Tunable;
-use kibitz_search::stats::mean_ci;
 use std::time::Instant;
 
 /// `kibitz koehandel` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
-    /// In-process match of four players, seats rotated over the same deck order.
+    /// `kibitz match koehandel`: A against B, two seats each, over the four rotations of
+    /// `AABB` on every deck.
     Match(MatchArgs),
     /// Time the deterministic bench workload.
     Bench,
@@ -20,31 +18,119 @@ pub enum Cmd {
     Params(crate::params_cli::ParamsArgs),
 }
 
-/// Flags of `kibitz koehandel match`.
-#[derive(Args, Debug)]
-pub struct MatchArgs {
-    /// Number of games (a multiple of 4 keeps the seat rotation complete).
-    #[arg(long, default_value_t = 200)]
-    pub games: u32,
-    /// Four comma-separated player names (pass, random, heuristic, strong).
-    #[arg(long, default_value = "strong,heuristic,heuristic,heuristic")]
-    pub seats: String,
-    /// Seed of the first deck.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Games played in parallel (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// A strong-player tunable `name=value` applied to every `strong` seat (repeatable; see
-    /// `kibitz koehandel params`). Same as writing `strong:param.name=value`.
-    #[arg(long = "param")]
-    pub params: Vec<String>,
+/// Flags of `kibitz koehandel match`: exactly those of `kibitz match koehandel` (it is that
+/// command: A against B, two seats each, over the four rotations of `AABB` on every deck),
+/// plus the old flags as hidden aliases: `--seats LIST` of four players naming two players
+/// twice each (`x,x,y,y` in any order) is `--a x --b y`; `--param NAME=V` (repeatable) adds
+/// `param.NAME=V` to every `strong` spec. `--seats N` is the arena's seat count (Koehandel is
+/// always four).
+#[derive(Debug, Clone)]
+pub struct MatchArgs(pub Box<crate::arena::cli::MatchArgs>);
+
+/// Turns the old `--seats LIST` into A and B, or says why it cannot.
+fn seats_list(list: &str) -> Result<(String, String), String> {
+    let names: Vec<&str> = list.split(',').map(str::trim).collect();
+    let mut distinct: Vec<&str> = names.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let twice = |x: &str| names.iter().filter(|n| **n == x).count() == 2;
+    match distinct.as_slice() {
+        [x, y] if names.len() == 4 && twice(x) && twice(y) => {
+            let a = names[0];
+            let b = if a == *x { y } else { x };
+            Ok((a.to_string(), b.to_string()))
+        }
+        _ => Err(format!(
+            "--seats {list:?}: a match is now A against B, two seats each (the four rotations \
+             of AABB on every deck); pass --a and --b (players: {})",
+            PLAYER_NAMES.join(", ")
+        )),
+    }
+}
+
+/// Adds `param.NAME=V` of every `--param` to `spec` if it is a strong player's.
+fn with_params(spec: &str, params: &[String]) -> Result<String, String> {
+    let mut out = spec.to_string();
+    for p in params {
+        kibitz_koehandel::strong::StrongParams::default()
+            .apply(p)
+            .map_err(|e| format!("--param {p}: {e}"))?;
+        if crate::arena::split_spec(spec).0 == "strong" {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            out = game_match::with_key(&out, &format!("param.{}", k.trim()), v.trim());
+        }
+    }
+    Ok(out)
+}
+
+impl clap::Args for MatchArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let optional = |a: clap::Arg| a.required(false).default_value("").hide_default_value(true);
+        game_match::augment(cmd, "koehandel")
+            .mut_arg("a", optional)
+            .mut_arg("b", optional)
+            // `--seats N` of `kibitz match`, or the old `--seats LIST`: read as text here.
+            .mut_arg("seats", |a| a.value_parser(clap::value_parser!(String)))
+            .arg(
+                clap::Arg::new("param")
+                    .long("param")
+                    .hide(true)
+                    .action(clap::ArgAction::Append),
+            )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for MatchArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Self::from_arg_matches_mut(&mut m.clone())
+    }
+
+    fn from_arg_matches_mut(m: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        use clap::error::ErrorKind;
+        let seats: Option<String> = m.remove_one("seats");
+        let params: Vec<String> = m
+            .remove_many("param")
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        let mut args = game_match::take(m, "koehandel")?;
+        let bad = |msg: String| game_match::error(ErrorKind::ValueValidation, &msg);
+        match seats.as_deref().map(|s| (s, s.trim().parse::<usize>())) {
+            Some((_, Ok(n))) => args.seats = Some(n),
+            Some((list, Err(_))) => {
+                if !args.a.is_empty() || !args.b.is_empty() {
+                    return Err(bad(format!(
+                        "--seats {list:?} names the players; drop it or --a/--b"
+                    )));
+                }
+                (args.a, args.b) = seats_list(list).map_err(bad)?;
+            }
+            None => {}
+        }
+        if args.a.is_empty() || args.b.is_empty() {
+            return Err(game_match::error(
+                ErrorKind::MissingRequiredArgument,
+                "the following required arguments were not provided: --a <A> --b <B>",
+            ));
+        }
+        args.a = with_params(&args.a, &params).map_err(bad)?;
+        args.b = with_params(&args.b, &params).map_err(bad)?;
+        Ok(MatchArgs(Box::new(args)))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 /// Runs one `kibitz koehandel` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
-        Cmd::Match(args) => run_match_cmd(args),
+        Cmd::Match(args) => crate::arena::cli::run(*args.0),
         Cmd::Bench => {
             let t = Instant::now();
             let n = kibitz_koehandel::bench();
@@ -60,98 +146,4 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             Ok(())
         }
     }
-}
-
-fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
-    let mut suffix = String::new();
-    for p in &args.params {
-        let mut check = kibitz_koehandel::strong::StrongParams::default();
-        check
-            .apply(p)
-            .map_err(|e| anyhow::anyhow!("--param {p}: {e}"))?;
-        suffix.push_str(&format!(":param.{}", p.trim()));
-    }
-    let names: Vec<String> = args
-        .seats
-        .split(',')
-        .map(|s| {
-            let s = s.trim();
-            if s.split(':').next() == Some("strong") {
-                format!("{s}{suffix}")
-            } else {
-                s.to_string()
-            }
-        })
-        .collect();
-    let entrants: [String; 4] = names.try_into().map_err(|v: Vec<String>| {
-        anyhow::anyhow!(
-            "--seats needs exactly 4 names, got {} (known: {})",
-            v.len(),
-            PLAYER_NAMES.join(", ")
-        )
-    })?;
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let bar = ProgressBar::new(args.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let t = Instant::now();
-    let (results, decisions) =
-        run_match(&entrants, args.games, args.seed, threads, &|| bar.inc(1))?;
-    bar.finish_and_clear();
-    let secs = t.elapsed().as_secs_f64();
-
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL).set_header(vec![
-        "entrant",
-        "games",
-        "win rate ± 95%",
-        "firsts",
-        "mean score ± 95%",
-        "bluffs caught",
-        "defaults",
-    ]);
-    for (i, r) in results.iter().enumerate() {
-        let n = r.scores.len();
-        let best: Vec<f64> = win_shares(&results, i);
-        let (w, wh) = mean_ci(&best);
-        let (m, mh) = mean_ci(&r.scores);
-        table.add_row(vec![
-            format!("{} {}", i + 1, r.name),
-            n.to_string(),
-            format!("{:.1} % ± {:.1}", 100.0 * w, 100.0 * wh),
-            r.firsts.to_string(),
-            format!("{m:.0} ± {mh:.0}"),
-            r.bluffs.to_string(),
-            r.defaults.to_string(),
-        ]);
-    }
-    println!("{table}");
-    println!(
-        "{} games in {secs:.1} s, {decisions} decisions ({:.1} µs/decision incl. market, {threads} threads)",
-        args.games,
-        secs * 1e6 * threads as f64 / decisions.max(1) as f64
-    );
-    Ok(())
-}
-
-/// Per-game win shares of entrant `i` (1/k for a k-way tie for first).
-fn win_shares(results: &[kibitz_koehandel::runner::EntrantResult], i: usize) -> Vec<f64> {
-    let games = results[i].scores.len();
-    (0..games)
-        .map(|g| {
-            let best = results.iter().map(|r| r.scores[g]).fold(f64::MIN, f64::max);
-            let ties = results.iter().filter(|r| r.scores[g] == best).count() as f64;
-            if results[i].scores[g] == best {
-                1.0 / ties
-            } else {
-                0.0
-            }
-        })
-        .collect()
 }

@@ -1,19 +1,16 @@
 //! `kibitz maumau …`: matches between Mau-Mau players (engine: kibitz-maumau).
 
-use anyhow::Context;
-use clap::{Args, Subcommand, ValueEnum};
-use comfy_table::{presets::UTF8_FULL, Table};
-use indicatif::{ProgressBar, ProgressStyle};
-use kibitz_maumau::arena::{run_match, MatchResult, MoveBudget};
-use kibitz_maumau::game::{Config, ExhaustionWinner};
+use crate::arena::game_match;
+use clap::{Args, Subcommand};
+use kibitz_maumau::game::Config;
 use kibitz_maumau::player::make_player;
-use kibitz_search::stats::{elo_from_wdl, win_rate_ci, Sprt, SprtStatus};
 use std::time::Instant;
 
 /// `kibitz maumau` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
-    /// In-process match on duplicate deals (each deal twice, seats swapped).
+    /// `kibitz match maumau`: duplicate deals (each twice, seats swapped; `--seats 3|4`: A
+    /// against copies of B, A's seat rotated over each deal).
     Match(MatchArgs),
     /// Time the deterministic ISMCTS bench workload.
     Bench,
@@ -38,57 +35,109 @@ pub struct PriorArgs {
     pub games: u64,
 }
 
-/// Winner rule on talon exhaustion.
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum Exhaustion {
-    /// The highest seat online wins (the real server's bug).
-    SecondSeat,
-    /// Most cards legally played wins (the README's intent).
-    MostValidMoves,
+/// Flags of `kibitz maumau match`: exactly those of `kibitz match maumau` (it is that command,
+/// on the arena's runner, seeds and report), plus the old flags as hidden aliases:
+/// `--time-ms MS` and `--iterations N` add `time=MS` / `iterations=N` to both specs (where a
+/// spec does not set its own), `--elo0` / `--elo1` are `--sprt ELO0,ELO1` (defaults 0 and 50),
+/// `--players N` is `--seats N`.
+#[derive(Debug, Clone)]
+pub struct MatchArgs(pub Box<crate::arena::cli::MatchArgs>);
+
+/// The old flags of `kibitz maumau match` that `kibitz match` spells differently.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct OldFlags {
+    time_ms: Option<u64>,
+    iterations: Option<u64>,
+    elo0: Option<f64>,
+    elo1: Option<f64>,
+    players: Option<usize>,
 }
 
-/// Flags of `kibitz maumau match`.
-#[derive(Args, Debug)]
-pub struct MatchArgs {
-    /// Number of games (rounded up to an even number: deals are played twice).
-    #[arg(long, default_value_t = 200)]
-    pub games: u32,
-    /// Player A: random, first, greedy, heuristic, ismcts.
-    #[arg(long)]
-    pub a: String,
-    /// Player B: random, first, greedy, heuristic, ismcts.
-    #[arg(long)]
-    pub b: String,
-    /// Time per move in milliseconds (searching players).
-    #[arg(long)]
-    pub time_ms: Option<u64>,
-    /// Iterations per move (searching players); overrides the default time of 100 ms.
-    #[arg(long)]
-    pub iterations: Option<u64>,
-    /// Games played in parallel (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Seed of the first deal.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Winner rule on talon exhaustion.
-    #[arg(long, value_enum, default_value_t = Exhaustion::SecondSeat)]
-    pub exhaustion_winner: Exhaustion,
-    /// SPRT H0 Elo.
-    #[arg(long, default_value_t = 0.0)]
-    pub elo0: f64,
-    /// SPRT H1 Elo.
-    #[arg(long, default_value_t = 50.0)]
-    pub elo1: f64,
-    /// Seats: 2 = duplicate match; 3-4 = A against copies of B, A's seat rotated over each deal.
-    #[arg(long, default_value_t = 2)]
-    pub players: usize,
+impl OldFlags {
+    /// Folds the old flags into `kibitz match` flags.
+    fn apply(self, args: &mut crate::arena::cli::MatchArgs) {
+        for spec in [&mut args.a, &mut args.b] {
+            if let Some(ms) = self.time_ms {
+                *spec = game_match::with_key(spec, "time", &ms.to_string());
+            }
+            if let Some(n) = self.iterations {
+                *spec = game_match::with_key(spec, "iterations", &n.to_string());
+            }
+        }
+        if self.elo0.is_some() || self.elo1.is_some() {
+            args.sprt = Some(format!(
+                "{},{}",
+                self.elo0.unwrap_or(0.0),
+                self.elo1.unwrap_or(50.0)
+            ));
+        }
+        if self.players.is_some() {
+            args.seats = self.players;
+        }
+    }
+}
+
+impl clap::Args for MatchArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let old = |id: &'static str, long: &'static str| {
+            clap::Arg::new(id)
+                .long(long)
+                .hide(true)
+                .action(clap::ArgAction::Set)
+        };
+        game_match::augment(cmd, "maumau")
+            .arg(old("time_ms", "time-ms").value_parser(clap::value_parser!(u64)))
+            .arg(old("iterations", "iterations").value_parser(clap::value_parser!(u64)))
+            .arg(
+                old("elo0", "elo0")
+                    .value_parser(clap::value_parser!(f64))
+                    .conflicts_with("sprt"),
+            )
+            .arg(
+                old("elo1", "elo1")
+                    .value_parser(clap::value_parser!(f64))
+                    .conflicts_with("sprt"),
+            )
+            .arg(
+                old("players", "players")
+                    .value_parser(clap::value_parser!(usize))
+                    .conflicts_with("seats"),
+            )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for MatchArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Self::from_arg_matches_mut(&mut m.clone())
+    }
+
+    fn from_arg_matches_mut(m: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        let old = OldFlags {
+            time_ms: m.remove_one("time_ms"),
+            iterations: m.remove_one("iterations"),
+            elo0: m.remove_one("elo0"),
+            elo1: m.remove_one("elo1"),
+            players: m.remove_one("players"),
+        };
+        let mut args = game_match::take(m, "maumau")?;
+        old.apply(&mut args);
+        Ok(MatchArgs(Box::new(args)))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 /// Runs one `kibitz maumau` subcommand.
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
-        Cmd::Match(args) => run_match_cmd(args),
+        Cmd::Match(args) => crate::arena::cli::run(*args.0),
         Cmd::Params(args) => {
             crate::params_cli::print(&kibitz_maumau::param_specs(), &args);
             Ok(())
@@ -121,167 +170,4 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             Ok(())
         }
     }
-}
-
-fn run_match_cmd(args: MatchArgs) -> anyhow::Result<()> {
-    for name in [&args.a, &args.b] {
-        make_player(name, 0, None, 1)?;
-    }
-    let budget = match (args.time_ms, args.iterations) {
-        (Some(t), _) => Some(MoveBudget::millis(t)),
-        (None, Some(_)) => None,
-        (None, None) => Some(MoveBudget::millis(100)),
-    };
-    let cfg = Config {
-        players: 2,
-        exhaustion_winner: match args.exhaustion_winner {
-            Exhaustion::SecondSeat => ExhaustionWinner::SecondSeat,
-            Exhaustion::MostValidMoves => ExhaustionWinner::MostValidMoves,
-        },
-    };
-    if args.players > 2 {
-        return run_table_cmd(&args, cfg, budget);
-    }
-    let deals = args.games.div_ceil(2).max(1);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("building the thread pool")?;
-    let bar = ProgressBar::new(deals as u64 * 2);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed} / ~{eta}]")
-            .expect("valid template"),
-    );
-    let sprt = Sprt {
-        elo0: args.elo0,
-        elo1: args.elo1,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-    let (a, b, iters) = (args.a.clone(), args.b.clone(), args.iterations);
-    let t = Instant::now();
-    let result = pool.install(|| {
-        run_match(
-            cfg,
-            deals,
-            args.seed,
-            |s| make_player(&a, s, iters, 1).expect("checked name"),
-            |s| make_player(&b, s, iters, 1).expect("checked name"),
-            budget,
-            &|r: &MatchResult| {
-                if bar.is_hidden() && r.games.is_multiple_of(20) {
-                    eprintln!("progress: {} games, A wins {}", r.games, r.a_wins);
-                }
-                bar.set_position(r.games as u64);
-                let (rate, _) = win_rate_ci(r.a_wins, r.games);
-                bar.set_message(format!("A {:.1} %", 100.0 * rate));
-            },
-        )
-    });
-    bar.finish_and_clear();
-    print_result(&args, &result, &sprt, t.elapsed().as_secs_f64());
-    Ok(())
-}
-
-fn run_table_cmd(args: &MatchArgs, cfg: Config, budget: Option<MoveBudget>) -> anyhow::Result<()> {
-    let n = args.players.clamp(3, 4);
-    let cfg = Config { players: n, ..cfg };
-    let deals = args.games.div_ceil(n as u32).max(1);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("building the thread pool")?;
-    let (a, b, iters) = (args.a.clone(), args.b.clone(), args.iterations);
-    let t = Instant::now();
-    let r = pool.install(|| {
-        kibitz_maumau::arena::run_table(
-            cfg,
-            deals,
-            args.seed,
-            |s| make_player(&a, s, iters, 1).expect("checked name"),
-            |s| make_player(&b, s, iters, 1).expect("checked name"),
-            budget,
-            &|r| {
-                if r.games.is_multiple_of(20) {
-                    eprintln!("progress: {} games, A wins {}", r.games, r.a_wins);
-                }
-            },
-        )
-    });
-    let (rate, half) = win_rate_ci(r.a_wins, r.games);
-    println!(
-        "{n} seats: A={} vs {}x B={}: {} games, A won {} ({:.1} % ± {:.1}; fair share {:.1} %), exhausted {}, A penalties {}, {:.1} s wall",
-        args.a,
-        n - 1,
-        args.b,
-        r.games,
-        r.a_wins,
-        100.0 * rate,
-        100.0 * half,
-        100.0 / n as f64,
-        r.exhausted,
-        r.a_penalties,
-        t.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-fn print_result(args: &MatchArgs, r: &MatchResult, sprt: &Sprt, secs: f64) {
-    let (w, l) = (r.a_wins, r.games - r.a_wins);
-    let (rate, half) = win_rate_ci(w, r.games);
-    let elo = elo_from_wdl(w, 0, l);
-    let status = match sprt.status(w, 0, l) {
-        SprtStatus::Continue => "continue",
-        SprtStatus::AcceptH0 => "H0",
-        SprtStatus::AcceptH1 => "H1",
-    };
-    let (lo, hi) = sprt.bounds();
-    let budget = match (args.time_ms, args.iterations) {
-        (Some(t), _) => format!("{t} ms/move"),
-        (None, Some(k)) => format!("{k} iterations/move"),
-        (None, None) => "100 ms/move".into(),
-    };
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL).set_header(vec![
-        "A",
-        "B",
-        "budget",
-        "games",
-        "A wins",
-        "B wins",
-        "A win rate",
-        "Elo (A−B)",
-        "A wins seat 0/1",
-        "exhausted",
-        "SPRT",
-    ]);
-    table.add_row(vec![
-        args.a.clone(),
-        args.b.clone(),
-        budget,
-        r.games.to_string(),
-        w.to_string(),
-        l.to_string(),
-        format!("{:.1} % ± {:.1}", 100.0 * rate, 100.0 * half),
-        elo.text(0),
-        format!("{} / {}", r.a_wins_by_seat[0], r.a_wins_by_seat[1]),
-        r.exhausted.to_string(),
-        format!(
-            "{status} (LLR {:.2} in [{lo:.2}, {hi:.2}], {}..{} Elo)",
-            sprt.llr(w, 0, l),
-            sprt.elo0,
-            sprt.elo1
-        ),
-    ]);
-    println!("{table}");
-    println!(
-        "{:.1} s wall, penalties A {} / B {}",
-        secs, r.penalties[0], r.penalties[1]
-    );
 }

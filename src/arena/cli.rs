@@ -22,7 +22,8 @@ pub struct MatchArgs {
     /// Player B's spec.
     #[arg(long)]
     pub b: String,
-    /// Games (rounded up to whole pairing units: 2 for two-player games, 4 for Koehandel).
+    /// Games (rounded up to whole pairing units: one game per seat of A, so 2 for two-seat
+    /// games, 3–4 for Mau-Mau at `--seats 3|4`, 4 for Koehandel).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Match seed: openings, deals, decks and every player's RNG derive from it
@@ -58,6 +59,10 @@ pub struct MatchArgs {
     /// Mau-Mau: who wins on talon exhaustion (second-seat as the real server, or most-valid-moves).
     #[arg(long, default_value = "second-seat", hide = true)]
     pub exhaustion_winner: String,
+    /// Seats at the table (Mau-Mau: 2–4, A against copies of B, A's seat rotated over each
+    /// deal; refused for games with fixed seats).
+    #[arg(long, value_name = "N")]
+    pub seats: Option<usize>,
 }
 
 /// Parses `elo0,elo1[,alpha,beta]`.
@@ -86,8 +91,10 @@ pub fn parse_sprt(s: &str) -> anyhow::Result<Sprt> {
 /// Runs `kibitz match`.
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let game = adapter(&args.game)?;
+    let seats = super::check_seats(game.as_ref(), args.seats)?;
     let arena: Box<dyn super::Arena> = if game.name() == "maumau" {
         Box::new(super::maumau::Maumau {
+            seats,
             exhaustion: match args.exhaustion_winner.as_str() {
                 "second-seat" => kibitz_maumau::game::ExhaustionWinner::SecondSeat,
                 "most-valid-moves" => kibitz_maumau::game::ExhaustionWinner::MostValidMoves,

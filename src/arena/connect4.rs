@@ -539,6 +539,7 @@ mod tests {
             slot: 0,
             opening: None,
             tc_ms: None,
+            seating: crate::arena::Seating::single(2, 0),
         };
         let rec = Connect4.play(&job).unwrap().record;
         let moves = rec["moves"].as_array().unwrap();

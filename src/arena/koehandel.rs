@@ -13,7 +13,7 @@
 //! its `soft_ms` and `hard_ms` by `kibitz_search::clock` (half of it soft, all of it hard);
 //! `soft_ms` / `hard_ms` set them directly. Without a time the strong player is deterministic.
 
-use super::{split_spec, Arena, Job, Outcome, Played, Position};
+use super::{split_spec, Arena, Job, Outcome, Played, Position, Seating};
 use anyhow::Context;
 use kibitz_bots_koehandel::record as kh_record;
 use kibitz_koehandel::{make_player, Answer, Event, Game, Player, Question, Seat};
@@ -103,14 +103,24 @@ impl Arena for Koehandel {
         "koehandel"
     }
 
+    fn seats(&self) -> usize {
+        SEATS
+    }
+
+    /// The four rotations of `AABB`, one game each.
     fn unit(&self) -> u64 {
         SEATS as u64
     }
 
+    fn seating(&self, slot: u64) -> Seating {
+        let mask = (0..SEATS)
+            .filter(|&s| is_a(slot, s))
+            .fold(0u8, |m, s| m | 1 << s);
+        Seating::new(SEATS, mask)
+    }
+
     fn side_label(&self, slot: u64) -> String {
-        (0..SEATS)
-            .map(|s| if is_a(slot, s) { 'A' } else { 'B' })
-            .collect()
+        self.seating(slot).pattern()
     }
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
@@ -126,7 +136,7 @@ impl Arena for Koehandel {
         let mut players: Vec<Box<dyn Player>> = Vec::new();
         let mut specs = Vec::new();
         for s in 0..SEATS {
-            let (spec, text) = if is_a(job.slot, s) {
+            let (spec, text) = if job.seating.is_a(s) {
                 (&sa, job.a)
             } else {
                 (&sb, job.b)
@@ -144,7 +154,7 @@ impl Arena for Koehandel {
         let r = kibitz_koehandel::runner::play_game(Game::new(deck_seed), &mut players);
         let (mut sum_a, mut sum_b) = (0u64, 0u64);
         for (s, &score) in r.scores.iter().enumerate() {
-            if is_a(job.slot, s) {
+            if job.seating.is_a(s) {
                 sum_a += score as u64;
             } else {
                 sum_b += score as u64;

@@ -1,4 +1,7 @@
-//! Mau-Mau in the arena: duplicate deals, each deal played twice with the seats swapped.
+//! Mau-Mau in the arena: duplicate deals. At two seats each deal is played twice with the
+//! seats swapped; at 3–4 seats (`--seats N`) A plays against copies of B, each deal once per
+//! seat of A (A's seat rotated over the same deck). A wins a game when A's seat wins it; so at
+//! N seats equal players score 1/N, not ½ (read the Elo against that fair share).
 //!
 //! Specs are the engine's ([`kibitz_maumau::player::make_player`]): `random`, `first`, `greedy`,
 //! `heuristic[:k=v,...]`, `ismcts[:c=,eps=,rollout=,r78=]`, plus two arena keys:
@@ -13,7 +16,7 @@ use super::{split_spec, Arena, Job, Outcome, Played, Position};
 use kibitz_bots_maumau::record as mm_record;
 use kibitz_maumau::arena::MAX_TURNS;
 use kibitz_maumau::cards::CardSet;
-use kibitz_maumau::game::{Config, ExhaustionWinner};
+use kibitz_maumau::game::{Config, ExhaustionWinner, MAX_PLAYERS};
 use kibitz_maumau::knowledge::Knowledge;
 use kibitz_maumau::player::{make_player, Player};
 use kibitz_maumau::turn::Action;
@@ -25,10 +28,22 @@ use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 
 /// The Mau-Mau adapter.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Maumau {
     /// Who wins on talon exhaustion.
     pub exhaustion: ExhaustionWinner,
+    /// Seats at the table (2–4); one game per seat of A in a pairing unit.
+    pub seats: usize,
+}
+
+impl Default for Maumau {
+    /// The contest's rules at two seats.
+    fn default() -> Self {
+        Maumau {
+            exhaustion: ExhaustionWinner::default(),
+            seats: 2,
+        }
+    }
 }
 
 /// A spec split into the engine's spec and the arena's budget keys.
@@ -131,7 +146,7 @@ fn peek_mask(q: f64, seed: u64) -> CardSet {
 impl Maumau {
     fn config(&self) -> Config {
         Config {
-            players: 2,
+            players: self.seats(),
             exhaustion_winner: self.exhaustion,
         }
     }
@@ -142,8 +157,17 @@ impl Arena for Maumau {
         "maumau"
     }
 
+    fn seats(&self) -> usize {
+        self.seats.clamp(2, MAX_PLAYERS)
+    }
+
+    fn seat_range(&self) -> std::ops::RangeInclusive<usize> {
+        2..=MAX_PLAYERS
+    }
+
+    /// One game per seat of A: at two seats the deal twice, seats swapped.
     fn unit(&self) -> u64 {
-        2
+        self.seats() as u64
     }
 
     fn side_label(&self, slot: u64) -> String {
@@ -156,17 +180,21 @@ impl Arena for Maumau {
 
     fn play(&self, job: &Job) -> anyhow::Result<Played> {
         let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
-        let a_seat = job.slot as usize;
+        let n = self.seats();
         let log = Arc::new(Mutex::new(Vec::new()));
         let deal_seed = job.unit_seed();
         let mut players: Vec<Box<dyn Player>> = Vec::new();
         // The cards each seat's player sees wherever they are (its `peek` share of the deck).
-        let mut seen = [CardSet::EMPTY; 2];
-        for (seat, shown) in seen.iter_mut().enumerate() {
-            let (spec, seed) = if seat == a_seat {
+        let mut seen = [CardSet::EMPTY; MAX_PLAYERS];
+        // Seeds: A's is purpose 1, the k-th copy of B's (k = 0, 1, ...) purpose 2 + k, so a
+        // two-seat game seeds its players as it always has.
+        let mut b_copies = 0;
+        for (seat, shown) in seen.iter_mut().enumerate().take(n) {
+            let (spec, seed) = if job.seating.is_a(seat) {
                 (&sa, job.seed_for(1))
             } else {
-                (&sb, job.seed_for(2))
+                b_copies += 1;
+                (&sb, job.seed_for(1 + b_copies))
             };
             let inner = make_player(&spec.engine, seed, spec.iterations, 1)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -195,7 +223,7 @@ impl Arena for Maumau {
             &mut |_| {},
         );
         let winner = rec.end.winner();
-        let outcome = if winner == a_seat {
+        let outcome = if job.seating.is_a(winner) {
             Outcome::Win
         } else {
             Outcome::Loss
@@ -206,14 +234,12 @@ impl Arena for Maumau {
             .iter()
             .map(|&(s, a)| mm_record::action_json(s, a))
             .collect();
-        let players: Vec<String> = if a_seat == 0 {
-            vec![job.a.to_string(), job.b.to_string()]
-        } else {
-            vec![job.b.to_string(), job.a.to_string()]
-        };
+        let players: Vec<String> = (0..n)
+            .map(|s| if job.seating.is_a(s) { job.a } else { job.b }.to_string())
+            .collect();
         let deck = mm_record::shuffled_deck(deal_seed);
         let setup = mm_record::setup_json(self.config(), deal_seed, &deck, MAX_TURNS, None);
-        let result = mm_record::result_json(rec.end, rec.turns, &rec.penalties[..2]);
+        let result = mm_record::result_json(rec.end, rec.turns, &rec.penalties[..n]);
         Ok(Played {
             outcome,
             plies: moves.len() as u32,
@@ -287,6 +313,39 @@ mod tests {
         assert!(parse("ismcts:time=200", None).is_ok_and(|s| s.peek == 0.0));
         assert!(parse("ismcts:peek=yes", None).is_err());
         assert!(parse("ismcts:peek=1.5", None).is_err());
+    }
+
+    #[test]
+    fn a_three_seat_table_seats_a_once_and_b_twice() {
+        use crate::arena::{Arena, Job, Outcome};
+        let arena = super::Maumau {
+            seats: 3,
+            ..Default::default()
+        };
+        for slot in 0..3 {
+            let job = Job {
+                a: "heuristic",
+                b: "random",
+                seed: 4,
+                index: slot,
+                unit: 0,
+                slot,
+                opening: None,
+                tc_ms: None,
+                seating: arena.seating(slot),
+            };
+            let p = arena.play(&job).unwrap();
+            let players = p.record["players"].as_array().unwrap();
+            assert_eq!(p.record["setup"]["players"], 3);
+            assert_eq!(players.len(), 3);
+            assert_eq!(players[slot as usize], "heuristic");
+            assert_eq!(players.iter().filter(|x| *x == "random").count(), 2);
+            assert_eq!(p.record["result"]["penalties"].as_array().unwrap().len(), 3);
+            // The same deal in every slot: one deck per pairing unit.
+            assert_eq!(p.record["setup"]["deal_seed"], job.unit_seed());
+            let winner = p.record["result"]["winner"].as_u64().unwrap() as usize;
+            assert_eq!(p.outcome == Outcome::Win, winner == slot as usize);
+        }
     }
 
     #[test]

@@ -1,8 +1,11 @@
-//! The arena: one match runner for every two-sided game, plugged in through [`Arena`].
+//! The arena: one match runner for every game, plugged in through [`Arena`]: player A against
+//! player B at tables of 2 to 4 seats (B fills every seat A does not hold).
 //!
 //! A match is a list of games numbered `0..N`. Games come in *pairing units* (an opening,
 //! deal or deck played with the sides swapped or the seats rotated); game `i` is slot
-//! `i % unit` of unit `i / unit`. Every seed a game needs (opening, players' RNGs) is derived
+//! `i % unit` of unit `i / unit`, and the adapter's [`Arena::seating`] says which seats A holds
+//! in each slot (two seats: A first, then second; Mau-Mau at 3–4 seats: A alone, rotated over
+//! every seat; Koehandel: two A's and two B's in the four rotations of `AABB`). Every seed a game needs (opening, players' RNGs) is derived
 //! from the match seed and the game's number, games run in parallel on a rayon pool, and the
 //! results are reduced in game order, so the outcome depends only on the seed and N — never on
 //! `--concurrency` or on machine load (with fixed-node / fixed-depth specs the moves are
@@ -12,6 +15,7 @@
 
 pub mod cli;
 pub mod connect4;
+pub mod game_match;
 pub mod koehandel;
 pub mod maumau;
 pub mod piranhas;
@@ -65,6 +69,81 @@ pub struct Job<'a> {
     pub opening: Option<&'a str>,
     /// Default per-move time in ms (`--tc`) for specs that set no limit of their own.
     pub tc_ms: Option<u64>,
+    /// Which seats A holds in this game (from [`Arena::seating`] of `slot`).
+    pub seating: Seating,
+}
+
+/// The seats of one table and which of them player A holds (B holds the rest).
+///
+/// A bit mask over at most [`Seating::MAX_SEATS`] seats: bit `s` set means seat `s` holds A.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seating {
+    seats: u8,
+    a: u8,
+}
+
+impl Seating {
+    /// The most seats a table has in any game (Mau-Mau and Koehandel: 4).
+    pub const MAX_SEATS: usize = 4;
+
+    /// A table of `seats` seats (clamped to `2..=MAX_SEATS`) where A holds the seats whose bit
+    /// is set in `a_mask` (bits above the table are dropped).
+    pub fn new(seats: usize, a_mask: u8) -> Self {
+        let seats = seats.clamp(2, Self::MAX_SEATS) as u8;
+        Seating {
+            seats,
+            a: a_mask & ((1u8 << seats) - 1),
+        }
+    }
+
+    /// A alone at `seat` (taken modulo the table) of `seats`, B everywhere else: the default
+    /// rotation, one slot per seat.
+    pub fn single(seats: usize, seat: usize) -> Self {
+        let n = seats.clamp(2, Self::MAX_SEATS);
+        Self::new(n, 1 << (seat % n))
+    }
+
+    /// Seats at the table.
+    pub fn seats(&self) -> usize {
+        self.seats as usize
+    }
+
+    /// Whether seat `seat` holds A.
+    pub fn is_a(&self, seat: usize) -> bool {
+        seat < self.seats() && self.a >> seat & 1 == 1
+    }
+
+    /// The table as letters, seat 0 first: `ABB`, `BAAB`.
+    pub fn pattern(&self) -> String {
+        (0..self.seats())
+            .map(|s| if self.is_a(s) { 'A' } else { 'B' })
+            .collect()
+    }
+}
+
+/// The seat count `--seats N` asks of `arena`: `None` keeps the game's own; a count outside the
+/// game's [`Arena::seat_range`] is refused with a message saying what the game allows.
+pub fn check_seats(arena: &dyn Arena, wanted: Option<usize>) -> anyhow::Result<usize> {
+    let range = arena.seat_range();
+    let Some(n) = wanted else {
+        return Ok(arena.seats());
+    };
+    if range.contains(&n) {
+        return Ok(n);
+    }
+    if range.start() == range.end() {
+        anyhow::bail!(
+            "--seats {n}: {} is always played at {} seats",
+            arena.name(),
+            range.start()
+        );
+    }
+    anyhow::bail!(
+        "--seats {n}: {} is played at {} to {} seats",
+        arena.name(),
+        range.start(),
+        range.end()
+    )
 }
 
 impl Job<'_> {
@@ -80,12 +159,28 @@ impl Job<'_> {
     }
 }
 
-/// A game plugged into the arena: two players A and B, specs as strings.
+/// A game plugged into the arena: two players A and B, specs as strings, at a table of
+/// [`Arena::seats`] seats.
 pub trait Arena: Sync {
     /// Command-line name (`connect4`, `piranhas`, `maumau`, `koehandel`).
     fn name(&self) -> &'static str;
-    /// Games per pairing unit (2: sides swapped; 4: Koehandel seat patterns).
+    /// Seats at this adapter's table (2 unless the game says otherwise).
+    fn seats(&self) -> usize {
+        2
+    }
+    /// The seat counts `--seats N` may ask for (default: only [`Arena::seats`], fixed).
+    fn seat_range(&self) -> std::ops::RangeInclusive<usize> {
+        self.seats()..=self.seats()
+    }
+    /// Games per pairing unit (2: sides swapped; 3–4: Mau-Mau seats; 4: Koehandel seat
+    /// patterns).
     fn unit(&self) -> u64;
+    /// Which seats A holds in slot `slot` of a pairing unit. The default puts A alone at seat
+    /// `slot` (modulo the table), so a unit of one game per seat rotates A over every seat of
+    /// the same opening / deal.
+    fn seating(&self, slot: u64) -> Seating {
+        Seating::single(self.seats(), (slot % self.seats() as u64) as usize)
+    }
     /// Label of slot `slot` (which colour / seat A has), for the per-side breakdown.
     fn side_label(&self, slot: u64) -> String;
     /// Parses a spec without playing; the error is one line.
@@ -151,6 +246,66 @@ pub fn split_spec(spec: &str) -> (&str, Vec<(&str, &str)>) {
 }
 
 #[cfg(test)]
+mod seating_tests {
+    use super::*;
+
+    #[test]
+    fn every_adapter_seats_a_and_b_in_every_slot() {
+        // Two-seat games: A first, then second. Koehandel: the four rotations of AABB.
+        for (name, want) in [
+            ("connect4", vec!["AB", "BA"]),
+            ("piranhas", vec!["AB", "BA"]),
+            ("maumau", vec!["AB", "BA"]),
+            ("koehandel", vec!["AABB", "BAAB", "BBAA", "ABBA"]),
+        ] {
+            let arena = adapter(name).unwrap();
+            let got: Vec<String> = (0..arena.unit())
+                .map(|k| arena.seating(k).pattern())
+                .collect();
+            assert_eq!(got, want, "{name}");
+        }
+        // Mau-Mau at 3 and 4 seats: A alone, rotated over every seat of the deal.
+        let three = maumau::Maumau {
+            seats: 3,
+            ..Default::default()
+        };
+        let got: Vec<String> = (0..three.unit())
+            .map(|k| three.seating(k).pattern())
+            .collect();
+        assert_eq!(got, ["ABB", "BAB", "BBA"]);
+        let four = maumau::Maumau {
+            seats: 4,
+            ..Default::default()
+        };
+        assert_eq!((four.unit(), four.seating(3).pattern()), (4, "BBBA".into()));
+    }
+
+    #[test]
+    fn seats_flag_is_refused_where_the_game_fixes_the_table() {
+        let mm = maumau::Maumau::default();
+        assert_eq!(check_seats(&mm, None).unwrap(), 2);
+        assert_eq!(check_seats(&mm, Some(4)).unwrap(), 4);
+        let e = check_seats(&mm, Some(5)).unwrap_err().to_string();
+        assert_eq!(e, "--seats 5: maumau is played at 2 to 4 seats");
+        let e = check_seats(&connect4::Connect4, Some(3))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "--seats 3: connect4 is always played at 2 seats");
+        assert!(check_seats(&koehandel::Koehandel, Some(2)).is_err());
+        assert_eq!(check_seats(&koehandel::Koehandel, Some(4)).unwrap(), 4);
+    }
+
+    #[test]
+    fn a_seating_stays_on_its_table() {
+        let s = Seating::new(3, 0b1111_0010);
+        assert_eq!((s.seats(), s.pattern()), (3, "BAB".into()));
+        assert!(!s.is_a(7));
+        assert_eq!(Seating::single(4, 6).pattern(), "BBAB");
+        assert_eq!(Seating::single(9, 0).seats(), Seating::MAX_SEATS);
+    }
+}
+
+#[cfg(test)]
 mod positions_tests {
     //! `Arena::positions` against `Arena::replay`: the same steps, the same lines, and where
     //! the text board shows cells, the same cells.
@@ -167,6 +322,7 @@ mod positions_tests {
             slot,
             opening: None,
             tc_ms: None,
+            seating: arena.seating(slot),
         };
         record::line(name, 5, slot, a, b, "x", &arena.play(&job).unwrap())
     }

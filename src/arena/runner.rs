@@ -1,4 +1,8 @@
 //! Plays the games of a match in parallel and reduces them in game order.
+//!
+//! The runner knows tables only through the adapter: [`Arena::unit`] games per pairing unit,
+//! [`Arena::seating`] for where A sits in each slot (handed to the game in [`Job::seating`]),
+//! so 2-seat games, Mau-Mau at 3–4 seats and Koehandel's four seats share one loop.
 
 use super::{record, Arena, Job, Outcome, Played};
 use anyhow::Context;
@@ -110,6 +114,19 @@ pub fn run_match(
     arena.check_spec(a)?;
     arena.check_spec(b)?;
     let unit = arena.unit();
+    anyhow::ensure!(unit >= 1, "{}: a pairing unit has no games", arena.name());
+    // Every slot's table, once: A must hold at least one seat and B at least one.
+    let seatings: Vec<_> = (0..unit).map(|k| arena.seating(k)).collect();
+    for (k, s) in seatings.iter().enumerate() {
+        let a_seats = (0..s.seats()).filter(|&x| s.is_a(x)).count();
+        anyhow::ensure!(
+            s.seats() == arena.seats() && a_seats >= 1 && a_seats < s.seats(),
+            "{}: slot {k} seats A as {} at a {}-seat table",
+            arena.name(),
+            s.pattern(),
+            arena.seats()
+        );
+    }
     let n = settings.games.max(1).div_ceil(unit) * unit;
     let bar = progress_bar(settings.progress, n);
     // Without a terminal (a log file, a tuning script), one stderr line per tenth of the
@@ -158,6 +175,7 @@ pub fn run_match(
                 slot: i % unit,
                 opening,
                 tc_ms: settings.tc_ms,
+                seating: seatings[(i % unit) as usize],
             };
             let played = match arena.play(&job) {
                 Ok(p) => p,

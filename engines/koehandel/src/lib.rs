@@ -16,7 +16,7 @@
 //! - [`params`]: the strong player's tunables ([`param_specs`]).
 //! - [`strong`]: the Monte-Carlo player (its docs say why it is built that way); [`sim`]
 //!   builds and plays out the determinized worlds it samples.
-//! - [`runner`]: in-process games and seat-rotated parallel matches.
+//! - [`runner`]: in-process games (matches are the `kibitz` arena's: `kibitz match koehandel`).
 //!
 //! # Decisions not fixed by the spec
 //! - A caught bluffer's over-the-top bid gets `second_bluff_not_allowed` only when it would
@@ -76,12 +76,6 @@ pub enum RulesError {
     /// More than 255 cards of one kind in a string.
     #[error("too many cards of one kind")]
     TooManyCards,
-    /// A player name the registry does not know.
-    #[error("unknown player {0:?} (known: {known})", known = PLAYER_NAMES.join(", "))]
-    UnknownPlayer(String),
-    /// The thread pool could not be built.
-    #[error("thread pool: {0}")]
-    Threads(String),
 }
 
 /// The strong player's tunables for the shared registry (`--param NAME=V`,

@@ -1,5 +1,7 @@
-//! In-process games and matches between [`Player`]s, with the exact message flow of the
-//! server: every seat's [`Knowledge`] is fed the same notices the wire would carry.
+//! In-process games between [`Player`]s, with the exact message flow of the server: every
+//! seat's [`Knowledge`] is fed the same notices the wire would carry. Matches (duplicate deals,
+//! seat rotation, seeds, statistics) are the `kibitz` arena's (`kibitz match maumau`), which
+//! plays each game through [`play_game_by`].
 
 use crate::game::{Config, Game, GameEnd, Phase, Reaction};
 use crate::knowledge::{Knowledge, Notice};
@@ -8,7 +10,6 @@ use crate::Action;
 use kibitz_search::time::TimeControl;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use std::time::Duration;
 
 /// Broadcast cap per game (as the reference server's default `--max-turns`).
@@ -173,126 +174,4 @@ pub fn play_game_by(
             knows[s].observe(&Notice::DrawReply { card, penalty });
         }
     }
-}
-
-/// Result of a duplicate match between two players A and B.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MatchResult {
-    /// Games played.
-    pub games: u32,
-    /// Games won by A.
-    pub a_wins: u32,
-    /// A's wins from seat 0 and from seat 1.
-    pub a_wins_by_seat: [u32; 2],
-    /// Games ended by talon exhaustion or the turn cap.
-    pub exhausted: u32,
-    /// Penalty cards of A and B.
-    pub penalties: [u32; 2],
-}
-
-impl MatchResult {
-    /// Adds one game where A sat in `a_seat`.
-    pub fn add(&mut self, rec: &GameRecord, a_seat: usize) {
-        self.games += 1;
-        if rec.end.winner() == a_seat {
-            self.a_wins += 1;
-            self.a_wins_by_seat[a_seat] += 1;
-        }
-        if matches!(rec.end, GameEnd::Exhausted(_) | GameEnd::TurnCap(_)) {
-            self.exhausted += 1;
-        }
-        self.penalties[0] += rec.penalties[a_seat];
-        self.penalties[1] += rec.penalties[1 - a_seat];
-    }
-}
-
-/// Plays `deals` duplicate deals (each twice, seats swapped) of two-player games between the
-/// players built by `make_a` and `make_b` (each called with a per-game seed), in parallel on
-/// the current rayon pool. `on_game` is called after each game with the running result.
-pub fn run_match<FA, FB>(
-    cfg: Config,
-    deals: u32,
-    seed: u64,
-    make_a: FA,
-    make_b: FB,
-    budget: Option<MoveBudget>,
-    on_game: &(dyn Fn(&MatchResult) + Sync),
-) -> MatchResult
-where
-    FA: Fn(u64) -> Box<dyn Player> + Sync,
-    FB: Fn(u64) -> Box<dyn Player> + Sync,
-{
-    let cfg = Config { players: 2, ..cfg };
-    let total = std::sync::Mutex::new(MatchResult::default());
-    (0..deals as u64 * 2).into_par_iter().for_each(|i| {
-        let deal = seed.wrapping_add(i / 2);
-        let a_seat = (i % 2) as usize;
-        let pseed = seed ^ (i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let a = make_a(pseed);
-        let b = make_b(pseed ^ 0x5555);
-        let mut players = if a_seat == 0 { vec![a, b] } else { vec![b, a] };
-        let rec = play_game(cfg, deal, &mut players, budget);
-        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-        t.add(&rec, a_seat);
-        on_game(&t);
-    });
-    total.into_inner().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Result of a table of `players` seats: player A against `players − 1` copies of B.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TableResult {
-    /// Games played.
-    pub games: u32,
-    /// Games won by A.
-    pub a_wins: u32,
-    /// Games ended by talon exhaustion or the turn cap.
-    pub exhausted: u32,
-    /// Penalty cards of A.
-    pub a_penalties: u32,
-}
-
-/// Plays `deals` deals at a table of `cfg.players` seats, each deal once per seat of A (seats
-/// rotated over the same deck), A against copies of B, in parallel on the current rayon pool.
-pub fn run_table<FA, FB>(
-    cfg: Config,
-    deals: u32,
-    seed: u64,
-    make_a: FA,
-    make_b: FB,
-    budget: Option<MoveBudget>,
-    on_game: &(dyn Fn(&TableResult) + Sync),
-) -> TableResult
-where
-    FA: Fn(u64) -> Box<dyn Player> + Sync,
-    FB: Fn(u64) -> Box<dyn Player> + Sync,
-{
-    let n = cfg.players.clamp(2, crate::game::MAX_PLAYERS) as u64;
-    let cfg = Config {
-        players: n as usize,
-        ..cfg
-    };
-    let total = std::sync::Mutex::new(TableResult::default());
-    (0..deals as u64 * n).into_par_iter().for_each(|i| {
-        let deal = seed.wrapping_add(i / n);
-        let a_seat = (i % n) as usize;
-        let pseed = seed ^ (i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let mut players: Vec<Box<dyn Player>> = (0..n as usize)
-            .map(|s| {
-                if s == a_seat {
-                    make_a(pseed)
-                } else {
-                    make_b(pseed ^ (0x5555 + s as u64))
-                }
-            })
-            .collect();
-        let rec = play_game(cfg, deal, &mut players, budget);
-        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-        t.games += 1;
-        t.a_wins += (rec.end.winner() == a_seat) as u32;
-        t.exhausted += matches!(rec.end, GameEnd::Exhausted(_) | GameEnd::TurnCap(_)) as u32;
-        t.a_penalties += rec.penalties[a_seat];
-        on_game(&t);
-    });
-    total.into_inner().unwrap_or_else(|e| e.into_inner())
 }

@@ -18,7 +18,7 @@
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
 //! - [`prior`]: measuring the determinizer's evidence weights from games.
-//! - [`arena`]: in-process games and duplicate-deal matches.
+//! - [`arena`]: in-process games (matches are the `kibitz` arena's: `kibitz match maumau`).
 //!
 //! A reference server drives [`game::Game`]: `begin_turn` (→ broadcast + private message),
 //! then `answer` with the [`turn::RawAnswer`] it read (→ reply), until `outcome()` is `Some`.
