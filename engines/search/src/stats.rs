@@ -39,6 +39,9 @@ pub struct EloEstimate {
     pub score: f64,
     /// Likelihood of superiority: the probability that the first player is the stronger.
     pub los: f64,
+    /// Half-width of the 95 % interval of `score` (infinite without games): says whether an
+    /// unbounded Elo comes from a score near 0 %, near 100 %, or from too few games.
+    pub score_half95: f64,
 }
 
 /// Elo of a score fraction (logistic model): ±∞ at a score of 0 or 1, where no finite Elo
@@ -49,7 +52,8 @@ pub fn elo_from_score(score: f64) -> f64 {
     } else if score >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / score - 1.0).log10()
+        // `+ 0.0` turns the −0 of an even score into 0, so it prints "+0", not "-0".
+        -400.0 * (1.0 / score - 1.0).log10() + 0.0
     }
 }
 
@@ -68,6 +72,7 @@ impl EloEstimate {
     /// assert_eq!(elo_from_wdl(60, 20, 20).text(1), "+147.2 ± 66.0");
     /// assert_eq!(elo_from_wdl(8, 0, 0).text(0), "+∞ (all won)");
     /// assert_eq!(elo_from_wdl(99, 0, 1).text(0), "+798 ± ∞ (score too near 100 % for Elo)");
+    /// assert_eq!(elo_from_wdl(1, 0, 1).text(0), "+0 ± ∞ (too few games for Elo)");
     /// ```
     pub fn text(&self, decimals: usize) -> String {
         if self.elo == f64::INFINITY {
@@ -79,11 +84,16 @@ impl EloEstimate {
         if self.error95.is_finite() {
             return format!("{:+.*} ± {:.*}", decimals, self.elo, decimals, self.error95);
         }
-        let end = if self.score >= 0.5 { "100" } else { "0" };
-        format!(
-            "{:+.*} ± ∞ (score too near {end} % for Elo)",
-            decimals, self.elo
-        )
+        let (low, high) = (
+            self.score - self.score_half95 <= 0.0,
+            self.score + self.score_half95 >= 1.0,
+        );
+        let why = match (low, high) {
+            (true, true) => "too few games for Elo".to_string(),
+            (false, true) => "score too near 100 % for Elo".to_string(),
+            _ => "score too near 0 % for Elo".to_string(),
+        };
+        format!("{:+.*} ± ∞ ({why})", decimals, self.elo)
     }
 }
 
@@ -101,6 +111,7 @@ pub fn elo_from_wdl(w: u32, d: u32, l: u32) -> EloEstimate {
             error95: f64::INFINITY,
             score: 0.5,
             los: 0.5,
+            score_half95: f64::INFINITY,
         };
     }
     let s = (w as f64 + 0.5 * d as f64) / n;
@@ -124,6 +135,7 @@ pub fn elo_from_wdl(w: u32, d: u32, l: u32) -> EloEstimate {
         error95,
         score: s,
         los,
+        score_half95: half,
     }
 }
 
@@ -213,6 +225,7 @@ impl Pentanomial {
                 error95: f64::INFINITY,
                 score: 0.5,
                 los: 0.5,
+                score_half95: f64::INFINITY,
             };
         }
         let (s, var) = self.moments(0);
@@ -238,6 +251,7 @@ impl Pentanomial {
             error95,
             score: s,
             los,
+            score_half95: half,
         }
     }
 }
