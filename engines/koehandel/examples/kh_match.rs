@@ -1,5 +1,5 @@
 //! Development match runner (the real front door is `kibitz koehandel match`):
-//! `cargo run --release -p kibitz-koehandel --example kh_match -- GAMES p1,p2,p3,p4 [SEED] [THREADS]`.
+//! `cargo run --release -p kibitz-koehandel --features research --example kh_match -- GAMES p1,p2,p3,p4 [SEED] [THREADS]`.
 
 use kibitz_koehandel::runner::run_match;
 use kibitz_search::stats::mean_ci;
