@@ -89,6 +89,12 @@ fn animal_legend() -> String {
         .join(" · ")
 }
 
+/// Animal cards still in the deck: the knowledge counts finished auctions, and the animal of
+/// an auction under way is drawn already.
+fn cards_in_deck(k: &kibitz_koehandel::Knowledge) -> u32 {
+    k.deck_left().saturating_sub(u32::from(k.auction.is_some()))
+}
+
 /// `2 × cat (C), 1 × pig (H)`, or `nothing`.
 fn herd_text(h: &kibitz_koehandel::Herd) -> String {
     let kinds: Vec<String> = kibitz_koehandel::Animal::all()
@@ -410,10 +416,13 @@ impl HumanKh<'_> {
         if self.error.is_some() {
             return Answer::None;
         }
+        // The question carries the auction (its animal, the auctioneer): without it the books
+        // cannot finish an auction the person sells, so the buyer's herd and the deck lagged.
+        self.know.on_question(q);
         let k = &self.know;
         println!(
             "\ndeck left {}; your money {} — letters n=0 t=10 f=50 h=100 T=200 F=500",
-            k.deck_left(),
+            cards_in_deck(k),
             kh_record::money_text(&k.hand)
         );
         if !self.legend_shown {
