@@ -117,6 +117,18 @@ mod tests {
         }
     }
 
+    /// `kibitz params GAME` lists every registry game with tunables, by name or alias.
+    #[test]
+    fn params_reads_the_registry() {
+        for g in registry::GAMES {
+            let names = std::iter::once(g.name).chain(g.aliases.iter().copied());
+            for n in names {
+                let cli = Cli::try_parse_from(["kibitz", "params", n, "--json"]).unwrap();
+                assert_eq!(dispatch(cli.command).is_ok(), g.params.is_some(), "{n}");
+            }
+        }
+    }
+
     /// Every command that takes a game name says which names it knows, from the registry.
     #[test]
     fn every_unknown_game_error_lists_the_registry_names() {
