@@ -11,37 +11,23 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Run only these engines (default: all).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', long_help = crate::registry::long_help(crate::registry::bench_of))]
     pub only: Vec<String>,
 }
 
-type Bench = fn() -> u64;
-
 /// Runs `kibitz bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let engines: &[(&str, &str, Bench)] = &[
-        ("connect4", "nodes", kibitz_connect4::bench),
-        ("piranhas", "nodes", kibitz_piranhas::bench),
-        ("maumau", "playouts", kibitz_maumau::mcts::bench),
-        ("koehandel", "decisions", kibitz_koehandel::bench),
-        ("madn", "rolls", kibitz_madn::bench),
-    ];
-    if let Some(bad) = args
-        .only
-        .iter()
-        .find(|o| !engines.iter().any(|e| e.0 == *o))
-    {
-        let names: Vec<&str> = engines.iter().map(|e| e.0).collect();
-        let hint = if bad == "wuerfel" {
-            " (Würfelglück's engine is madn)"
-        } else {
-            ""
-        };
-        anyhow::bail!(
-            "--only {bad}: no such engine{hint}; engines: {}",
-            names.join(", ")
-        );
+    use crate::registry::{bench_of, lookup, GAMES};
+    // Unknown names fail before any engine runs; the error lists the engines.
+    for o in &args.only {
+        lookup(o, "kibitz bench --only", bench_of)?;
     }
+    let engines = GAMES.iter().filter_map(|g| {
+        let wanted = args.only.is_empty() || args.only.iter().any(|o| g.answers_to(o));
+        bench_of(g)
+            .filter(|_| wanted)
+            .map(|b| (g.name, b.unit, b.run))
+    });
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
     table.set_header(vec![
@@ -52,10 +38,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "per second",
     ]);
     let mut total = 0u64;
-    for &(name, unit, bench) in engines {
-        if !args.only.is_empty() && !args.only.iter().any(|o| o == name) {
-            continue;
-        }
+    for (name, unit, bench) in engines {
         let start = Instant::now();
         let nodes = bench();
         let secs = start.elapsed().as_secs_f64();

@@ -11,6 +11,7 @@ mod maumau;
 mod params_cli;
 mod piranhas;
 mod play;
+mod registry;
 mod replay;
 mod score;
 mod serve;
@@ -60,6 +61,8 @@ enum Command {
     Koehandel(koehandel::Cmd),
     /// Würfelglück (BwInf 2021): rank dice by simulated Mensch-ärgere-dich-nicht games.
     Wuerfel(wuerfel::Args),
+    /// An engine's tunables (as `kibitz <game> params`): a table, or JSON with `--json`.
+    Params(params_cli::GameParamsArgs),
     /// Deterministic bench signature of every engine (node counts and nodes/s).
     Bench(bench::Args),
 }
@@ -78,7 +81,12 @@ fn main() -> std::process::ExitCode {
 fn real_main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     kibitz_net::logging::init(&cli.log_level);
-    match cli.command {
+    dispatch(cli.command)
+}
+
+/// Runs one subcommand.
+fn dispatch(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Match(args) => arena::cli::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Score(args) => score::run(args),
@@ -91,5 +99,73 @@ fn real_main() -> anyhow::Result<()> {
         Command::Koehandel(cmd) => koehandel::run(cmd),
         Command::Wuerfel(args) => wuerfel::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Params(args) => params_cli::run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error of `kibitz ARGS`, parsed and run in process.
+    fn error_of(args: &[&str]) -> String {
+        let cli = Cli::try_parse_from(std::iter::once("kibitz").chain(args.iter().copied()))
+            .expect("the flags parse");
+        match dispatch(cli.command) {
+            Ok(()) => panic!("kibitz {args:?} succeeded"),
+            Err(e) => format!("{e:#}"),
+        }
+    }
+
+    /// `kibitz params GAME` lists every registry game with tunables, by name or alias.
+    #[test]
+    fn params_reads_the_registry() {
+        for g in registry::GAMES {
+            let names = std::iter::once(g.name).chain(g.aliases.iter().copied());
+            for n in names {
+                let cli = Cli::try_parse_from(["kibitz", "params", n, "--json"]).unwrap();
+                assert_eq!(dispatch(cli.command).is_ok(), g.params.is_some(), "{n}");
+            }
+        }
+    }
+
+    /// Every command that takes a game name says which names it knows, from the registry.
+    #[test]
+    fn every_unknown_game_error_lists_the_registry_names() {
+        let dir = std::env::temp_dir().join(format!("kibitz-registry-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("chess.jsonl");
+        std::fs::write(
+            &file,
+            "{\"format\":\"kibitz-record/1\",\"game\":\"chess\",\"players\":[\"a\",\"b\"],\"moves\":[]}\n",
+        )
+        .unwrap();
+        let replay = error_of(&["replay", file.to_str().unwrap(), "--all"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        let list = |names: Vec<&str>| format!("(known: {})", names.join(", "));
+        let cases = [
+            (
+                error_of(&["play", "chess", "--bot", "random"]),
+                list(registry::names(registry::play_of)),
+            ),
+            (
+                error_of(&["match", "chess", "--a", "x", "--b", "y"]),
+                list(registry::names(registry::adapter_of)),
+            ),
+            (
+                error_of(&["params", "chess"]),
+                list(registry::names(registry::params_of)),
+            ),
+            (
+                error_of(&["bench", "--only", "chess"]),
+                list(registry::names(registry::bench_of)),
+            ),
+            (replay, list(registry::names(registry::adapter_of))),
+        ];
+        for (e, known) in &cases {
+            assert!(e.contains("unknown game \"chess\""), "{e}");
+            assert!(e.contains(known), "{e} should list {known}");
+        }
+        assert!(cases[3].0.contains("madn"), "{}", cases[3].0);
     }
 }

@@ -15,12 +15,14 @@ pub enum Cmd {
     /// Time the deterministic ISMCTS bench workload.
     Bench,
     /// Measure the determinizer's evidence weights from self-play of a field of players.
+    #[cfg(feature = "research")]
     Prior(PriorArgs),
     /// List the ISMCTS tunables (set them in a player spec: `ismcts:param.NAME=V`).
     Params(crate::params_cli::ParamsArgs),
 }
 
 /// Flags of `kibitz maumau prior`.
+#[cfg(feature = "research")]
 #[derive(Args, Debug)]
 pub struct PriorArgs {
     /// Players of the field (every ordered pair plays `--games` games).
@@ -142,6 +144,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             crate::params_cli::print(&kibitz_maumau::param_specs(), &args);
             Ok(())
         }
+        #[cfg(feature = "research")]
         Cmd::Prior(args) => {
             let mut st = kibitz_maumau::prior::EvidenceStats::default();
             for a in &args.field {

@@ -11,6 +11,28 @@ pub struct ParamsArgs {
     pub json: bool,
 }
 
+/// Flags of `kibitz params <game>`: the same listing as `kibitz <game> params`, the game
+/// looked up in the registry.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameParamsArgs {
+    /// The game (the help lists the registry's games with tunables).
+    #[arg(
+        help = crate::registry::help(crate::registry::params_of),
+        long_help = crate::registry::long_help(crate::registry::params_of)
+    )]
+    pub game: String,
+    /// How to print.
+    #[command(flatten)]
+    pub how: ParamsArgs,
+}
+
+/// Runs `kibitz params <game>`.
+pub fn run(args: GameParamsArgs) -> anyhow::Result<()> {
+    let specs = crate::registry::lookup(&args.game, "kibitz params", crate::registry::params_of)?;
+    print(&specs(), &args.how);
+    Ok(())
+}
+
 /// Prints `specs` as the flags ask.
 pub fn print(specs: &[ParamSpec], args: &ParamsArgs) {
     if args.json {
@@ -45,12 +67,15 @@ mod tests {
 
     #[test]
     fn every_engine_lists_params_with_sane_ranges() {
-        let all = [
-            ("connect4", kibitz_connect4::param_specs()),
-            ("piranhas", kibitz_piranhas::param_specs()),
-            ("maumau", kibitz_maumau::param_specs()),
-            ("koehandel", kibitz_koehandel::param_specs()),
-        ];
+        let all: Vec<_> = crate::registry::GAMES
+            .iter()
+            .filter_map(|g| g.params.map(|p| (g.name, p())))
+            .collect();
+        assert_eq!(
+            all.len(),
+            4,
+            "connect4, piranhas, maumau and koehandel list tunables"
+        );
         for (game, specs) in all {
             assert!(!specs.is_empty(), "{game} lists no tunables");
             for s in &specs {

@@ -9,6 +9,7 @@ use kibitz_piranhas::players::PlayerSpec;
 use kibitz_piranhas::{perft, Choice, Engine, EngineConfig, EvalParams, State};
 use kibitz_search::time::TimeControl;
 use rand::SeedableRng;
+#[cfg(feature = "research")]
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -58,10 +59,12 @@ pub enum Cmd {
     /// --val-every and --freeze. The defaults reproduce the `v3` preset:
     /// `kibitz piranhas tune --seed 1` (about 20 CPU-minutes; --save FILE keeps the
     /// positions, --load FILE refits from them in seconds).
+    #[cfg(feature = "research")]
     Tune(TuneArgs),
 }
 
 /// Flags of `kibitz piranhas tune` (see its help for what a fit depends on).
+#[cfg(feature = "research")]
 #[derive(Args, Debug)]
 pub struct TuneArgs {
     /// Seed of the self-play games (game g uses mix(seed, g): Kraken pair, random plies, kept
@@ -203,6 +206,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
         Cmd::Search(args) => run_search(args),
         Cmd::Game { a, b, kraken, seed } => run_game(&a, &b, kraken.as_deref(), seed),
         Cmd::Match(args) => crate::arena::cli::run(forward(args)),
+        #[cfg(feature = "research")]
         Cmd::Tune(args) => run_tune(args),
         Cmd::Params(args) => {
             crate::params_cli::print(&kibitz_piranhas::param_specs(), &args);
@@ -211,6 +215,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     }
 }
 
+#[cfg(feature = "research")]
 fn run_tune(a: TuneArgs) -> anyhow::Result<()> {
     use kibitz_piranhas::tune::{fit, is_validation, self_play, FitConfig, Position, SelfPlay};
     use kibitz_piranhas::tune::{Sample, TUNED_NAMES};

@@ -10,7 +10,11 @@ use std::io::Write;
 /// Flags of `kibitz play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: connect4, piranhas, maumau or koehandel.
+    /// The game (the help lists the registry's games a person can play).
+    #[arg(
+        help = crate::registry::help(crate::registry::play_of),
+        long_help = crate::registry::long_help(crate::registry::play_of)
+    )]
     pub game: String,
     /// The bot's spec (as for `kibitz match`), e.g. `engine:time=500`, `search:time=1000`,
     /// `ismcts:time=300`, `strong`.
@@ -37,10 +41,11 @@ impl std::fmt::Display for Quit {
 impl std::error::Error for Quit {}
 
 /// Reads the person's lines; end of input ends the game.
-struct Input;
+pub struct Input;
 
 impl Input {
-    fn ask(&mut self, prompt: &str) -> anyhow::Result<String> {
+    /// Prints `prompt` and reads one line; `q` quits, end of input abandons the game.
+    pub fn ask(&mut self, prompt: &str) -> anyhow::Result<String> {
         print!("{prompt} ");
         std::io::stdout().flush()?;
         let mut line = String::new();
@@ -57,17 +62,10 @@ impl Input {
 
 /// Runs `kibitz play`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let drive = crate::registry::lookup(&args.game, "kibitz play", crate::registry::play_of)?;
     let mut input = Input;
     println!("(type q to quit)");
-    let played = match args.game.as_str() {
-        "connect4" | "c4" => connect4(&args, &mut input),
-        "piranhas" => piranhas(&args, &mut input),
-        "maumau" => maumau(&args, &mut input),
-        "koehandel" => koehandel(&args, &mut input),
-        other => anyhow::bail!(
-            "unknown game {other:?} (expected connect4, piranhas, maumau or koehandel)"
-        ),
-    };
+    let played = drive(&args, &mut input);
     match played {
         Err(e) if e.is::<Quit>() => {
             println!("\nyou quit; the game ends without a result");
@@ -89,6 +87,12 @@ fn animal_legend() -> String {
         })
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// Animal cards still in the deck: the knowledge counts finished auctions, and the animal of
+/// an auction under way is drawn already.
+fn cards_in_deck(k: &kibitz_koehandel::Knowledge) -> u32 {
+    k.deck_left().saturating_sub(u32::from(k.auction.is_some()))
 }
 
 /// `2 × cat (C), 1 × pig (H)`, or `nothing`.
@@ -134,7 +138,8 @@ fn typed_card(
         .find(|c| c.to_string().to_lowercase() == norm)
 }
 
-fn connect4(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+/// The human driver of connect4 (its line in the registry).
+pub fn connect4(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     use kibitz_connect4::{Board, Player};
     let spec = c4::parse(&args.bot, None)?;
     let mut bot = c4::Mover::new(&spec, args.seed)?;
@@ -181,7 +186,8 @@ fn connect4(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn piranhas(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+/// The human driver of piranhas (its line in the registry).
+pub fn piranhas(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     use kibitz_piranhas::kraken::random_pair;
     use kibitz_piranhas::players::PlayerSpec;
     use kibitz_piranhas::{Color, Move, State};
@@ -308,7 +314,8 @@ impl HumanMm<'_> {
     }
 }
 
-fn maumau(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+/// The human driver of maumau (its line in the registry).
+pub fn maumau(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     use kibitz_maumau::player::make_player;
     let spec = mm::parse(&args.bot, None)?;
     let me = args.seat.min(1);
@@ -409,10 +416,13 @@ impl HumanKh<'_> {
         if self.error.is_some() {
             return Answer::None;
         }
+        // The question carries the auction (its animal, the auctioneer): without it the books
+        // cannot finish an auction the person sells, so the buyer's herd and the deck lagged.
+        self.know.on_question(q);
         let k = &self.know;
         println!(
             "\ndeck left {}; your money {} — letters n=0 t=10 f=50 h=100 T=200 F=500",
-            k.deck_left(),
+            cards_in_deck(k),
             kh_record::money_text(&k.hand)
         );
         if !self.legend_shown {
@@ -473,7 +483,8 @@ impl HumanKh<'_> {
     }
 }
 
-fn koehandel(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+/// The human driver of koehandel (its line in the registry).
+pub fn koehandel(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     use kibitz_koehandel::{make_player, Game, Player, Seat};
     let spec = kh::engine_spec(&args.bot, None)?;
     let mut human = HumanKh {

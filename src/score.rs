@@ -166,15 +166,12 @@ fn game_of(rec: &Value) -> anyhow::Result<Game> {
     })
 }
 
-/// Seat names as each contest calls them: Piranhas' colours, Connect Four's move order.
+/// Seat names as each contest calls them (the registry's `seat_label`: Piranhas' colours,
+/// Connect Four's move order); `seat N` for a game the registry does not know.
 fn seat_label(kind: &str, seat: usize) -> String {
-    match (kind, seat) {
-        ("piranhas", 0) => "RED".into(),
-        ("piranhas", 1) => "BLUE".into(),
-        ("connect4", 0) => "first".into(),
-        ("connect4", 1) => "second".into(),
-        _ => format!("seat {seat}"),
-    }
+    crate::registry::find(kind)
+        .map(|g| (g.seat_label)(seat))
+        .unwrap_or_else(|_| format!("seat {seat}"))
 }
 
 /// How many games ended for each reason, most common first.

@@ -53,3 +53,44 @@ fn koehandel_explains_the_animal_letters_and_names_the_herds() {
         "{text}"
     );
 }
+
+/// Every prompt's books add up: the animals in the herds, the cards left in the deck and, while
+/// an auction is under way, its drawn animal make the deck of 40. The person (seat 0) sells
+/// animals as auctioneer in this game, so the buyer's herd must show the animal at the next
+/// prompt, and the deck must count the card drawn for the auction being bid on. Both lagged:
+/// the first bids showed "deck left 40" and a sold animal was missing from the buyer's herd.
+#[test]
+fn koehandel_deck_and_herds_add_up_at_every_prompt() {
+    let text = whole_game();
+    let mut prompts = 0;
+    let mut auctions = 0;
+    for block in text.split("\ndeck left ").skip(1) {
+        let deck: u32 = block
+            .split(';')
+            .next()
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no deck count in {block}"));
+        let herds: u32 = block
+            .lines()
+            .filter_map(|l| l.split_once(": herd ").map(|(_, h)| h))
+            .flat_map(|h| h.split(", "))
+            .filter_map(|kind| {
+                kind.split_once(" × ")
+                    .and_then(|(n, _)| n.parse::<u32>().ok())
+            })
+            .sum();
+        let drawn = u32::from(block.contains("auctions the") || block.contains("bidding on your"));
+        assert_eq!(
+            herds + deck + drawn,
+            40,
+            "prompt {prompts}:\ndeck left {block}"
+        );
+        prompts += 1;
+        auctions += drawn;
+    }
+    assert!(
+        prompts > 20 && auctions > 5,
+        "{prompts} prompts, {auctions} in auctions"
+    );
+    assert!(text.contains("deck left 39"), "{text}");
+}

@@ -220,17 +220,9 @@ pub struct Position {
     pub state: Value,
 }
 
-/// The adapter for game `name`.
+/// The adapter for game `name` (or an alias), looked up in [`crate::registry`].
 pub fn adapter(name: &str) -> anyhow::Result<Box<dyn Arena>> {
-    Ok(match name {
-        "connect4" | "c4" => Box::new(connect4::Connect4),
-        "piranhas" => Box::new(piranhas::Piranhas),
-        "maumau" => Box::new(maumau::Maumau::default()),
-        "koehandel" => Box::new(koehandel::Koehandel),
-        other => anyhow::bail!(
-            "unknown game {other:?} (expected connect4, piranhas, maumau or koehandel)"
-        ),
-    })
+    crate::registry::adapter(name)
 }
 
 /// Splits `key=value` options of a spec body (`kind:k=v,k=v`), returning the kind and pairs.

@@ -9,7 +9,7 @@
 //!
 //! ```sh
 //! cargo build --release --workspace --bins
-//! nice -n 10 cargo run --release -p kibitz-bots-maumau --example soak -- --minutes 10
+//! nice -n 10 cargo run --release -p kibitz-bots-maumau --features research --example soak -- --minutes 10
 //!     [--servers connect4,piranhas,maumau,koehandel] [--hostile-per-minute 60]
 //! ```
 //!

@@ -1,5 +1,5 @@
 //! Times the strong player's decisions by question type (wall clock, so machine load counts):
-//! `cargo run --release -p kibitz-koehandel --example kh_timing -- GAMES [WORLDS]`.
+//! `cargo run --release -p kibitz-koehandel --features research --example kh_timing -- GAMES [WORLDS]`.
 
 use std::time::{Duration, Instant};
 

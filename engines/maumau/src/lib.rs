@@ -17,7 +17,7 @@
 //!   the features its weights multiply.
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
-//! - [`prior`]: measuring the determinizer's evidence weights from games.
+//! - `prior` (feature `research`): measuring the determinizer's evidence weights from games.
 //! - [`arena`]: in-process games (matches are the `kibitz` arena's: `kibitz match maumau`).
 //!
 //! A reference server drives [`game::Game`]: `begin_turn` (→ broadcast + private message),
@@ -37,6 +37,7 @@ pub mod mcts;
 pub mod model;
 pub mod params;
 pub mod player;
+#[cfg(feature = "research")]
 pub mod prior;
 pub mod rollout;
 pub mod sim;

@@ -1,19 +1,24 @@
 //! How well [`FastSim::estimate`] (the reward of a playout cut off before the end) predicts
 //! who wins: playouts of the default playout policy from fresh deals, every position along the
-//! way scored by the estimate and by the seat that finally won. The ignored test prints the
+//! way scored by the estimate and by the seat that finally won. The research test (feature `research`) prints the
 //! calibration table (estimate bucket against win rate) and the logistic fit of the win rate on
 //! the hand-size difference and the move, for two seats:
-//! `EST_GAMES=20000 cargo test -p kibitz-maumau --release --test estimate_fit -- --ignored --nocapture`
+//! `EST_GAMES=20000 cargo test -p kibitz-maumau --release --features research --test estimate_fit -- --nocapture`
 //! (`EST_PARAMS=rjack=68,rdraw=-36` sets playout parameters as `--param` does).
 
 use kibitz_maumau::game::{Config, Game, Phase};
-use kibitz_maumau::mcts::{GreedyRollout, IsmctsParams};
+use kibitz_maumau::mcts::GreedyRollout;
+#[cfg(feature = "research")]
+use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::sim::{FastSim, SimRng};
+#[cfg(feature = "research")]
 use kibitz_search::params::Tunable;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// One position of a finished playout, from seat 0's side.
+/// One position of a finished playout, from seat 0's side (`diff`, `mine` and `to_move` are
+/// read by the research test only).
+#[cfg_attr(not(feature = "research"), allow(dead_code))]
 struct Sample {
     /// Seat 0's cards minus the smallest other hand.
     diff: i32,
@@ -68,6 +73,7 @@ fn samples(games: u64, policy: &GreedyRollout, skip: u32) -> Vec<Sample> {
 }
 
 /// Mean log-likelihood of the outcomes under probabilities `p`.
+#[cfg(feature = "research")]
 fn log_likelihood(data: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
     data.iter()
         .map(|s| {
@@ -82,12 +88,14 @@ fn log_likelihood(data: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
         / data.len() as f64
 }
 
+#[cfg(feature = "research")]
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// Logistic fit of the win on (difference, move) by gradient ascent: returns (a, b) with
 /// `P(win) = σ(-a · diff + b · (to_move ? 1 : -1))`.
+#[cfg(feature = "research")]
 fn fit(data: &[Sample]) -> (f64, f64) {
     let (mut a, mut b) = (0.4, 0.0);
     for _ in 0..400 {
@@ -136,8 +144,8 @@ fn the_estimate_ranks_positions() {
     );
 }
 
+#[cfg(feature = "research")]
 #[test]
-#[ignore]
 fn estimate_calibration() {
     let games = std::env::var("EST_GAMES")
         .ok()

@@ -10,6 +10,8 @@ use kibitz_maumau::player::{GreedyPlayer, HeuristicPlayer, Player, RandomPlayer}
 use kibitz_maumau::sim::SimRng;
 use kibitz_maumau::Config;
 
+// `Dawdle::hoard` is used by the research test `setup_times` only.
+#[cfg_attr(not(feature = "research"), allow(dead_code))]
 mod common;
 use common::Dawdle;
 
@@ -200,10 +202,10 @@ fn three_seats_fall_back_to_the_sampler() {
 /// The share of the opponent's true hidden cards in sampled hands (opponent holding <= 4
 /// cards, our seat played by the heuristic), per parameter set. A measurement, not a check:
 /// `PROBE="om_particles=0;;om_filter=1" PROBE_OPP=greedy cargo test -p kibitz-maumau
-/// --release --test filter -- --ignored --nocapture` (sets separated by `;`, each a comma list
+/// --release --features research --test filter -- --nocapture` (sets separated by `;`, each a comma list
 /// of `NAME=V` as for `--param`).
+#[cfg(feature = "research")]
 #[test]
-#[ignore]
 fn probe_true_card_share() {
     use kibitz_search::params::Tunable;
     let sets = std::env::var("PROBE").unwrap_or_else(|_| "om_particles=0;;om_filter=1".into());
@@ -289,9 +291,9 @@ fn probe_true_card_share() {
 /// The determinizer's set-up time per decision (the particle filter included) with the
 /// default settings: mean and worst case in two-seat games of two random players, greedy
 /// against a player that always draws, and two players that always draw. A measurement, not a
-/// check: `cargo test -p kibitz-maumau --release --test filter -- --ignored --nocapture setup`.
+/// check: `cargo test -p kibitz-maumau --release --features research --test filter -- --nocapture setup`.
+#[cfg(feature = "research")]
 #[test]
-#[ignore]
 fn setup_times() {
     let p = IsmctsParams::default();
     for kind in 0..3 {

@@ -2,9 +2,9 @@
 //! "learn the prior from games". Each decision of the opponent is kept with the hand it held,
 //! and the model's weights are set to those that make the recorded choices likeliest.
 //!
-//! The fit itself is a measurement (`--ignored`):
-//! `FIT_OPP=heuristic,greedy FIT_GAMES=400 cargo test -p kibitz-maumau --release --test
-//! model_fit -- --ignored --nocapture` prints, per opponent, the fitted weights as `--param`
+//! The fit itself is a measurement (feature `research`):
+//! `FIT_OPP=heuristic,greedy FIT_GAMES=400 cargo test -p kibitz-maumau --release --features research --test
+//! model_fit -- --nocapture` prints, per opponent, the fitted weights as `--param`
 //! keys and the mean log-likelihood per choice before and after.
 
 use kibitz_maumau::arena::play_game_by;
@@ -175,8 +175,8 @@ fn fitting_the_heuristic_beats_uniform_and_the_start() {
     );
 }
 
+#[cfg(feature = "research")]
 #[test]
-#[ignore]
 fn fit_opponent_model() {
     let opps = std::env::var("FIT_OPP").unwrap_or_else(|_| "heuristic,greedy,first".into());
     let games: u64 = std::env::var("FIT_GAMES")

@@ -6,17 +6,17 @@
 //! the softmax (conditional logit) that makes its choices likeliest. With `rgumbel=1` the
 //! playout samples exactly that softmax, the weights in tenths of a nat.
 //!
-//! The fit itself is a measurement (`--ignored`):
-//! `FIT_GAMES=400 FIT_ITERS=2000 cargo test -p kibitz-maumau --release --test rollout_fit --
-//! --ignored --nocapture` prints the weights as `param.` keys, with the log-likelihood and the
+//! The fit itself is a measurement (feature `research`):
+//! `FIT_GAMES=400 FIT_ITERS=2000 cargo test -p kibitz-maumau --release --features research --test rollout_fit
+//! -- --nocapture` prints the weights as `param.` keys, with the log-likelihood and the
 //! share of choices each weighting ranks first.
 
 use kibitz_maumau::arena::play_game_by;
 use kibitz_maumau::mcts::{IsmctsParams, IsmctsPlayer};
 use kibitz_maumau::player::Player;
-use kibitz_maumau::rollout::{
-    draw_features, features, GreedyRollout, FEATURES, FEATURE_PARAMS, FIT_SHARPENING,
-};
+#[cfg(feature = "research")]
+use kibitz_maumau::rollout::FIT_SHARPENING;
+use kibitz_maumau::rollout::{draw_features, features, GreedyRollout, FEATURES, FEATURE_PARAMS};
 use kibitz_maumau::sim::{FastSim, SimRng};
 use kibitz_maumau::turn::Action;
 use kibitz_maumau::{Card, CardSet, Config};
@@ -124,6 +124,7 @@ fn mean_ll(w: &[f64; FEATURES], data: &[Decision]) -> f64 {
 }
 
 /// Share of decisions whose recorded choice has the best score under `w`.
+#[cfg(feature = "research")]
 fn agreement(w: &[f64; FEATURES], data: &[Decision]) -> f64 {
     let hits = data
         .iter()
@@ -229,6 +230,7 @@ fn greedy() -> GreedyRollout {
 }
 
 /// The fitted logits as `param.` keys of a playout that samples their softmax.
+#[cfg(feature = "research")]
 fn as_params(w: &[f64; FEATURES]) -> String {
     let mut keys: Vec<String> = FEATURE_PARAMS
         .iter()
@@ -304,8 +306,8 @@ fn the_fitted_policy_explains_the_oracle_better_than_uniform_and_greedy() {
     );
 }
 
+#[cfg(feature = "research")]
 #[test]
-#[ignore]
 fn fit_rollout_to_oracle() {
     let env = |k: &str, d: u64| {
         std::env::var(k)

@@ -13,7 +13,8 @@
 //!   `kibitz_search`), the greedy baseline; [`weights`]: the named weights and their presets.
 //! - [`players`] / [`arena`]: player specs (`search:time=100,...`) and in-process games.
 //! - [`params`]: the tunables in the shared registry ([`param_specs`]).
-//! - [`tune`]: Texel-style fit of the evaluation weights from self-play (`kibitz piranhas tune`).
+//! - `tune` (feature `research`): Texel-style fit of the evaluation weights from self-play
+//!   (`kibitz piranhas tune`).
 //!
 //! Coordinates are the official ones: x = column, y = row, UP = y + 1.
 //!
@@ -57,6 +58,7 @@ pub mod result;
 pub mod search;
 pub mod state;
 pub mod swarm;
+#[cfg(feature = "research")]
 pub mod tune;
 pub mod weights;
 mod zobrist;
