@@ -1,8 +1,12 @@
 //! `kibitz maumau …`: matches between Mau-Mau players (engine: kibitz-maumau).
 
 use crate::arena::game_match;
-use clap::{Args, Subcommand};
+use clap::Subcommand;
+#[cfg(feature = "research")]
+use clap::Args;
+#[cfg(feature = "research")]
 use kibitz_maumau::game::Config;
+#[cfg(feature = "research")]
 use kibitz_maumau::player::make_player;
 use std::time::Instant;
 
