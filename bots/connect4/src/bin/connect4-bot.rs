@@ -4,6 +4,7 @@ use clap::Parser;
 use kibitz_bots_connect4::client::{
     Bot, BotConfig, Brain, Ending, GIVE_UP_AFTER, REREGISTER_AFTER,
 };
+use kibitz_search::clock::{MoveBudget, CONNECT4};
 use std::time::Duration;
 
 /// Connect Four contest bot.
@@ -19,10 +20,14 @@ struct Args {
     /// Our name (at most 30 UTF-16 units, no ';' or ',').
     #[arg(long)]
     name: String,
-    /// Time from receiving YOURTURN until the reply leaves, in ms (the server allows 250
-    /// including the round trip). The engine's soft budget is half of it.
-    #[arg(long, default_value_t = 200)]
+    /// Move budget in ms: from receiving YOURTURN until the reply must have reached the
+    /// server (the contest allows 250, round trip included). The engine thinks about half of
+    /// it and stops at budget − 2 × overhead; the reply leaves by budget − overhead.
+    #[arg(long, default_value_t = CONNECT4.budget.as_millis() as u64)]
     time_ms: u64,
+    /// Part of the move budget kept for the network and sending, in ms.
+    #[arg(long, default_value_t = CONNECT4.overhead.as_millis() as u64)]
+    overhead_ms: u64,
     /// Depth limit for the heuristic search (a weaker bot; also skips the book).
     #[arg(long)]
     depth: Option<u32>,
@@ -72,8 +77,18 @@ struct Args {
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
     kibitz_net::logging::init_stdout(&a.log_level);
-    if a.time_ms < 20 {
-        anyhow::bail!("--time-ms must be at least 20");
+    let clock = MoveBudget::for_move(
+        Duration::from_millis(a.time_ms),
+        Duration::from_millis(a.overhead_ms),
+    );
+    if clock.hard < Duration::from_millis(10) {
+        anyhow::bail!(
+            "--time-ms {} with --overhead-ms {} leaves the engine {} ms; the budget must be \
+             at least 2 × overhead + 10 ms",
+            a.time_ms,
+            a.overhead_ms,
+            clock.hard.as_millis()
+        );
     }
     let brain = match a.random {
         Some(seed) => Brain::Random { seed },
@@ -91,6 +106,7 @@ async fn main() -> anyhow::Result<()> {
     let cfg = BotConfig {
         params,
         time: Duration::from_millis(a.time_ms),
+        overhead: Duration::from_millis(a.overhead_ms),
         columns: a.columns,
         rows: a.rows,
         connect: a.connect,

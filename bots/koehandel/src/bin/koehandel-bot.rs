@@ -3,6 +3,8 @@
 
 use clap::Parser;
 use kibitz_bots_koehandel::client;
+use kibitz_search::clock::{MoveBudget, KOEHANDEL};
+use std::time::Duration;
 
 /// Our Koehandel player endpoint: answers the market's GET requests (spec C1) with the chosen
 /// strategy's moves.
@@ -29,6 +31,15 @@ struct Args {
     /// game's ids).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Move budget in ms: from the market's request until our answer must have reached it
+    /// (the market allows 5000, connecting included). The strong strategy stops thinking by
+    /// budget − 2 × overhead; any decision still running at budget − overhead is answered
+    /// with the empty reply.
+    #[arg(long, default_value_t = KOEHANDEL.budget.as_millis() as u64)]
+    time_ms: u64,
+    /// Part of the move budget kept for connecting and the HTTP round trip, in ms.
+    #[arg(long, default_value_t = KOEHANDEL.overhead.as_millis() as u64)]
+    overhead_ms: u64,
     /// Milliseconds a client has to send a complete request head (also the keep-alive idle time).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     header_timeout_ms: u64,
@@ -56,10 +67,25 @@ async fn main() -> anyhow::Result<()> {
     let strategy = args
         .strategy
         .unwrap_or_else(|| client::best_strategy().to_string());
+    let (budget, overhead) = (
+        Duration::from_millis(args.time_ms),
+        Duration::from_millis(args.overhead_ms),
+    );
+    let clock = MoveBudget::for_move(budget, overhead);
+    anyhow::ensure!(
+        clock.hard >= Duration::from_millis(10),
+        "--time-ms {} with --overhead-ms {} leaves {} ms to think; the budget must be at least \
+         2 × overhead + 10 ms",
+        args.time_ms,
+        args.overhead_ms,
+        clock.hard.as_millis()
+    );
+    let strategy = client::clocked_strategy(&strategy, budget, overhead);
     let limits = client::EndpointLimits {
-        header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
+        header_timeout: Duration::from_millis(args.header_timeout_ms),
         max_connections: args.max_connections,
         max_connections_per_peer: args.max_connections_per_peer,
+        answer_by: clock.send_by,
     };
     let bot = client::spawn_with(&listen, &strategy, args.seed, limits).await?;
     tracing::info!("koehandel bot ({strategy}) listening on {}", bot.url());

@@ -4,6 +4,7 @@
 
 use clap::Parser;
 use kibitz_bots_maumau::client::{play, unique_name, Bot, BotConfig};
+use kibitz_search::clock::MAUMAU;
 use std::time::Duration;
 
 /// Plays one game of Mau-Mau over the contest's JSON-lines protocol.
@@ -22,9 +23,14 @@ struct Args {
     /// Use the name exactly as given (no random suffix).
     #[arg(long)]
     exact_name: bool,
-    /// Thinking time per move in milliseconds (default 300).
+    /// Move budget in ms: from the server's request until our answer should have reached it
+    /// (default 1000; the contest has no limit). The search starts nothing new after half of
+    /// it and stops at budget − 2 × overhead.
     #[arg(long, conflicts_with = "iterations")]
     time_ms: Option<u64>,
+    /// Part of the move budget kept for the network, in ms.
+    #[arg(long, default_value_t = MAUMAU.overhead.as_millis() as u64)]
+    overhead_ms: u64,
     /// Fixed ISMCTS iterations per move instead of a time budget (capped at 30 s per move).
     #[arg(long)]
     iterations: Option<u64>,
@@ -62,14 +68,25 @@ fn main() -> anyhow::Result<()> {
         time: match (a.time_ms, a.iterations) {
             (Some(t), _) => Duration::from_millis(t.max(1)),
             (None, Some(_)) => Duration::from_secs(30),
-            (None, None) => Duration::from_millis(300),
+            (None, None) => MAUMAU.budget,
         },
+        overhead: Duration::from_millis(a.overhead_ms),
         iterations: a.iterations,
         seed: a.seed.unwrap_or_else(rand::random),
         players: usize::from(a.players),
         params: a.params,
         read_timeout: Duration::from_secs(a.idle_timeout_s),
     };
+    if cfg.iterations.is_none() && cfg.move_budget().hard < Duration::from_millis(10) {
+        eprintln!(
+            "maumau-bot: error: --time-ms {} with --overhead-ms {} leaves the search {} ms; \
+             the budget must be at least 2 × overhead + 10 ms",
+            cfg.time.as_millis(),
+            a.overhead_ms,
+            cfg.move_budget().hard.as_millis()
+        );
+        std::process::exit(2);
+    }
     // Bad strategies and parameters fail here, before connecting.
     if let Err(e) = Bot::for_config(&cfg) {
         eprintln!("maumau-bot: error: {e:#}");

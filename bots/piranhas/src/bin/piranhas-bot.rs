@@ -6,6 +6,7 @@ use clap::{ArgAction, Parser};
 use kibitz_bots_piranhas::client::{self, ClientConfig};
 use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
 use kibitz_piranhas::{EngineConfig, EvalParams};
+use kibitz_search::clock::{MoveBudget, PIRANHAS};
 use std::time::Duration;
 
 /// Piranhas (Software-Challenge 2019) client.
@@ -24,16 +25,18 @@ struct Args {
     /// Reservation code: `joinPrepared` with it, else `join`.
     #[arg(short = 'r', long)]
     reservation: Option<String>,
-    /// Soft thinking budget per move in ms (at most `--hard-ms`): no new iteration after it
-    /// (stretched up to 2× while the best move is unstable or the score drops), and none
-    /// predicted to end after the hard deadline.
-    #[arg(long, default_value_t = 1300)]
+    /// Move budget in ms: from the server's move request until our move must have reached it
+    /// (the contest allows 2000 before its soft limit). The search starts no new iteration
+    /// after half of it, stops at budget − 2 × overhead, and a move leaves by budget −
+    /// overhead at the latest.
+    #[arg(long, default_value_t = PIRANHAS.budget.as_millis() as u64)]
     time_ms: u64,
-    /// Hard deadline per move in ms (search aborts; capped at 1600; a fallback move goes out
-    /// 150 ms later at the latest). The old server measured 181 ms between our 1500 ms
-    /// deadline and its receipt on a loaded machine, so 1600 stays about 200 ms inside 2 s.
-    #[arg(long, default_value_t = 1600)]
-    hard_ms: u64,
+    /// Part of the move budget kept for the network and a loaded machine, in ms.
+    #[arg(long, default_value_t = PIRANHAS.overhead.as_millis() as u64)]
+    overhead_ms: u64,
+    /// Old flag: a cap on the search's hard deadline in ms (the budget now sets it).
+    #[arg(long, hide = true)]
+    hard_ms: Option<u64>,
     /// Maximum search depth (0 = unlimited).
     #[arg(long, default_value_t = 0)]
     depth: u32,
@@ -114,21 +117,40 @@ fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
     })
 }
 
+/// The move's times from `--time-ms` and `--overhead-ms` by the one clock rule, the hard
+/// deadline capped by the old `--hard-ms` if given.
+fn clock(a: &Args) -> anyhow::Result<MoveBudget> {
+    let mut b = MoveBudget::for_move(
+        Duration::from_millis(a.time_ms),
+        Duration::from_millis(a.overhead_ms),
+    );
+    if let Some(h) = a.hard_ms {
+        b.hard = b.hard.min(Duration::from_millis(h));
+        b.soft = b.soft.min(b.hard);
+    }
+    anyhow::ensure!(
+        b.hard >= Duration::from_millis(10),
+        "--time-ms {} with --overhead-ms {} leaves the search {} ms; the budget must be at \
+         least 2 × overhead + 10 ms",
+        a.time_ms,
+        a.overhead_ms,
+        b.hard.as_millis()
+    );
+    Ok(b)
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let a = Args::parse();
     kibitz_net::logging::init(&a.log_level);
-    let hard = Duration::from_millis(a.hard_ms.min(1600));
     let config = ClientConfig {
         host: a.host.clone(),
         port: a.port,
         reservation: a.reservation.clone(),
-        soft: Duration::from_millis(a.time_ms).min(hard),
-        hard,
-        send_by: hard + Duration::from_millis(150),
         idle_timeout: (a.idle_timeout_s > 0).then(|| Duration::from_secs(a.idle_timeout_s)),
         ..ClientConfig::default()
-    };
+    }
+    .with_clock(clock(&a)?);
     let player = build_player(&a)?;
     let out = client::run(&config, player).await?;
     match &out.abnormal {
