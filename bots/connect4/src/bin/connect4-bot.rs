@@ -4,19 +4,26 @@ use clap::Parser;
 use kibitz_bots_connect4::client::{
     Bot, BotConfig, Brain, Ending, GIVE_UP_AFTER, REREGISTER_AFTER,
 };
+use kibitz_net::cli::{self, AddrArgs, PlayerArgs};
 use kibitz_search::clock::{MoveBudget, CONNECT4};
 use std::time::Duration;
 
-/// Connect Four contest bot.
+/// Plays Connect Four on a contest server (UDP): registers, joins its seasons and answers
+/// every move request in time.
 #[derive(Parser, Debug)]
-#[command(name = "connect4-bot", version, about)]
+#[command(
+    name = "connect4-bot",
+    version,
+    after_help = "Players: engine (book, solver and search; the default) or random (uniformly \
+                  random legal moves, a baseline; --seed picks them)."
+)]
 struct Args {
-    /// Server host name or IP address.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// Server UDP port.
-    #[arg(long, default_value_t = 4446)]
-    port: u16,
+    /// Server address (`--host`, `--port`).
+    #[command(flatten)]
+    addr: AddrArgs,
+    /// Move chooser and its seed (`--player`, `--seed`).
+    #[command(flatten)]
+    player: PlayerArgs,
     /// Our name (at most 30 UTF-16 units, no ';' or ',').
     #[arg(long)]
     name: String,
@@ -46,10 +53,10 @@ struct Args {
     /// Do not think on the opponent's time.
     #[arg(long)]
     no_ponder: bool,
-    /// Play uniformly random legal moves instead (a baseline), with this seed.
-    #[arg(long)]
+    /// Old form of `--player random --seed N`.
+    #[arg(long, hide = true, value_name = "N")]
     random: Option<u64>,
-    /// Engine tunable `NAME=V` (repeatable; see `kibitz_connect4::param_specs`).
+    /// Engine tunable `NAME=V` (repeatable).
     #[arg(long = "param")]
     params: Vec<String>,
     /// Send REGISTER again after this many seconds without a datagram from the server (another
@@ -75,7 +82,12 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let a = Args::parse();
+    let a: Args = cli::parse(cli::defaults(&[
+        ("host", "127.0.0.1"),
+        ("port", "4446"),
+        ("player", "engine"),
+        ("seed", "1"),
+    ]));
     kibitz_net::logging::init_stdout(&a.log_level);
     let clock = MoveBudget::for_move(
         Duration::from_millis(a.time_ms),
@@ -90,13 +102,19 @@ async fn main() -> anyhow::Result<()> {
             clock.hard.as_millis()
         );
     }
-    let brain = match a.random {
-        Some(seed) => Brain::Random { seed },
-        None => Brain::Engine {
+    let seed = a.random.or(a.player.seed).unwrap_or(1);
+    let player = match a.random {
+        Some(_) => "random",
+        None => a.player.player.as_deref().unwrap_or("engine"),
+    };
+    let brain = match player {
+        "random" => Brain::Random { seed },
+        "engine" => Brain::Engine {
             hash_mb: a.hash_mb,
             max_depth: a.depth,
             ponder: !a.no_ponder,
         },
+        other => anyhow::bail!("unknown --player {other:?} (engine, random)"),
     };
     let mut params = kibitz_connect4::params::EngineParams::default();
     for p in &a.params {
@@ -114,7 +132,11 @@ async fn main() -> anyhow::Result<()> {
         nodes: a.nodes,
         reregister_after: Duration::from_secs(a.reregister_s),
         give_up_after: (a.idle_exit_s > 0).then(|| Duration::from_secs(a.idle_exit_s)),
-        ..BotConfig::new(a.host, a.port, a.name)
+        ..BotConfig::new(
+            a.addr.host.unwrap_or_else(|| "127.0.0.1".into()),
+            a.addr.port.unwrap_or(4446),
+            a.name,
+        )
     };
     let bot = Bot::new(cfg).await?;
     let stats = bot

@@ -5,23 +5,31 @@ use anyhow::Context;
 use clap::{ArgAction, Parser};
 use kibitz_bots_piranhas::client::{self, ClientConfig};
 use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
+use kibitz_net::cli::{self, AddrArgs, PlayerArgs};
 use kibitz_piranhas::{EngineConfig, EvalParams};
 use kibitz_search::clock::{MoveBudget, PIRANHAS};
 use std::time::Duration;
 
-/// Piranhas (Software-Challenge 2019) client.
+/// Plays one game of Piranhas (Software-Challenge 2019) on a game server over TCP, started
+/// as the contest starts its clients (`-h HOST -p PORT -r CODE`); logs its thinking.
 #[derive(Parser, Debug)]
-#[command(name = "piranhas-bot", version, disable_help_flag = true)]
+#[command(
+    name = "piranhas-bot",
+    version,
+    disable_help_flag = true,
+    after_help = "Players: search (our engine; the default), greedy (best move one ply deep) or \
+                  random (uniformly random legal moves; --seed picks them)."
+)]
 struct Args {
     /// Print help.
     #[arg(long, action = ArgAction::Help)]
     help: Option<bool>,
-    /// Server host (`-h` as the contest starts clients; help is `--help` only).
-    #[arg(short = 'h', long, default_value = "localhost")]
-    host: String,
-    /// Server port.
-    #[arg(short = 'p', long, default_value_t = 13050)]
-    port: u16,
+    /// Server address (`-h/--host`, `-p/--port`; help is `--help` only).
+    #[command(flatten)]
+    addr: AddrArgs,
+    /// Move chooser and its seed (`--player`, `--seed`).
+    #[command(flatten)]
+    player: PlayerArgs,
     /// Reservation code: `joinPrepared` with it, else `join`.
     #[arg(short = 'r', long)]
     reservation: Option<String>,
@@ -53,12 +61,6 @@ struct Args {
     /// Evaluation weight override, `name=value` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-    /// Which player: search, greedy or random.
-    #[arg(long, default_value = "search")]
-    player: String,
-    /// Seed for the random player.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Search this many nodes per move (reproducible moves; the time limits then only guard).
     #[arg(long)]
     nodes: Option<u64>,
@@ -75,8 +77,9 @@ struct Args {
 }
 
 fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
-    Ok(match a.player.as_str() {
-        "random" => Box::new(RandomPlayer::new(a.seed)),
+    let player = a.player.player.as_deref().unwrap_or("search");
+    Ok(match player {
+        "random" => Box::new(RandomPlayer::new(a.player.seed.unwrap_or(1))),
         "greedy" => Box::new(GreedyPlayer::new()),
         "search" => {
             let eval = EvalParams::preset(&a.eval).with_context(|| {
@@ -141,11 +144,20 @@ fn clock(a: &Args) -> anyhow::Result<MoveBudget> {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let a = Args::parse();
+    let a: Args = cli::parse(|c| {
+        cli::defaults(&[
+            ("host", "localhost"),
+            ("port", "13050"),
+            ("player", "search"),
+            ("seed", "1"),
+        ])(c)
+        .mut_arg("host", |h| h.short('h'))
+        .mut_arg("port", |p| p.short('p'))
+    });
     kibitz_net::logging::init(&a.log_level);
     let config = ClientConfig {
-        host: a.host.clone(),
-        port: a.port,
+        host: a.addr.host.clone().unwrap_or_else(|| "localhost".into()),
+        port: a.addr.port.unwrap_or(13050),
         reservation: a.reservation.clone(),
         idle_timeout: (a.idle_timeout_s > 0).then(|| Duration::from_secs(a.idle_timeout_s)),
         ..ClientConfig::default()
