@@ -228,6 +228,8 @@ fn binaries_play_a_season_and_print_the_ranking() {
                 name,
                 "--time-ms",
                 "60",
+                "--overhead-ms",
+                "15",
                 "--hash-mb",
                 "4",
             ])
