@@ -2,7 +2,7 @@
 -h {host} -p {port} -r {reservation}'`: joins the prepared game over TCP XML (specs/piranhas.md
 section 7) and plays a random legal move. --mode crash|hang|late|illegal|noconnect misbehaves
 on purpose (the arena's failure tests). Python 3 standard library only."""
-import argparse, random, socket, sys, time, xml.etree.ElementTree as ET
+import argparse, os, random, socket, sys, time, xml.etree.ElementTree as ET
 
 ap = argparse.ArgumentParser(add_help=False)
 ap.add_argument("-h", default="127.0.0.1"); ap.add_argument("-p", type=int, required=True)
@@ -25,6 +25,7 @@ def legal(board, me):
                     all(board[(x + i * dx, y + i * dy)] != opp for i in range(d)):
                 yield x, y, name
 
+print(f"pid {os.getpid()} mode {args.mode}", file=sys.stderr, flush=True)
 if args.mode == "noconnect":
     time.sleep(3600)
 sock = socket.create_connection((args.h, args.p))
