@@ -152,7 +152,10 @@ fn python_bot_plays_piranhas_through_the_server() {
 
 #[test]
 fn a_crashing_bot_loses_by_leaving() {
-    all_lost("crash", "LEFT");
+    all_lost(
+        "crash",
+        "lost by LEFT (its program exited (exit status: 1))",
+    );
 }
 
 #[test]
@@ -212,4 +215,30 @@ fn a_bad_cmd_spec_fails_before_any_game() {
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn games_without_cmd_support_say_so() {
+    for game in ["connect4", "maumau", "koehandel"] {
+        let out = run_bin(
+            KIBITZ,
+            &[
+                "match",
+                game,
+                "--a",
+                "cmd:bot {port}",
+                "--b",
+                "random",
+                "--games",
+                "2",
+            ],
+        );
+        assert!(!out.ok, "{game}");
+        assert!(
+            out.stderr
+                .contains(&format!("{game} does not take cmd: players yet")),
+            "{game}: {}",
+            out.stderr
+        );
+    }
 }

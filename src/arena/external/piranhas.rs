@@ -6,10 +6,15 @@ use super::{Bot, CmdSpec, CONNECT_DEADLINE};
 use crate::arena::{Job, Outcome, Played};
 use kibitz_bots_piranhas::external::{Ended, EnginePlayer, ExternalGame};
 use kibitz_bots_piranhas::player::Player;
+use kibitz_bots_piranhas::protocol::ScoreCause;
 use kibitz_bots_piranhas::record as precord;
 use kibitz_piranhas::Color;
 use serde_json::json;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long a program whose seat left the game may take to exit before the record says
+/// nothing of how it ended.
+const EXIT_GRACE: Duration = Duration::from_secs(1);
 
 /// A whole game never takes longer than this (the server's clocks end it far sooner: at most
 /// 60 moves per side, 10 s hard limit each).
@@ -63,11 +68,24 @@ pub fn play(job: &Job, krakens: [(u8, u8); 2], build: Build) -> anyhow::Result<P
     let ended = game.play(players, CONNECT_DEADLINE, GAME_DEADLINE, &mut |c| {
         bots[c as usize].as_mut().and_then(Bot::exited)
     });
-    // Before stopping them: how each program ended on its own, for the reason below.
-    let status: Vec<Option<String>> = bots
-        .iter_mut()
-        .map(|b| b.as_mut().and_then(Bot::exited))
-        .collect();
+    // Before stopping them: how a program that left the game ended on its own, for the
+    // reason below (its exit may reach us a moment after the server saw the socket close).
+    let left = |i: usize| match &ended {
+        Ended::Played(rec) => rec.result.scores[i].cause == ScoreCause::Left,
+        Ended::Forfeit { .. } => false,
+    };
+    let mut status: [Option<String>; 2] = [None, None];
+    for (i, b) in bots.iter_mut().enumerate() {
+        let Some(b) = b.as_mut() else { continue };
+        let until = Instant::now() + if left(i) { EXIT_GRACE } else { Duration::ZERO };
+        status[i] = loop {
+            match b.exited() {
+                Some(why) => break Some(why),
+                None if Instant::now() >= until => break None,
+                None => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+    }
     for b in bots.iter_mut().flatten() {
         b.stop();
     }
@@ -77,7 +95,7 @@ pub fn play(job: &Job, krakens: [(u8, u8); 2], build: Build) -> anyhow::Result<P
             let mut v = precord::from_server(players, krakens, &rec.moves, &rec.result);
             // A program that left: say how it ended.
             for (i, s) in rec.result.scores.iter().enumerate() {
-                if s.cause == kibitz_bots_piranhas::protocol::ScoreCause::Left {
+                if s.cause == ScoreCause::Left {
                     if let (Some(why), Some(r)) = (&status[i], v["result"]["reason"].as_str()) {
                         v["result"]["reason"] = json!(format!("{r} (its program {why})"));
                     }
