@@ -166,6 +166,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             args.tc.map(|t| format!(", default time {t} ms/move")).unwrap_or_default(),
         );
     }
+    super::external::set_stderr_dir(args.records.as_deref());
     let started = Instant::now();
     let out = run_match(arena.as_ref(), &args.a, &args.b, &settings)?;
     let secs = started.elapsed().as_secs_f64();

@@ -297,6 +297,9 @@ impl Arena for Connect4 {
     }
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        if super::external::is_cmd(spec) {
+            return super::external::CmdSpec::parse("connect4", spec).map(|_| ());
+        }
         parse(spec, None).map(|_| ())
     }
 

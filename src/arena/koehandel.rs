@@ -124,6 +124,9 @@ impl Arena for Koehandel {
     }
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        if super::external::is_cmd(spec) {
+            return super::external::CmdSpec::parse("koehandel", spec).map(|_| ());
+        }
         engine_spec(spec, None).map(|_| ())
     }
 

@@ -175,6 +175,9 @@ impl Arena for Maumau {
     }
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        if super::external::is_cmd(spec) {
+            return super::external::CmdSpec::parse("maumau", spec).map(|_| ());
+        }
         parse(spec, None).map(|_| ())
     }
 

@@ -2,9 +2,10 @@
 //! from the unit seed, or taken from `--openings` lines `x,y,x,y`).
 //!
 //! Specs are [`kibitz_piranhas::players::PlayerSpec`]: `random`, `greedy[:...]`,
-//! `search[:time=MS,depth=D,nodes=N,param.NAME=V,...]`.
+//! `search[:time=MS,depth=D,nodes=N,param.NAME=V,...]`, or an external bot
+//! `cmd:PROGRAM ARGS` with `{host} {port} {reservation}` (see [`super::external`]).
 
-use super::{Arena, Job, Outcome, Played, Position};
+use super::{external, Arena, Job, Outcome, Played, Position};
 use anyhow::Context;
 use kibitz_bots_piranhas::record as precord;
 use kibitz_piranhas::arena::play_game;
@@ -47,15 +48,22 @@ impl Arena for Piranhas {
     }
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        if external::is_cmd(spec) {
+            return external::CmdSpec::parse("piranhas", spec).map(|_| ());
+        }
         parse(spec, None).map(|_| ())
     }
 
     fn play(&self, job: &Job) -> anyhow::Result<Played> {
-        let (a, b) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let krakens = match job.opening {
             Some(o) => parse_pair(o).with_context(|| format!("opening {o:?}"))?,
             None => random_pair(&mut rand_chacha::ChaCha8Rng::seed_from_u64(job.unit_seed())),
         };
+        if external::is_cmd(job.a) || external::is_cmd(job.b) {
+            let build = |s: &str, seed| Ok(parse(s, job.tc_ms)?.build(seed));
+            return external::piranhas::play(job, krakens, &build);
+        }
+        let (a, b) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let mut pa = a.build(job.seed_for(1));
         let mut pb = b.build(job.seed_for(2));
         let a_color = if job.slot == 0 {
