@@ -550,6 +550,8 @@ fn forward(a: MatchArgs) -> crate::arena::cli::MatchArgs {
         json: a.json,
         legacy_keys: true,
         exhaustion_winner: "second-seat".into(),
+        adjudicate: None,
+        deals: None,
     }
 }
 

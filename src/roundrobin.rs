@@ -51,6 +51,10 @@ pub struct Args {
     /// Openings, one per line, cycled over the pairing units (as `kibitz match --openings`).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// Connect Four: end games the exact solver proves within NODES nodes per move
+    /// (as `kibitz match --adjudicate`).
+    #[arg(long, value_name = "NODES", num_args = 0..=1, require_equals = true)]
+    pub adjudicate: Option<Option<u64>>,
     /// Where the Elo scale is pinned: `mean` (ratings average 0) or `first` (player 1 is 0).
     #[arg(long, default_value = "mean", value_parser = ["mean", "first"])]
     pub anchor: String,
@@ -118,7 +122,7 @@ pub fn fit(players: usize, pairs: &[PairOutcome], anchor: Anchor) -> anyhow::Res
 
 /// Runs `kibitz roundrobin`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let arena = adapter(&args.game)?;
+    let arena = crate::arena::cli::with_adjudication(adapter(&args.game)?, args.adjudicate)?;
     if args.openings.is_some() && !arena.takes_openings() {
         anyhow::bail!("--openings: {} has no openings", arena.name());
     }

@@ -12,6 +12,7 @@
 
 pub mod cli;
 pub mod connect4;
+pub mod deals;
 pub mod koehandel;
 pub mod maumau;
 pub mod piranhas;
