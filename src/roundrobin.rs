@@ -14,6 +14,9 @@
 //! ± 95 % from the observed information). Should a player win or lose every game, the fit
 //! adds one virtual draw per pair and the report says so.
 //!
+//! `--openings FILE` and `--deals FILE` are those of `kibitz match`, the same lines for
+//! every pair.
+//!
 //! `--records DIR` writes each pair's games to `DIR/<game>-<seed>-<i>v<j>.jsonl` (players
 //! numbered from 1 in the order given; the lines are those of `kibitz match --records`).
 
@@ -51,6 +54,9 @@ pub struct Args {
     /// Openings, one per line, cycled over the pairing units (as `kibitz match --openings`).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// Mau-Mau and Koehandel: deal seeds, one per line (as `kibitz match --deals`).
+    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
+    pub deals: Option<PathBuf>,
     /// Connect Four: end games the exact solver proves within NODES nodes per move
     /// (as `kibitz match --adjudicate`).
     #[arg(long, value_name = "NODES", num_args = 0..=1, require_equals = true)]
@@ -145,7 +151,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             s
         }
     };
-    let openings = args.openings.as_deref().map(lines_of).transpose()?;
+    if args.deals.is_some() && !crate::arena::deals::GAMES.contains(&arena.name()) {
+        anyhow::bail!("--deals: {} has no deals", arena.name());
+    }
+    let openings = match (&args.openings, &args.deals) {
+        (_, Some(d)) => {
+            let deals = lines_of(d)?;
+            crate::arena::deals::check(&deals)?;
+            Some(deals)
+        }
+        (o, None) => o.as_deref().map(lines_of).transpose()?,
+    };
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

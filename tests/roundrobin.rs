@@ -111,6 +111,50 @@ fn a_gauntlet_plays_the_first_against_each_other_and_prints_the_tables() {
 }
 
 #[test]
+fn every_pair_deals_from_the_deals_file() {
+    let dir = fresh_dir("roundrobin-deals");
+    let deals = dir.join("deals.txt");
+    std::fs::write(&deals, "31\n32\n").unwrap();
+    let rec = dir.join("rec");
+    let out = run(&[
+        "roundrobin",
+        "maumau",
+        "--players",
+        "heuristic",
+        "random",
+        "heuristic",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--deals",
+        deals.to_str().unwrap(),
+        "--records",
+        rec.to_str().unwrap(),
+        "--json",
+    ]);
+    one_json(&out);
+    for pair in ["1v2", "1v3", "2v3"] {
+        let lines = json_lines(&rec.join(format!("maumau-2-{pair}.jsonl")));
+        let seeds: Vec<u64> = lines
+            .iter()
+            .map(|l| l["setup"]["deal_seed"].as_u64().unwrap())
+            .collect();
+        assert_eq!(seeds, [31, 31, 32, 32], "{pair}");
+    }
+    let out = run(&[
+        "roundrobin",
+        "connect4",
+        "--players",
+        "random",
+        "random",
+        "--deals",
+        deals.to_str().unwrap(),
+    ]);
+    assert!(!out.ok && out.stderr.contains("no deals"), "{}", out.stderr);
+}
+
+#[test]
 fn bad_input_is_refused_in_one_line() {
     let out = run(&["roundrobin", "connect4", "--players", "random", "nope"]);
     assert!(!out.ok);
