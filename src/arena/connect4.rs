@@ -306,11 +306,14 @@ impl Arena for Connect4 {
     }
 
     fn play(&self, job: &Job) -> anyhow::Result<Played> {
-        play_game(job, None)
+        self.play_game(job, None)
     }
 
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
-        replay(record)
+        Ok(walk(record)?
+            .into_iter()
+            .map(|p| (p.what, p.board.to_string()))
+            .collect())
     }
 
     /// Connect Four positions on the record's own board size (`setup.columns`, `rows`,
@@ -319,113 +322,102 @@ impl Arena for Connect4 {
     /// "last": [col, row] | null (0-based, row 0 at the bottom), "win": [[col, row], ...]}`
     /// (`win`: the cells of the winning line once the game is won, else empty).
     fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
-        positions(record)
+        Ok(walk(record)?
+            .into_iter()
+            .map(|p| Position {
+                state: position_state(&p.board, p.last),
+                what: p.what,
+            })
+            .collect())
     }
 }
 
-/// Plays one game; with `adjudicate = Some(nodes)` the exact solver looks at the position
-/// before every move with a budget of `nodes` nodes, and the game ends with the result it
-/// proves (see [`Adjudicated`]).
-fn play_game(job: &Job, adjudicate: Option<u64>) -> anyhow::Result<Played> {
-    let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
-    let open = opening(job.opening, job.unit_seed())?;
-    let a_first = job.slot == 0;
-    let mut first = Mover::new(if a_first { &sa } else { &sb }, job.seed_for(1))?;
-    let mut second = Mover::new(if a_first { &sb } else { &sa }, job.seed_for(2))?;
-    let mut board = Board::<u64>::new(COLUMNS, ROWS, CONNECT)?;
-    let mut history = Vec::new();
-    for &c in &open {
-        board.play(c)?;
-        history.push(c);
-    }
-    let mut thinks = Vec::new();
-    let mut judge = adjudicate.map(Judge::new).transpose()?;
-    let mut proven = None;
-    while !board.is_over() {
-        if let Some(j) = judge.as_mut() {
-            if let Some(v) = j.prove(&board) {
-                let mover = board.side_to_move();
-                proven = Some(match v.signum() {
-                    1 => Some(mover),
-                    -1 => Some(mover.other()),
-                    _ => None,
-                });
-                break;
+impl Connect4 {
+    /// Plays one game; with `adjudicate = Some(nodes)` the exact solver looks at the position
+    /// before every move with a budget of `nodes` nodes, and the game ends with the result it
+    /// proves (see [`Adjudicated`]).
+    fn play_game(&self, job: &Job, adjudicate: Option<u64>) -> anyhow::Result<Played> {
+        let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
+        let open = opening(job.opening, job.unit_seed())?;
+        let a_first = job.slot == 0;
+        let mut first = Mover::new(if a_first { &sa } else { &sb }, job.seed_for(1))?;
+        let mut second = Mover::new(if a_first { &sb } else { &sa }, job.seed_for(2))?;
+        let mut board = Board::<u64>::new(COLUMNS, ROWS, CONNECT)?;
+        let mut history = Vec::new();
+        for &c in &open {
+            board.play(c)?;
+            history.push(c);
+        }
+        let mut thinks = Vec::new();
+        let mut judge = adjudicate.map(Judge::new).transpose()?;
+        let mut proven = None;
+        while !board.is_over() {
+            if let Some(j) = judge.as_mut() {
+                if let Some(v) = j.prove(&board) {
+                    let mover = board.side_to_move();
+                    proven = Some(match v.signum() {
+                        1 => Some(mover),
+                        -1 => Some(mover.other()),
+                        _ => None,
+                    });
+                    break;
+                }
             }
+            let seat = usize::from(board.side_to_move() == Player::Second);
+            let (c, think) = if seat == 0 {
+                first.choose_thinking(&board, &history)
+            } else {
+                second.choose_thinking(&board, &history)
+            };
+            thinks.push(think.map(|mut t| {
+                t["seat"] = json!(seat);
+                t
+            }));
+            board
+                .play(c)
+                .with_context(|| format!("illegal column {} after {}", c + 1, digits(&history)))?;
+            history.push(c);
         }
-        let seat = usize::from(board.side_to_move() == Player::Second);
-        let (c, think) = if seat == 0 {
-            first.choose_thinking(&board, &history)
-        } else {
-            second.choose_thinking(&board, &history)
+        let winner = proven.unwrap_or_else(|| board.winner());
+        let outcome = match winner {
+            None => Outcome::Draw,
+            Some(p) if (p == Player::First) == a_first => Outcome::Win,
+            Some(_) => Outcome::Loss,
         };
-        thinks.push(think.map(|mut t| {
-            t["seat"] = json!(seat);
-            t
-        }));
-        board
-            .play(c)
-            .with_context(|| format!("illegal column {} after {}", c + 1, digits(&history)))?;
-        history.push(c);
-    }
-    let winner = proven.unwrap_or_else(|| board.winner());
-    let outcome = match winner {
-        None => Outcome::Draw,
-        Some(p) if (p == Player::First) == a_first => Outcome::Win,
-        Some(_) => Outcome::Loss,
-    };
-    let players = if a_first {
-        [job.a, job.b]
-    } else {
-        [job.b, job.a]
-    };
-    // The record is built where the server builds its own (one notation, no drift).
-    let setup = c4record::Setup {
-        columns: COLUMNS,
-        rows: ROWS,
-        connect: CONNECT,
-        opening: open.clone(),
-    };
-    let end = c4record::Ending {
-        winner: winner.map(|p| usize::from(p != Player::First)),
-        reason: match (proven, winner) {
-            (Some(_), Some(Player::First)) => "adjudicated (proven win for first player)",
-            (Some(_), Some(Player::Second)) => "adjudicated (proven win for second player)",
-            (Some(_), None) => "adjudicated (proven draw)",
-            (None, Some(_)) => "CONNECTED_LINE",
-            (None, None) => "BOARD_FULL",
+        let players = if a_first {
+            [job.a, job.b]
+        } else {
+            [job.b, job.a]
+        };
+        // The record is built where the server builds its own (one notation, no drift).
+        let setup = c4record::Setup {
+            columns: COLUMNS,
+            rows: ROWS,
+            connect: CONNECT,
+            opening: open.clone(),
+        };
+        let end = c4record::Ending {
+            winner: winner.map(|p| usize::from(p != Player::First)),
+            reason: match (proven, winner) {
+                (Some(_), Some(Player::First)) => "adjudicated (proven win for first player)",
+                (Some(_), Some(Player::Second)) => "adjudicated (proven win for second player)",
+                (Some(_), None) => "adjudicated (proven draw)",
+                (None, Some(_)) => "CONNECTED_LINE",
+                (None, None) => "BOARD_FULL",
+            }
+            .into(),
+            illegal: None,
+        };
+        let mut record = c4record::game(players, &setup, &history[open.len()..], &end);
+        if thinks.iter().any(Option::is_some) {
+            record["think"] = json!(thinks);
         }
-        .into(),
-        illegal: None,
-    };
-    let mut record = c4record::game(players, &setup, &history[open.len()..], &end);
-    if thinks.iter().any(Option::is_some) {
-        record["think"] = json!(thinks);
-    }
-    Ok(Played {
-        outcome,
-        plies: (history.len() - open.len()) as u32,
-        record,
-    })
-}
-
-/// The text replay of a record (see [`Arena::replay`]).
-fn replay(record: &Value) -> anyhow::Result<Vec<(String, String)>> {
-    Ok(walk(record)?
-        .into_iter()
-        .map(|p| (p.what, p.board.to_string()))
-        .collect())
-}
-
-/// The viewer's positions of a record (see [`Arena::positions`] on [`Connect4`]).
-fn positions(record: &Value) -> anyhow::Result<Vec<Position>> {
-    Ok(walk(record)?
-        .into_iter()
-        .map(|p| Position {
-            state: position_state(&p.board, p.last),
-            what: p.what,
+        Ok(Played {
+            outcome,
+            plies: (history.len() - open.len()) as u32,
+            record,
         })
-        .collect())
+    }
 }
 
 /// Default node budget per move of `--adjudicate`.
@@ -460,13 +452,13 @@ impl Arena for Adjudicated {
         Connect4.check_spec(spec)
     }
     fn play(&self, job: &Job) -> anyhow::Result<Played> {
-        play_game(job, Some(self.nodes))
+        Connect4.play_game(job, Some(self.nodes))
     }
     fn replay(&self, record: &Value) -> anyhow::Result<Vec<(String, String)>> {
-        replay(record)
+        Connect4.replay(record)
     }
     fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
-        positions(record)
+        Connect4.positions(record)
     }
 }
 
@@ -744,7 +736,7 @@ mod tests {
                 assert_eq!(reason, format!("adjudicated (proven {word})"));
                 seen.insert(word);
                 // The replay names the adjudication on the last line.
-                let lines = replay(&rec).unwrap();
+                let lines = Connect4.replay(&rec).unwrap();
                 assert!(lines.last().unwrap().0.ends_with(&reason));
             }
         }
