@@ -153,7 +153,7 @@ impl Arena for Koehandel {
             }));
             specs.push(text);
         }
-        let deck_seed = job.unit_seed();
+        let deck_seed = super::deals::seed(job)?;
         let r = kibitz_koehandel::runner::play_game(Game::new(deck_seed), &mut players);
         let (mut sum_a, mut sum_b) = (0u64, 0u64);
         for (s, &score) in r.scores.iter().enumerate() {

@@ -185,7 +185,7 @@ impl Arena for Maumau {
         let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let n = self.seats();
         let log = Arc::new(Mutex::new(Vec::new()));
-        let deal_seed = job.unit_seed();
+        let deal_seed = super::deals::seed(job)?;
         let mut players: Vec<Box<dyn Player>> = Vec::new();
         // The cards each seat's player sees wherever they are (its `peek` share of the deck).
         let mut seen = [CardSet::EMPTY; MAX_PLAYERS];
