@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 /// The page data of a record: `{"gen", "plies": [{"what", "svg", "think", "eval"}], "error"}`
 /// (`think`: the record's entry for the move that led to the ply; `eval`: its score from seat
-/// 0's side, for the graph).
+/// 0's side, for the graph: `score`, or else a `win_rate` as percentage points above 50).
 pub fn data(rec: &Value, gen: u64) -> Value {
     let game = rec["game"].as_str().unwrap_or("?");
     let positions = adapter(game).and_then(|a| a.positions(rec));
@@ -32,8 +32,12 @@ pub fn data(rec: &Value, gen: u64) -> Value {
                         .and_then(|k| thinks.and_then(|t| t.get(k)))
                         .cloned()
                         .unwrap_or(Value::Null);
-                    // The graph's value: the score from seat 0's side.
-                    let eval = think["score"].as_f64().map(|v| {
+                    // The graph's value: the score from seat 0's side (an ISMCTS win rate
+                    // as percentage points above even, so both read "above 0: seat 0 better").
+                    let score = think["score"].as_f64().or_else(|| {
+                        think["win_rate"].as_f64().map(|w| ((w - 0.5) * 100.0).round())
+                    });
+                    let eval = score.map(|v| {
                         if think["seat"].as_u64() == Some(1) {
                             -v
                         } else {
@@ -100,6 +104,12 @@ function fmtThink(t) {
   if (t.score !== undefined && t.score !== null) parts.push('score ' + t.score);
   if (t.depth !== undefined && t.depth !== null) parts.push('depth ' + t.depth);
   if (t.nodes !== undefined && t.nodes !== null) parts.push(t.nodes + ' nodes');
+  if (t.iterations !== undefined && t.iterations !== null) parts.push(t.iterations + ' iterations');
+  if (t.visits !== undefined && t.visits !== null) parts.push(t.visits + ' visits');
+  if (typeof t.win_rate === 'number') parts.push('win rate ' + (100 * t.win_rate).toFixed(1) + '%');
+  if (t.worlds !== undefined && t.worlds !== null) parts.push(t.worlds + ' worlds');
+  if (t.candidates !== undefined && t.candidates !== null) parts.push(t.candidates + ' candidates');
+  if (typeof t.estimate === 'number') parts.push('estimate ' + t.estimate.toFixed(3));
   if (t.ms !== undefined && t.ms !== null) parts.push(t.ms + ' ms');
   if (t.source) parts.push(t.source);
   if (t.exact) parts.push('exact');
@@ -200,6 +210,14 @@ mod tests {
         let seat1 = json!({"game": "connect4", "moves": [4, 5],
             "think": [null, {"seat": 1, "score": 5}]});
         assert_eq!(data(&seat1, 0)["plies"][2]["eval"], -5.0);
+        // An ISMCTS win rate (Mau-Mau) is graphed as points above even, from seat 0's side.
+        let mm = json!({"game": "connect4", "moves": [4, 5],
+            "think": [{"seat": 0, "win_rate": 0.75}, {"seat": 1, "win_rate": 0.6}]});
+        let d = data(&mm, 0);
+        assert_eq!(
+            (d["plies"][1]["eval"].clone(), d["plies"][2]["eval"].clone()),
+            (json!(25.0), json!(-10.0))
+        );
         // A record that does not replay still gives a page, with the reason.
         let bad = data(&json!({"game": "connect4", "moves": [9]}), 0);
         assert!(bad["error"].as_str().unwrap().contains("not a column"));
