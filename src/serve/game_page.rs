@@ -18,7 +18,16 @@ use serde_json::{json, Value};
 /// 0's side, for the graph: `score`, or else a `win_rate` as percentage points above 50).
 pub fn data(rec: &Value, gen: u64) -> Value {
     let game = rec["game"].as_str().unwrap_or("?");
-    let positions = adapter(game).and_then(|a| a.positions(rec));
+    let positions = if game == "wuerfel" {
+        // Würfelglück sample games (`kibitz wuerfel --records`) have no match adapter.
+        crate::wuerfel_report::positions(rec).map(|ps| {
+            ps.into_iter()
+                .map(|(what, state)| crate::arena::Position { what, state })
+                .collect::<Vec<_>>()
+        })
+    } else {
+        adapter(game).and_then(|a| a.positions(rec))
+    };
     let thinks = rec["think"].as_array();
     match positions {
         Ok(ps) => {
