@@ -18,7 +18,7 @@ use kibitz_bots_piranhas::record as precord;
 use kibitz_piranhas::arena::{play_game, GameRecord};
 use kibitz_piranhas::board::{Board, Color, Field, Move};
 use kibitz_piranhas::kraken::{parse_pair, random_pair};
-use kibitz_piranhas::players::PlayerSpec;
+use kibitz_piranhas::players::{Player, PlayerSpec};
 use kibitz_piranhas::State;
 use rand::SeedableRng;
 use serde_json::{json, Value};
@@ -36,6 +36,25 @@ fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<PlayerSpec> {
         }
     }
     Ok(s)
+}
+
+/// What each move's player thought (`think` of `arena::record`), in move order.
+type ThinkLog = std::sync::Arc<std::sync::Mutex<Vec<Value>>>;
+
+/// A player whose [`Player::last_think`] is logged after every move it makes.
+struct Thinking<'a>(&'a mut dyn Player, ThinkLog);
+
+impl Player for Thinking<'_> {
+    fn choose(&mut self, state: &State) -> Option<Move> {
+        let mv = self.0.choose(state);
+        let seat = if state.current() == Color::Red { 0 } else { 1 };
+        let t = self.0.last_think().map_or(Value::Null, |t| {
+            json!({"seat": seat, "score": t.score, "depth": t.depth, "nodes": t.nodes,
+                   "ms": t.ms, "pv": t.pv})
+        });
+        self.1.lock().unwrap_or_else(|e| e.into_inner()).push(t);
+        mv
+    }
 }
 
 impl Arena for Piranhas {
@@ -86,11 +105,16 @@ impl Arena for Piranhas {
         } else {
             Color::Blue
         };
+        let log: ThinkLog = Default::default();
+        let (mut ta, mut tb) = (
+            Thinking(pa.as_mut(), log.clone()),
+            Thinking(pb.as_mut(), log.clone()),
+        );
         let rec = match (a_color, &board) {
-            (Color::Red, None) => play_game([pa.as_mut(), pb.as_mut()], krakens),
-            (Color::Blue, None) => play_game([pb.as_mut(), pa.as_mut()], krakens),
-            (Color::Red, Some(s)) => play_from([pa.as_mut(), pb.as_mut()], krakens, *s),
-            (Color::Blue, Some(s)) => play_from([pb.as_mut(), pa.as_mut()], krakens, *s),
+            (Color::Red, None) => play_game([&mut ta, &mut tb], krakens),
+            (Color::Blue, None) => play_game([&mut tb, &mut ta], krakens),
+            (Color::Red, Some(s)) => play_from([&mut ta, &mut tb], krakens, *s),
+            (Color::Blue, Some(s)) => play_from([&mut tb, &mut ta], krakens, *s),
         };
         let outcome = match rec.winner {
             Some(w) if w == a_color => Outcome::Win,
@@ -108,17 +132,20 @@ impl Arena for Piranhas {
             (None, Some((c, None))) => format!("{c} returned no move"),
             (None, None) => "unfinished".into(),
         };
+        // Built where the server builds its records (one notation, no drift).
+        let mut record = precord::game(players, krakens, &rec.moves, rec.winner, &reason);
+        if let Some(s) = &board {
+            record["setup"]["board"] = json!(s.board().to_letters());
+        }
+        let mut thinks = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
+        thinks.truncate(rec.moves.len());
+        if thinks.iter().any(|t| !t.is_null()) {
+            record["think"] = Value::Array(thinks);
+        }
         Ok(Played {
             outcome,
             plies: rec.moves.len() as u32,
-            // Built where the server builds its records (one notation, no drift).
-            record: {
-                let mut r = precord::game(players, krakens, &rec.moves, rec.winner, &reason);
-                if let Some(s) = &board {
-                    r["setup"]["board"] = json!(s.board().to_letters());
-                }
-                r
-            },
+            record,
         })
     }
 

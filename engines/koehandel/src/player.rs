@@ -26,6 +26,23 @@ pub trait Player: Send {
     fn observe(&mut self, event: &Event);
     /// A question; the answer is validated by the market (invalid = default).
     fn decide(&mut self, question: &Question) -> Answer;
+    /// What the player's search knew about its last [`Player::decide`], for game records
+    /// (`think`); `None` for players without a search (the default) and for decisions made
+    /// without one.
+    fn last_think(&self) -> Option<Think> {
+        None
+    }
+}
+
+/// What a sampling player knew about one decision (see [`Player::last_think`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Think {
+    /// Sampled worlds every candidate answer was played out in.
+    pub worlds: u32,
+    /// Candidate answers compared.
+    pub candidates: u32,
+    /// The chosen answer's mean utility over those worlds (the player's own units).
+    pub estimate: f64,
 }
 
 /// The names [`make_player`] knows.
