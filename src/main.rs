@@ -13,6 +13,7 @@ mod piranhas;
 mod play;
 mod registry;
 mod replay;
+mod roundrobin;
 mod score;
 mod serve;
 mod tournament;
@@ -36,6 +37,9 @@ struct Cli {
 enum Command {
     /// A match between two player specs in any game: W/D/L, Elo ± 95 %, LOS, SPRT, records.
     Match(arena::cli::MatchArgs),
+    /// More than two players: a round robin (or `--gauntlet`), crosstable and one
+    /// maximum-likelihood Elo list over all games.
+    Roundrobin(roundrobin::Args),
     /// Play a bot yourself in the terminal (board drawn, legal moves listed).
     Play(play::Args),
     /// Step through a game record (`--records`) with the board drawn, or print it with `--all`.
@@ -89,6 +93,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Match(args) => arena::cli::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Roundrobin(args) => roundrobin::run(args),
         Command::Score(args) => score::run(args),
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),

@@ -556,6 +556,8 @@ fn forward(a: MatchArgs) -> crate::arena::cli::MatchArgs {
         legacy_keys: true,
         exhaustion_winner: "second-seat".into(),
         seats: None,
+        adjudicate: None,
+        deals: None,
     }
 }
 

@@ -43,6 +43,13 @@ pub struct Args {
     /// Play one game of the first pairing and print every roll.
     #[arg(long)]
     pub trace: bool,
+    /// Also write a few sample games per pairing (board and dice per roll, for `kibitz serve`)
+    /// to DIR/wuerfel-<seed>.jsonl; the simulation itself is not recorded.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// Sample games per pairing with --records (1 to 10; the first 45 pairings only).
+    #[arg(long, default_value_t = super::wuerfel_report::DEFAULT_SAMPLES, requires = "records")]
+    pub samples: u64,
 }
 
 /// Runs `kibitz wuerfel`.
@@ -70,6 +77,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (_, true) => Variant::FrozenGoal,
         _ => Variant::Default,
     };
+    if !(1..=super::wuerfel_report::MAX_SAMPLES).contains(&args.samples) {
+        bail!(
+            "--samples must be between 1 and {} (sample games per pairing)",
+            super::wuerfel_report::MAX_SAMPLES
+        );
+    }
+    if let Some(dir) = &args.records {
+        let name = format!("wuerfel-{}", args.seed);
+        let w = kibitz_net::record::RecordWriter::replace(dir, &name)
+            .with_context(|| format!("cannot write records to {}", dir.display()))?;
+        let recs = super::wuerfel_report::sample_records(&dice, variant, args.seed, args.samples);
+        for r in &recs {
+            w.write(r)
+                .with_context(|| format!("cannot write {}", w.path().display()))?;
+        }
+        eprintln!(
+            "{} sample games written to {}",
+            recs.len(),
+            w.path().display()
+        );
+    }
     if args.trace {
         trace(&dice, variant, args.seed);
         return Ok(());

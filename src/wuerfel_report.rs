@@ -200,9 +200,224 @@ fn heat(p: f64) -> String {
     format!("#{:02x}{:02x}{:02x}", r as u8, g as u8, b as u8)
 }
 
+/// Sample games per pairing `kibitz wuerfel --records` writes unless `--samples` says otherwise.
+pub const DEFAULT_SAMPLES: u64 = 2;
+/// Most sample games per pairing (`--samples` above it is refused).
+pub const MAX_SAMPLES: u64 = 10;
+/// Most pairings with sample games (the first ones in file order): records are examples to
+/// look at, not the simulation.
+pub const SAMPLE_PAIRINGS: usize = 45;
+/// Most rolls kept of one sample game; a longer game's record ends there (`truncated`).
+pub const SAMPLE_ROLLS: usize = 4000;
+
+/// The name of a die in records: `die 2 (1,1,6,6)`.
+fn die_name(i: usize, d: &kibitz_madn::Die) -> String {
+    format!("die {} ({d})", i + 1)
+}
+
+/// The variant of a record's `setup.variant`.
+fn variant_named(name: &str) -> Option<kibitz_madn::Variant> {
+    use kibitz_madn::Variant;
+    [Variant::Default, Variant::GoalFirst, Variant::FrozenGoal]
+        .into_iter()
+        .find(|v| v.name() == name)
+}
+
+/// Sample games as `kibitz-record/1` lines (`game: "wuerfel"`): for each of the first
+/// [`SAMPLE_PAIRINGS`] pairings `a < b`, `per_pair` games, die `a` starting in the even ones.
+/// They are drawn from their own random stream (`Rng::for_block(seed, a, b, u64::MAX - k)`),
+/// apart from the simulated blocks, so the same seed gives the same samples whatever `--games`.
+///
+/// A line: `players` the two dice (`die 1 (1-6)`), `setup: {"dice": [[faces], [faces]],
+/// "first": side, "variant"}`, `moves: [{"side", "roll"}]` (every roll, whether it moved a
+/// piece or not; a 6 rolls again), `result: {"winner": side | null, "reason", "rolls",
+/// "truncated"}` (`truncated`: only the first [`SAMPLE_ROLLS`] rolls are kept).
+pub fn sample_records(
+    dice: &[kibitz_madn::Die],
+    variant: kibitz_madn::Variant,
+    seed: u64,
+    per_pair: u64,
+) -> Vec<serde_json::Value> {
+    use kibitz_madn::game::{play, FastDie};
+    use kibitz_madn::rng::Rng;
+    use kibitz_madn::GameResult;
+    let mut out = Vec::new();
+    let pairs = (0..dice.len())
+        .flat_map(|a| (a + 1..dice.len()).map(move |b| (a, b)))
+        .take(SAMPLE_PAIRINGS);
+    for (a, b) in pairs {
+        let fast = [FastDie::new(&dice[a]), FastDie::new(&dice[b])];
+        for k in 0..per_pair {
+            let first = (k % 2) as usize;
+            let mut rng = Rng::for_block(seed, a, b, u64::MAX - k);
+            let mut moves = Vec::new();
+            let mut rolls = 0usize;
+            let result = play(
+                [&fast[0], &fast[1]],
+                first,
+                variant,
+                &mut rng,
+                |side, r, _| {
+                    rolls += 1;
+                    if moves.len() < SAMPLE_ROLLS {
+                        moves.push(json!({"side": side, "roll": r}));
+                    }
+                },
+            );
+            let (winner, reason) = match result {
+                GameResult::Win(s) => (json!(s), "all four pieces in the goal"),
+                GameResult::Draw => (json!(null), "deadlock: no roll changes anything"),
+                GameResult::Capped => (json!(null), "stopped by the roll cap"),
+            };
+            out.push(json!({
+                "game": "wuerfel",
+                "seed": seed,
+                "index": out.len(),
+                "players": [die_name(a, &dice[a]), die_name(b, &dice[b])],
+                "setup": {"dice": [dice[a].faces(), dice[b].faces()], "first": first,
+                          "variant": variant.name()},
+                "moves": moves,
+                "result": {"winner": winner, "reason": reason, "rolls": rolls,
+                           "truncated": rolls > SAMPLE_ROLLS},
+            }));
+        }
+    }
+    out
+}
+
+/// The positions of a sample game (the viewer's plies): the start, then one per roll. `state`
+/// is `{"progress": [[4 per side: -1 home, 0..=39 track from the side's start, 40..=43
+/// goal]], "dice": [[faces], [faces]], "roll": face | null, "side": who rolled | null,
+/// "moved": bool, "again": bool (a 6: the same side rolls again)}`. Fails on a record whose
+/// rolls are not faces of the die, or whose sides do not take turns as the rules say.
+pub fn positions(rec: &serde_json::Value) -> anyhow::Result<Vec<(String, serde_json::Value)>> {
+    use anyhow::Context;
+    let setup = &rec["setup"];
+    let faces: Vec<Vec<u32>> = (0..2)
+        .map(|s| {
+            setup["dice"][s]
+                .as_array()
+                .context("record has no setup.dice")?
+                .iter()
+                .map(|f| f.as_u64().and_then(|f| u32::try_from(f).ok()))
+                .collect::<Option<Vec<u32>>>()
+                .context("a face is not a number")
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let variant = variant_named(setup["variant"].as_str().unwrap_or("default"))
+        .context("unknown setup.variant")?;
+    let mut side = setup["first"]
+        .as_u64()
+        .filter(|&f| f < 2)
+        .context("setup.first is not 0 or 1")? as usize;
+    let mut pos = kibitz_madn::game::Position::default();
+    let state =
+        |pos: &kibitz_madn::game::Position, roll: Option<u32>, who: Option<usize>, moved: bool| {
+            json!({"progress": [pos.progress(0), pos.progress(1)], "dice": faces, "roll": roll,
+               "side": who, "moved": moved, "again": roll == Some(6)})
+        };
+    let mut out = vec![(
+        format!("start: die {} rolls first", side + 1),
+        state(&pos, None, None, false),
+    )];
+    for (i, m) in rec["moves"]
+        .as_array()
+        .context("record has no moves")?
+        .iter()
+        .enumerate()
+    {
+        let who = m["side"].as_u64().context("a roll has no side")? as usize;
+        let r = m["roll"]
+            .as_u64()
+            .and_then(|r| u32::try_from(r).ok())
+            .context("a roll has no face")?;
+        anyhow::ensure!(
+            who == side,
+            "roll {}: side {who} rolled, but it was side {side}'s turn",
+            i + 1
+        );
+        anyhow::ensure!(
+            faces[who].contains(&r),
+            "roll {}: {r} is not a face of side {who}'s die",
+            i + 1
+        );
+        let moved = pos.apply(who, r, variant);
+        let mut what = format!(
+            "{}. side {} rolls {r}{}",
+            i + 1,
+            who,
+            if moved { "" } else { " (no move)" }
+        );
+        if r == 6 {
+            what += ", rolls again";
+        }
+        if pos.won(who) {
+            what += " — all four pieces home";
+        }
+        out.push((what, state(&pos, Some(r), Some(who), moved)));
+        if r != 6 {
+            side ^= 1;
+        }
+    }
+    if let (Some(r), Some(last)) = (rec["result"]["reason"].as_str(), out.last_mut()) {
+        if rec["result"]["truncated"].as_bool() == Some(true) {
+            last.0 += &format!(" — record ends here (first {SAMPLE_ROLLS} rolls); {r}");
+        } else if !last.0.contains("all four") {
+            last.0 += &format!(" — {r}");
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sample_games_are_few_reproducible_and_replay_to_their_result() {
+        let dice: Vec<_> = [
+            vec![1, 2, 3, 4, 5, 6],
+            vec![1, 1, 1, 6, 6, 6],
+            vec![2, 3, 4, 5, 6, 6],
+        ]
+        .into_iter()
+        .map(|f| kibitz_madn::dice::Die::new(f).unwrap())
+        .collect();
+        let recs = sample_records(&dice, kibitz_madn::Variant::Default, 7, 2);
+        assert_eq!(recs.len(), 3 * 2, "two per pairing");
+        assert_eq!(
+            recs,
+            sample_records(&dice, kibitz_madn::Variant::Default, 7, 2)
+        );
+        assert_eq!(recs[1]["setup"]["first"], 1);
+        for r in &recs {
+            let ps = positions(r).unwrap();
+            assert_eq!(ps.len(), r["moves"].as_array().unwrap().len() + 1);
+            let whole = r["result"]["truncated"] == false;
+            if let (Some(w), true) = (r["result"]["winner"].as_u64(), whole) {
+                // The winner's four pieces are in the goal (40..=43) at the end.
+                let last = &ps.last().unwrap().1["progress"][w as usize];
+                assert!(
+                    last.as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|p| p.as_i64().unwrap() >= 40),
+                    "{last}"
+                );
+            }
+        }
+        // A roll that is not a face of the die, or out of turn, is refused.
+        let mut bad = recs[0].clone();
+        bad["moves"][0]["roll"] = json!(9);
+        assert!(positions(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("not a face"));
+        let mut bad = recs[0].clone();
+        bad["moves"][0]["side"] = json!(1);
+        assert!(positions(&bad).is_err());
+        assert!(positions(&json!({"setup": {"dice": "x"}})).is_err());
+    }
 
     /// Every `<text>` of the heatmap lies inside the canvas by [`text_width`]'s estimate.
     #[test]

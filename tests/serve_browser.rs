@@ -9,7 +9,9 @@
 //! - `no_console_errors`: index, every game's page and a match page log no error (and a page
 //!   with a deliberate error does, so the check can fail);
 //! - `live_updates`: a game page and the index follow a record file that grows;
-//! - `thinking_graph`: a searching player's numbers per move and the evaluation graph.
+//! - `thinking_graph`: a searching player's numbers per move and the evaluation graph;
+//! - `piranhas_think`: a Piranhas search player's depth, nodes and pv of move 3 as recorded;
+//! - `live_standings`: the standings page of a folder changes when a record line is appended.
 //!
 //! A missing browser never passes quietly: the trials are marked ignored when chromium or
 //! chromedriver is missing locally, and FAIL when the environment variable `CI` is set.
@@ -120,6 +122,8 @@ impl Env {
                 "1",
                 "4",
             ),
+            // Seed 5: a searching Piranhas player against itself at other depths (its `think`).
+            ("piranhas", "search:depth=3", "search:depth=2", "1", "5"),
         ] {
             run(&[
                 "match",
@@ -633,16 +637,117 @@ fn thinking_graph() -> Result<(), Failed> {
     })
 }
 
+fn piranhas_think() -> Result<(), Failed> {
+    with_browser("pthink", |env, c| {
+        Box::pin(async move {
+            let path = env.records.join("piranhas-5.jsonl");
+            let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+            let rec: Value = serde_json::from_str(text.lines().next().ok_or("no record")?)
+                .map_err(|e| e.to_string())?;
+            // Move 3 leads to ply 3; its think is the record's third entry.
+            let t = &rec["think"][2];
+            let depth = t["depth"].as_u64().ok_or("move 3 has no depth")?;
+            let nodes = t["nodes"].as_u64().ok_or("move 3 has no nodes")?;
+            let pv = t["pv"][0].as_str().ok_or("move 3 has no pv")?;
+            if rec["think"][1]["depth"] == t["depth"] {
+                return Err(
+                    "moves 2 and 3 searched as deep: the depth check proves nothing".into(),
+                );
+            }
+            c.goto(&format!("{}game/0/piranhas-5.jsonl/0#ply=3", env.url))
+                .await
+                .map_err(|e| e.to_string())?;
+            wait_for(c, "return document.body.dataset.ply", &json!("3")).await?;
+            let shown = eval(c, "return document.getElementById('think').textContent").await?;
+            let shown = shown.as_str().unwrap_or("");
+            for want in [
+                format!("depth {depth}"),
+                format!("{nodes} nodes"),
+                format!("pv {pv}"),
+            ] {
+                if !shown.contains(&want) {
+                    return Err(format!("ply 3 shows {shown:?}, the record says {want}").into());
+                }
+            }
+            // Piranhas scores are graphed too: one point per move.
+            let points = "const l = document.querySelector('#graph polyline'); \
+                          return l ? l.getAttribute('points').trim().split(/\\s+/).length : 0";
+            let moves = rec["moves"].as_array().map_or(0, Vec::len);
+            wait_for(c, points, &json!(moves)).await?;
+            Ok(())
+        })
+    })
+}
+
+fn live_standings() -> Result<(), Failed> {
+    with_browser("standings", |env, c| {
+        Box::pin(async move {
+            let line = |a: &str, b: &str, winner: Value| {
+                json!({"format": "kibitz-record/1", "game": "connect4", "players": [a, b],
+                       "moves": [], "result": {"winner": winner, "reason": "test"}})
+                .to_string()
+                    + "\n"
+            };
+            let file = env.live.join("tournament.jsonl");
+            let first = line("alpha", "beta", json!(0)) + &line("beta", "alpha", json!(1));
+            std::fs::write(&file, first).map_err(|e| e.to_string())?;
+            let page = format!("{}standings/1", env.url);
+            let cell = |who: &str, class: &str| {
+                format!(
+                    "const r = document.querySelector('#standings tr[data-player=\"{who}\"] .{class}'); \
+                     return r ? r.textContent : null"
+                )
+            };
+            // The server notices the file within its poll interval.
+            let deadline = Instant::now() + WAIT;
+            loop {
+                c.goto(&page).await.map_err(|e| e.to_string())?;
+                if eval(c, &cell("alpha", "points")).await? == json!("2") {
+                    break;
+                }
+                if Instant::now() > deadline {
+                    return Err(format!("{page} never showed alpha's two wins").into());
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            wait_for(c, &cell("beta", "l"), &json!("2")).await?;
+            // A game ends: the line is appended, the tables change without a reload.
+            eval(c, "window.__same_page = 3; return 1").await?;
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&file)
+                .map_err(|e| e.to_string())?;
+            f.write_all(line("beta", "alpha", json!(0)).as_bytes())
+                .map_err(|e| e.to_string())?;
+            drop(f);
+            wait_for(c, &cell("beta", "w"), &json!("1")).await?;
+            wait_for(c, &cell("alpha", "games"), &json!("3")).await?;
+            wait_for(c, "return window.__same_page", &json!(3)).await?;
+            let cross = "return [...document.querySelectorAll('#standings table.cross td')].map(t => t.textContent)";
+            let cells = eval(c, cross).await?;
+            if !cells
+                .as_array()
+                .is_some_and(|a| a.contains(&json!("2/3")) && a.contains(&json!("1/3")))
+            {
+                return Err(format!("crosstable after three games: {cells}").into());
+            }
+            Ok(())
+        })
+    })
+}
+
 fn main() {
     let mut args = Arguments::from_args();
     // One browser at a time: the machine is small and the trials share one server.
     args.test_threads = Some(1);
-    let trials: [(&str, TrialFn); 5] = [
+    let trials: [(&str, TrialFn); 7] = [
         ("connect4_arrow_keys", connect4_arrow_keys),
         ("piranhas_ply_in_url", piranhas_ply_in_url),
         ("no_console_errors", no_console_errors),
         ("live_updates", live_updates),
         ("thinking_graph", thinking_graph),
+        ("piranhas_think", piranhas_think),
+        ("live_standings", live_standings),
     ];
     // Run, ignore locally (reported as ignored, never as passed), or fail in CI.
     let found = kibitz_testkit::browser_and_driver();

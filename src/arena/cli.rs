@@ -37,9 +37,14 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MS")]
     pub tc: Option<u64>,
     /// Openings, one per line, cycled over the pairing units (connect4: 1-based column
-    /// digits; piranhas: Kraken squares `x,y,x,y`).
+    /// digits; piranhas: Kraken squares `x,y,x,y` or a 100-character start board as in
+    /// `data/piranhas/start_positions.jsonl`).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// Mau-Mau and Koehandel: deals, one per line, cycled over the pairing units: each line a
+    /// deal seed (the record's `setup.deal_seed` / `deck_seed`; format: `arena::deals`).
+    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
+    pub deals: Option<PathBuf>,
     /// SPRT `elo0,elo1[,alpha,beta]` (default alpha = beta = 0.05), LLR shown as it runs.
     #[arg(long, value_name = "ELO0,ELO1")]
     pub sprt: Option<String>,
@@ -56,6 +61,10 @@ pub struct MatchArgs {
     /// scripts written against it.
     #[arg(long, hide = true)]
     pub legacy_keys: bool,
+    /// Connect Four: end a game once the exact solver proves its result within NODES
+    /// nodes per move (default 200000); the record says `adjudicated (proven …)`.
+    #[arg(long, value_name = "NODES", num_args = 0..=1, require_equals = true)]
+    pub adjudicate: Option<Option<u64>>,
     /// Mau-Mau: who wins on talon exhaustion (second-seat as the real server, or most-valid-moves).
     #[arg(long, default_value = "second-seat", hide = true)]
     pub exhaustion_winner: String,
@@ -63,6 +72,24 @@ pub struct MatchArgs {
     /// deal; refused for games with fixed seats).
     #[arg(long, value_name = "N")]
     pub seats: Option<usize>,
+}
+
+/// `arena` with `--adjudicate NODES` applied: Connect Four's [`super::connect4::Adjudicated`],
+/// refused for games without an exact solver.
+pub fn with_adjudication(
+    arena: Box<dyn super::Arena>,
+    nodes: Option<Option<u64>>,
+) -> anyhow::Result<Box<dyn super::Arena>> {
+    match nodes {
+        None => Ok(arena),
+        Some(nodes) if arena.name() == "connect4" => Ok(Box::new(super::connect4::Adjudicated {
+            nodes: nodes.unwrap_or(super::connect4::ADJUDICATE_NODES),
+        })),
+        Some(_) => anyhow::bail!(
+            "--adjudicate: {} has no exact solver (only connect4 has)",
+            arena.name()
+        ),
+    }
 }
 
 /// Parses `elo0,elo1[,alpha,beta]`.
@@ -104,10 +131,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     } else {
         game
     };
+    let arena = with_adjudication(arena, args.adjudicate)?;
     // Flags that would do nothing for this game, and bad specs, fail before anything is printed.
     if args.openings.is_some() && !arena.takes_openings() {
         anyhow::bail!(
-            "--openings: {} has no openings (Connect Four and Piranhas have; Mau-Mau and Koehandel deal from the seed)",
+            "--openings: {} has no openings (Connect Four and Piranhas have; Mau-Mau and Koehandel take --deals)",
+            arena.name()
+        );
+    }
+    if args.deals.is_some() && !super::deals::GAMES.contains(&arena.name()) {
+        anyhow::bail!(
+            "--deals: {} has no deals (Mau-Mau and Koehandel have; Connect Four and Piranhas take --openings)",
             arena.name()
         );
     }
@@ -138,6 +172,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             .collect(),
         None => Vec::new(),
     };
+    let openings = match &args.deals {
+        Some(p) => {
+            let deals = crate::roundrobin::lines_of(p)?;
+            super::deals::check(&deals)?;
+            deals
+        }
+        None => openings,
+    };
     if args.concurrency == Some(0) {
         anyhow::bail!("--concurrency 0: at least one game must be played at a time");
     }
@@ -166,6 +208,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             args.tc.map(|t| format!(", default time {t} ms/move")).unwrap_or_default(),
         );
     }
+    super::external::set_stderr_dir(args.records.as_deref());
     let started = Instant::now();
     let out = run_match(arena.as_ref(), &args.a, &args.b, &settings)?;
     let secs = started.elapsed().as_secs_f64();

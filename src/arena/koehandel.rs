@@ -76,6 +76,8 @@ struct Logged {
     inner: Box<dyn Player>,
     seat: usize,
     log: Log,
+    /// What it thought per answer, `null` where it says nothing (`think` of `arena::record`).
+    think: Log,
 }
 
 impl Player for Logged {
@@ -89,7 +91,13 @@ impl Player for Logged {
         self.inner.observe(event)
     }
     fn decide(&mut self, question: &Question) -> Answer {
+        let started = std::time::Instant::now();
         let a = self.inner.decide(question);
+        let t = self.inner.last_think().map_or(Value::Null, |t| {
+            json!({"seat": self.seat, "worlds": t.worlds, "candidates": t.candidates,
+                   "estimate": t.estimate, "ms": started.elapsed().as_millis() as u64})
+        });
+        self.think.lock().unwrap_or_else(|e| e.into_inner()).push(t);
         self.log
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -124,6 +132,9 @@ impl Arena for Koehandel {
     }
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        if super::external::is_cmd(spec) {
+            return super::external::CmdSpec::parse("koehandel", spec).map(|_| ());
+        }
         engine_spec(spec, None).map(|_| ())
     }
 
@@ -133,6 +144,7 @@ impl Arena for Koehandel {
             engine_spec(job.b, job.tc_ms)?,
         );
         let log: Log = Arc::default();
+        let think: Log = Arc::default();
         let mut players: Vec<Box<dyn Player>> = Vec::new();
         let mut specs = Vec::new();
         for s in 0..SEATS {
@@ -147,10 +159,11 @@ impl Arena for Koehandel {
                 inner,
                 seat: s,
                 log: log.clone(),
+                think: think.clone(),
             }));
             specs.push(text);
         }
-        let deck_seed = job.unit_seed();
+        let deck_seed = super::deals::seed(job)?;
         let r = kibitz_koehandel::runner::play_game(Game::new(deck_seed), &mut players);
         let (mut sum_a, mut sum_b) = (0u64, 0u64);
         for (s, &score) in r.scores.iter().enumerate() {
@@ -171,6 +184,10 @@ impl Arena for Koehandel {
         let mut record = kh_record::game_json(deck_seed, &specs, moves, r.scores, r.turns);
         record["result"]["a_sum"] = sum_a.into();
         record["result"]["b_sum"] = sum_b.into();
+        let thinks = std::mem::take(&mut *think.lock().unwrap_or_else(|e| e.into_inner()));
+        if thinks.iter().any(|t| !t.is_null()) {
+            record["think"] = Value::Array(thinks);
+        }
         Ok(Played {
             outcome,
             plies,

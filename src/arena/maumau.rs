@@ -114,6 +114,8 @@ struct Logged {
     time_ms: Option<u64>,
     seat: usize,
     log: Arc<Mutex<Vec<(usize, Action)>>>,
+    /// What it thought per action, `null` where it says nothing (`think` of `arena::record`).
+    think: Arc<Mutex<Vec<Value>>>,
 }
 
 impl Player for Logged {
@@ -123,7 +125,13 @@ impl Player for Logged {
 
     fn choose(&mut self, know: &Knowledge, _: &TimeControl) -> Action {
         let tc = move_time_control(self.time_ms);
+        let started = std::time::Instant::now();
         let a = self.inner.choose(know, &tc);
+        let t = self.inner.last_think().map_or(Value::Null, |t| {
+            json!({"seat": self.seat, "iterations": t.iterations, "visits": t.visits,
+                   "win_rate": t.win_rate, "ms": started.elapsed().as_millis() as u64})
+        });
+        self.think.lock().unwrap_or_else(|e| e.into_inner()).push(t);
         self.log
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -175,6 +183,9 @@ impl Arena for Maumau {
     }
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        if super::external::is_cmd(spec) {
+            return super::external::CmdSpec::parse("maumau", spec).map(|_| ());
+        }
         parse(spec, None).map(|_| ())
     }
 
@@ -182,7 +193,8 @@ impl Arena for Maumau {
         let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let n = self.seats();
         let log = Arc::new(Mutex::new(Vec::new()));
-        let deal_seed = job.unit_seed();
+        let think = Arc::new(Mutex::new(Vec::new()));
+        let deal_seed = super::deals::seed(job)?;
         let mut players: Vec<Box<dyn Player>> = Vec::new();
         // The cards each seat's player sees wherever they are (its `peek` share of the deck).
         let mut seen = [CardSet::EMPTY; MAX_PLAYERS];
@@ -203,6 +215,7 @@ impl Arena for Maumau {
                 time_ms: spec.time_ms,
                 seat,
                 log: log.clone(),
+                think: think.clone(),
             }));
             *shown = peek_mask(spec.peek, deal_seed ^ seat as u64);
         }
@@ -240,10 +253,16 @@ impl Arena for Maumau {
         let deck = mm_record::shuffled_deck(deal_seed);
         let setup = mm_record::setup_json(self.config(), deal_seed, &deck, MAX_TURNS, None);
         let result = mm_record::result_json(rec.end, rec.turns, &rec.penalties[..n]);
+        let plies = moves.len() as u32;
+        let mut record = mm_record::game_json(&players, setup, moves, result);
+        let thinks = std::mem::take(&mut *think.lock().unwrap_or_else(|e| e.into_inner()));
+        if thinks.iter().any(|t| !t.is_null()) {
+            record["think"] = Value::Array(thinks);
+        }
         Ok(Played {
             outcome,
-            plies: moves.len() as u32,
-            record: mm_record::game_json(&players, setup, moves, result),
+            plies,
+            record,
         })
     }
 

@@ -15,6 +15,8 @@
 
 pub mod cli;
 pub mod connect4;
+pub mod deals;
+pub mod external;
 pub mod game_match;
 pub mod koehandel;
 pub mod maumau;

@@ -1,16 +1,24 @@
 //! Piranhas in the arena: both colours per Kraken pair (drawn with the official procedure
-//! from the unit seed, or taken from `--openings` lines `x,y,x,y`).
+//! from the unit seed, or taken from `--openings` lines).
+//!
+//! An `--openings` line is either the Kraken squares `x,y,x,y` or a whole start position in
+//! the data files' 100-character board notation (`data/piranhas/start_positions.jsonl`'s
+//! `board`: index x + 10·y, `R` red, `B` blue, `O` Kraken, `-` empty; exactly two Krakens;
+//! RED moves first, turn 0). A board that is the standard start with its Krakens is recorded
+//! as the Kraken pair alone; any other board is recorded in `setup.board` too, and replays
+//! start from it.
 //!
 //! Specs are [`kibitz_piranhas::players::PlayerSpec`]: `random`, `greedy[:...]`,
-//! `search[:time=MS,depth=D,nodes=N,param.NAME=V,...]`.
+//! `search[:time=MS,depth=D,nodes=N,param.NAME=V,...]`, or an external bot
+//! `cmd:PROGRAM ARGS` with `{host} {port} {reservation}` (see [`super::external`]).
 
-use super::{Arena, Job, Outcome, Played, Position};
+use super::{external, Arena, Job, Outcome, Played, Position};
 use anyhow::Context;
 use kibitz_bots_piranhas::record as precord;
-use kibitz_piranhas::arena::play_game;
-use kibitz_piranhas::board::{Color, Move};
+use kibitz_piranhas::arena::{play_game, GameRecord};
+use kibitz_piranhas::board::{Board, Color, Field, Move};
 use kibitz_piranhas::kraken::{parse_pair, random_pair};
-use kibitz_piranhas::players::PlayerSpec;
+use kibitz_piranhas::players::{Player, PlayerSpec};
 use kibitz_piranhas::State;
 use rand::SeedableRng;
 use serde_json::{json, Value};
@@ -30,6 +38,25 @@ fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<PlayerSpec> {
     Ok(s)
 }
 
+/// What each move's player thought (`think` of `arena::record`), in move order.
+type ThinkLog = std::sync::Arc<std::sync::Mutex<Vec<Value>>>;
+
+/// A player whose [`Player::last_think`] is logged after every move it makes.
+struct Thinking<'a>(&'a mut dyn Player, ThinkLog);
+
+impl Player for Thinking<'_> {
+    fn choose(&mut self, state: &State) -> Option<Move> {
+        let mv = self.0.choose(state);
+        let seat = if state.current() == Color::Red { 0 } else { 1 };
+        let t = self.0.last_think().map_or(Value::Null, |t| {
+            json!({"seat": seat, "score": t.score, "depth": t.depth, "nodes": t.nodes,
+                   "ms": t.ms, "pv": t.pv})
+        });
+        self.1.lock().unwrap_or_else(|e| e.into_inner()).push(t);
+        mv
+    }
+}
+
 impl Arena for Piranhas {
     fn takes_openings(&self) -> bool {
         true
@@ -47,15 +74,30 @@ impl Arena for Piranhas {
     }
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
+        if external::is_cmd(spec) {
+            return external::CmdSpec::parse("piranhas", spec).map(|_| ());
+        }
         parse(spec, None).map(|_| ())
     }
 
     fn play(&self, job: &Job) -> anyhow::Result<Played> {
-        let (a, b) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
-        let krakens = match job.opening {
-            Some(o) => parse_pair(o).with_context(|| format!("opening {o:?}"))?,
-            None => random_pair(&mut rand_chacha::ChaCha8Rng::seed_from_u64(job.unit_seed())),
+        let (krakens, board) = match job.opening {
+            Some(o) => parse_opening(o).with_context(|| format!("opening {o:?}"))?,
+            None => (
+                random_pair(&mut rand_chacha::ChaCha8Rng::seed_from_u64(job.unit_seed())),
+                None,
+            ),
         };
+        if external::is_cmd(job.a) || external::is_cmd(job.b) {
+            anyhow::ensure!(
+                board.is_none(),
+                "a cmd: player starts from the standard board: openings with a whole board \
+                 (not just a Kraken pair) are for built-in players"
+            );
+            let build = |s: &str, seed| Ok(parse(s, job.tc_ms)?.build(seed));
+            return external::piranhas::play(job, krakens, &build);
+        }
+        let (a, b) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let mut pa = a.build(job.seed_for(1));
         let mut pb = b.build(job.seed_for(2));
         let a_color = if job.slot == 0 {
@@ -63,9 +105,16 @@ impl Arena for Piranhas {
         } else {
             Color::Blue
         };
-        let rec = match a_color {
-            Color::Red => play_game([pa.as_mut(), pb.as_mut()], krakens),
-            Color::Blue => play_game([pb.as_mut(), pa.as_mut()], krakens),
+        let log: ThinkLog = Default::default();
+        let (mut ta, mut tb) = (
+            Thinking(pa.as_mut(), log.clone()),
+            Thinking(pb.as_mut(), log.clone()),
+        );
+        let rec = match (a_color, &board) {
+            (Color::Red, None) => play_game([&mut ta, &mut tb], krakens),
+            (Color::Blue, None) => play_game([&mut tb, &mut ta], krakens),
+            (Color::Red, Some(s)) => play_from([&mut ta, &mut tb], krakens, *s),
+            (Color::Blue, Some(s)) => play_from([&mut tb, &mut ta], krakens, *s),
         };
         let outcome = match rec.winner {
             Some(w) if w == a_color => Outcome::Win,
@@ -83,11 +132,20 @@ impl Arena for Piranhas {
             (None, Some((c, None))) => format!("{c} returned no move"),
             (None, None) => "unfinished".into(),
         };
+        // Built where the server builds its records (one notation, no drift).
+        let mut record = precord::game(players, krakens, &rec.moves, rec.winner, &reason);
+        if let Some(s) = &board {
+            record["setup"]["board"] = json!(s.board().to_letters());
+        }
+        let mut thinks = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
+        thinks.truncate(rec.moves.len());
+        if thinks.iter().any(|t| !t.is_null()) {
+            record["think"] = Value::Array(thinks);
+        }
         Ok(Played {
             outcome,
             plies: rec.moves.len() as u32,
-            // Built where the server builds its records (one notation, no drift).
-            record: precord::game(players, krakens, &rec.moves, rec.winner, &reason),
+            record,
         })
     }
 
@@ -95,7 +153,7 @@ impl Arena for Piranhas {
         let k = record["setup"]["krakens"]
             .as_str()
             .context("record has no setup.krakens")?;
-        let mut state = State::start(parse_pair(k)?);
+        let mut state = start_state(record)?;
         let mut out = vec![(format!("start, Kraken {k}"), state.to_string())];
         for (i, m) in record["moves"]
             .as_array()
@@ -126,10 +184,7 @@ impl Arena for Piranhas {
     /// "BLUE", "fish": [red, blue], "last": {"from": [x, y], "to": [x, y]} | null}`.
     fn positions(&self, record: &Value) -> anyhow::Result<Vec<Position>> {
         let texts = self.replay(record)?;
-        let k = record["setup"]["krakens"]
-            .as_str()
-            .context("record has no setup.krakens")?;
-        let mut state = State::start(parse_pair(k)?);
+        let mut state = start_state(record)?;
         let draw = |s: &State, last: Option<(usize, usize)>| {
             json!({
                 "board": s.board().to_letters(),
@@ -158,5 +213,87 @@ impl Arena for Piranhas {
             .zip(states)
             .map(|((what, _), state)| Position { what, state })
             .collect())
+    }
+}
+
+/// The two Kraken squares `(x, y)`.
+type Krakens = [(u8, u8); 2];
+
+/// An `--openings` line: Kraken squares `x,y,x,y`, or a 100-character start board (see the
+/// module doc). The state is `Some` only for a board other than the standard start.
+fn parse_opening(line: &str) -> anyhow::Result<(Krakens, Option<State>)> {
+    let line = line.trim();
+    if line.chars().count() != 100 {
+        return Ok((parse_pair(line)?, None));
+    }
+    let state = State::from_letters(line, 0).map_err(|e| anyhow::anyhow!("board: {e}"))?;
+    let krakens: Vec<(u8, u8)> = (0..100)
+        .filter(|i| state.board().get(i % 10, i / 10) == Field::Obstructed)
+        .map(|i| ((i % 10) as u8, (i / 10) as u8))
+        .collect();
+    let [k0, k1] = krakens[..] else {
+        anyhow::bail!(
+            "a start board has two Krakens (O), this one {}",
+            krakens.len()
+        );
+    };
+    let krakens = [k0, k1];
+    if state.outcome().is_some() {
+        anyhow::bail!("the board is already decided");
+    }
+    let standard = Board::start(krakens) == *state.board();
+    Ok((krakens, (!standard).then_some(state)))
+}
+
+/// The start of a recorded game: `setup.board` where there is one, else the standard start
+/// with `setup.krakens`.
+fn start_state(record: &Value) -> anyhow::Result<State> {
+    if let Some(b) = record["setup"]["board"].as_str() {
+        return State::from_letters(b, 0).map_err(|e| anyhow::anyhow!("setup.board: {e}"));
+    }
+    let k = record["setup"]["krakens"]
+        .as_str()
+        .context("record has no setup.krakens")?;
+    Ok(State::start(parse_pair(k)?))
+}
+
+/// [`play_game`] from a given start state (`players[0]` is RED, who moves at turn 0).
+fn play_from(
+    players: [&mut dyn kibitz_piranhas::players::Player; 2],
+    krakens: [(u8, u8); 2],
+    mut state: State,
+) -> GameRecord {
+    let [red, blue] = players;
+    let mut moves = Vec::new();
+    loop {
+        if let Some(r) = state.outcome() {
+            return GameRecord {
+                krakens,
+                moves,
+                winner: r.winner,
+                result: Some(r),
+                violation: None,
+            };
+        }
+        let me = state.current();
+        let choice = match me {
+            Color::Red => red.choose(&state),
+            Color::Blue => blue.choose(&state),
+        };
+        match choice.map(|m| state.apply(m).map(|s| (m, s))) {
+            Some(Ok((m, s))) => {
+                moves.push(m);
+                state = s;
+            }
+            other => {
+                return GameRecord {
+                    krakens,
+                    moves,
+                    winner: Some(me.other()),
+                    result: None,
+                    violation: Some((me, other.and_then(Result::err))),
+                }
+            }
+        }
     }
 }

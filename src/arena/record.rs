@@ -30,13 +30,24 @@
 //!   piranhas `points`, `swarm`, `cause` per colour and the server's own `server_reason`
 //!   text when a server played the game; `reason` reads as in a match either way).
 //! - `think` (optional, arena records only): what our in-process player's search knew, one
-//!   entry per element of `moves`, `null` where the player says nothing (random players):
-//!   `{"seat", "score", "exact", "depth", "nodes", "source", "ms", "pv"}`, every field but
-//!   `seat` optional. `score` is from the mover's side in the engine's own units (connect4:
-//!   the exact spec score when `exact`, else the proven sign), `ms` the wall time the choice
-//!   took, `pv` the principal variation in the game's move notation where the search
-//!   keeps one. Written today by connect4's `engine` and `search` players; `kibitz serve`
-//!   shows it per move with an evaluation graph.
+//!   entry per element of `moves`, `null` where the player says nothing (random, greedy and
+//!   heuristic players, forced moves), every field but `seat` optional; `ms` is the wall time
+//!   the choice took. Per game:
+//!   connect4 `engine` / `search` `{"seat", "score", "exact", "depth", "nodes", "source",
+//!   "ms"}` (`score` the exact spec score when `exact`, else the proven sign; its search
+//!   keeps no principal variation);
+//!   piranhas `search` `{"seat", "score", "depth", "nodes", "ms", "pv"}` (`score` from the
+//!   mover's side in centi-units, `pv` the principal variation as `x,y,DIR` moves, the move
+//!   played first);
+//!   maumau `ismcts` `{"seat", "iterations", "visits", "win_rate", "ms"}` (root iterations,
+//!   visits of the chosen action, its mean reward 0..1 for the mover);
+//!   koehandel `strong` `{"seat", "worlds", "candidates", "estimate", "ms"}` (sampled worlds
+//!   each candidate answer was played out in, the candidates, the chosen one's mean utility).
+//!   `kibitz serve` shows it per move with an evaluation graph of `score` (or of `win_rate`,
+//!   as points above 50 %) from seat 0's side.
+//! - `kibitz wuerfel --records DIR` writes a few sample games per pairing of dice as
+//!   `game: "wuerfel"` lines to `DIR/wuerfel-<seed>.jsonl` (`setup: {"dice", "first",
+//!   "variant"}`, `moves: [{"side", "roll"}]`; see `wuerfel_report::sample_records`).
 //! - `native`, where the contest has its own notation: connect4 the move string of 1-based
 //!   column digits, opening included (as the UDP server and the solver read it).
 //!   Piranhas' native form is the Software-Challenge replay file (`<protocol>`, every

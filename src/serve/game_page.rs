@@ -13,27 +13,58 @@ use super::svg;
 use crate::arena::adapter;
 use serde_json::{json, Value};
 
+/// Largest evaluation the graph draws (beyond it: a won or lost game, drawn at the limit).
+pub const GRAPH_LIMIT: f64 = 1000.0;
+
 /// The page data of a record: `{"gen", "plies": [{"what", "svg", "think", "eval"}], "error"}`
 /// (`think`: the record's entry for the move that led to the ply; `eval`: its score from seat
-/// 0's side, for the graph).
+/// 0's side, for the graph: `score`, or else a `win_rate` as percentage points above 50).
 pub fn data(rec: &Value, gen: u64) -> Value {
     let game = rec["game"].as_str().unwrap_or("?");
-    let positions = adapter(game).and_then(|a| a.positions(rec));
+    let positions = if game == "wuerfel" {
+        // Würfelglück sample games (`kibitz wuerfel --records`) have no match adapter.
+        crate::wuerfel_report::positions(rec).map(|ps| {
+            ps.into_iter()
+                .map(|(what, state)| crate::arena::Position { what, state })
+                .collect::<Vec<_>>()
+        })
+    } else {
+        adapter(game).and_then(|a| a.positions(rec))
+    };
     let thinks = rec["think"].as_array();
     match positions {
         Ok(ps) => {
+            // think[k] belongs to move k + 1, i.e. to the ply that move led to: every ply after
+            // the first but Mau-Mau's skipped turns (a ply of the replay, not a move).
+            let mut next = 0usize;
+            let move_of: Vec<Option<usize>> = ps
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let skipped = game == "maumau" && p.what.contains(" is skipped");
+                    (i > 0 && !skipped).then(|| {
+                        next += 1;
+                        next - 1
+                    })
+                })
+                .collect();
             let plies: Vec<Value> = ps
                 .iter()
                 .enumerate()
                 .map(|(i, p)| {
-                    // think[k] belongs to move k + 1, i.e. ply k + 1.
-                    let think = i
-                        .checked_sub(1)
+                    let think = move_of[i]
                         .and_then(|k| thinks.and_then(|t| t.get(k)))
                         .cloned()
                         .unwrap_or(Value::Null);
-                    // The graph's value: the score from seat 0's side.
-                    let eval = think["score"].as_f64().map(|v| {
+                    // The graph's value: the score from seat 0's side (an ISMCTS win rate
+                    // as percentage points above even, so both read "above 0: seat 0 better").
+                    let score = think["score"].as_f64().or_else(|| {
+                        think["win_rate"].as_f64().map(|w| ((w - 0.5) * 100.0).round())
+                    });
+                    // Won / lost scores (Piranhas: near ±31,000) are drawn at ±1,000 so they
+                    // do not flatten the rest of the graph.
+                    let score = score.map(|v| v.clamp(-GRAPH_LIMIT, GRAPH_LIMIT));
+                    let eval = score.map(|v| {
                         if think["seat"].as_u64() == Some(1) {
                             -v
                         } else {
@@ -96,15 +127,21 @@ const board = document.getElementById('board'), what = document.getElementById('
       graph = document.getElementById('graph');
 function fmtThink(t) {
   if (!t) return '';
-  const parts = typeof t.seat === 'number' ? ['seat ' + t.seat + ' thought:'] : [];
+  const parts = [];
   if (t.score !== undefined && t.score !== null) parts.push('score ' + t.score);
   if (t.depth !== undefined && t.depth !== null) parts.push('depth ' + t.depth);
   if (t.nodes !== undefined && t.nodes !== null) parts.push(t.nodes + ' nodes');
+  if (t.iterations !== undefined && t.iterations !== null) parts.push(t.iterations + ' iterations');
+  if (t.visits !== undefined && t.visits !== null) parts.push(t.visits + ' visits');
+  if (typeof t.win_rate === 'number') parts.push('win rate ' + (100 * t.win_rate).toFixed(1) + '%');
+  if (t.worlds !== undefined && t.worlds !== null) parts.push(t.worlds + ' worlds');
+  if (t.candidates !== undefined && t.candidates !== null) parts.push(t.candidates + ' candidates');
+  if (typeof t.estimate === 'number') parts.push('estimate ' + t.estimate.toFixed(3));
   if (t.ms !== undefined && t.ms !== null) parts.push(t.ms + ' ms');
   if (t.source) parts.push(t.source);
   if (t.exact) parts.push('exact');
   if (Array.isArray(t.pv) && t.pv.length) parts.push('pv ' + t.pv.join(' '));
-  return parts.join(' · ');
+  return (typeof t.seat === 'number' ? 'seat ' + t.seat + ' thought: ' : '') + parts.join(' · ');
 }
 function drawGraph() {
   const pts = [];
@@ -200,6 +237,16 @@ mod tests {
         let seat1 = json!({"game": "connect4", "moves": [4, 5],
             "think": [null, {"seat": 1, "score": 5}]});
         assert_eq!(data(&seat1, 0)["plies"][2]["eval"], -5.0);
+        let won = json!({"game": "connect4", "moves": [4], "think": [{"seat": 0, "score": 31000}]});
+        assert_eq!(data(&won, 0)["plies"][1]["eval"], GRAPH_LIMIT);
+        // An ISMCTS win rate (Mau-Mau) is graphed as points above even, from seat 0's side.
+        let mm = json!({"game": "connect4", "moves": [4, 5],
+            "think": [{"seat": 0, "win_rate": 0.75}, {"seat": 1, "win_rate": 0.6}]});
+        let d = data(&mm, 0);
+        assert_eq!(
+            (d["plies"][1]["eval"].clone(), d["plies"][2]["eval"].clone()),
+            (json!(25.0), json!(-10.0))
+        );
         // A record that does not replay still gives a page, with the reason.
         let bad = data(&json!({"game": "connect4", "moves": [9]}), 0);
         assert!(bad["error"].as_str().unwrap().contains("not a column"));
@@ -213,6 +260,53 @@ mod tests {
             0,
         );
         assert!(!page.contains("f</script>"));
+    }
+
+    /// Mau-Mau replays have plies that are no move (a skipped turn): each think still sits
+    /// on the ply of its own move.
+    #[test]
+    fn maumau_thinks_skip_the_skipped_turns() {
+        use crate::arena::{maumau::Maumau, Arena, Job};
+        let mut checked_skip = false;
+        for seed in 0..12 {
+            let job = Job {
+                a: "ismcts:iterations=20",
+                b: "heuristic",
+                seed,
+                index: 0,
+                unit: 0,
+                slot: 0,
+                opening: None,
+                tc_ms: None,
+            };
+            let rec = Maumau::default().play(&job).unwrap().record;
+            let d = data(&rec, 0);
+            let plies = d["plies"].as_array().unwrap();
+            let mut seen_skip = false;
+            for p in plies {
+                let what = p["what"].as_str().unwrap();
+                seen_skip |= what.contains(" is skipped");
+                let ismcts_moved =
+                    what.starts_with("seat 0 plays") || what.starts_with("seat 0 draws");
+                if what.contains(" is skipped") || !what.starts_with("seat 0 ") {
+                    assert!(p["think"].is_null(), "{what}: {}", p["think"]);
+                } else if ismcts_moved && seen_skip {
+                    // After a skip, seat 0's own moves still carry its (non-null) think or a
+                    // forced move's null, never seat 1's.
+                    assert!(p["think"].is_null() || p["think"]["seat"] == 0, "{what}");
+                }
+            }
+            let thinks = rec["think"]
+                .as_array()
+                .map_or(0, |t| t.iter().filter(|t| !t.is_null()).count());
+            let shown = plies.iter().filter(|p| !p["think"].is_null()).count();
+            assert_eq!(shown, thinks, "every think is shown once");
+            checked_skip |= seen_skip;
+        }
+        assert!(
+            checked_skip,
+            "no game had a skipped turn: the check proves nothing"
+        );
     }
 
     /// Records from a file can hold anything: every page still renders, with the reason.

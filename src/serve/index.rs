@@ -88,9 +88,22 @@ pub fn render(store: &Store, f: &Filter, gen: u64) -> String {
         }
         s + "</select>"
     };
+    let folders: Vec<String> = store
+        .dirs()
+        .iter()
+        .enumerate()
+        .map(|(d, p)| {
+            format!(
+                "<a href=\"/standings/{d}\">{}</a>",
+                esc(&p.display().to_string())
+            )
+        })
+        .collect();
+    let folders = folders.join(" · ");
     let body = format!(
         "<h1>kibitz — game records</h1>\
          <form class=\"filter\" method=\"get\" action=\"/\">{}<input name=\"player\" placeholder=\"player\" value=\"{}\">{}<button>filter</button> <a href=\"/\">clear</a></form>\
+         <p id=\"folders\">standings: {folders}</p>\
          <p id=\"count\">{shown} of {total} games</p>\
          <table id=\"games\"><thead><tr><th>game</th><th>players (seat: name)</th><th>result</th><th>moves</th><th>record</th></tr></thead>\
          <tbody>{rows}</tbody></table>",

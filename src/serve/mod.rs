@@ -8,6 +8,9 @@
 //! Home/End to step and the ply in the URL (`#ply=17`). There is no JavaScript build chain:
 //! HTML and SVG come from the server, a small inline script steps through the embedded plies.
 //!
+//! Each folder also has a live tournament page (`/standings/{folder}`, [`standings`]): the
+//! standings and a crosstable per game over all its records.
+//!
 //! Live: the files are polled ([`live`]); when a record is appended or a file rewritten, the
 //! index and any open game page update without a reload (server-sent events at `/events`).
 //!
@@ -20,6 +23,7 @@ pub mod index;
 pub mod live;
 pub mod plots;
 pub mod routes;
+pub mod standings;
 pub mod store;
 pub mod svg;
 

@@ -1,7 +1,7 @@
 //! The router of `kibitz serve` and the state its handlers share.
 
 use super::store::{Key, Store};
-use super::{game_page, html, index, live, plots};
+use super::{game_page, html, index, live, plots, standings};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -47,6 +47,7 @@ pub fn router(state: AppState) -> Router {
         .route("/game/{dir}/{file}/{n}", get(game))
         .route("/game/{dir}/{file}/{n}/data.json", get(game_data))
         .route("/match/{dir}/{file}", get(match_page))
+        .route("/standings/{dir}", get(standings_page))
         .route("/events", get(live::events))
         .fallback(|| async { not_found("no such page") })
         .with_state(state)
@@ -126,5 +127,20 @@ async fn match_page(
     match store.files.get(&key) {
         Some(f) => Html(plots::match_page(&key, &f.records)).into_response(),
         None => not_found(&format!("no record file {}", key.file)),
+    }
+}
+
+async fn standings_page(State(state): State<AppState>, Path(dir): Path<usize>) -> Response {
+    let gen = state.gen();
+    let store = state.store();
+    match store.dirs().get(dir) {
+        Some(d) => Html(standings::render(
+            &store,
+            dir,
+            &d.display().to_string(),
+            gen,
+        ))
+        .into_response(),
+        None => not_found(&format!("no records folder {dir}")),
     }
 }

@@ -87,6 +87,11 @@ impl Store {
         changed || before != self.files.len()
     }
 
+    /// The `--records` folders, in order (folder `d` of a [`Key`] is `dirs()[d]`).
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
     /// The record `n` of file `key`, if there is one.
     pub fn record(&self, key: &Key, n: usize) -> Option<&Value> {
         self.files.get(key)?.records.get(n)

@@ -647,9 +647,10 @@ impl Bot {
         } else {
             match (&self.cfg.brain, self.thinker.as_mut()) {
                 (Brain::Engine { max_depth, .. }, Some(thinker)) => {
-                    let (soft, hard, grace) = engine_deadlines(self.cfg.time);
+                    let b = self.cfg.move_budget();
+                    let grace = b.send_by - b.hard;
                     match thinker
-                        .think(history.clone(), started, soft, hard, grace, *max_depth)
+                        .think(history.clone(), started, b.soft, b.hard, grace, *max_depth)
                         .await
                     {
                         Some((ch, queued)) if pos.can_play(ch.column) => {

@@ -95,6 +95,8 @@ async fn start_bot_with(brain: Brain, edit: impl FnOnce(&mut BotConfig)) -> Star
     let port = sock.local_addr().unwrap().port();
     let mut cfg = BotConfig {
         time: Duration::from_millis(150),
+        // The old reply-time semantics: only the hand-off grace is kept.
+        overhead: Duration::from_millis(15),
         brain,
         ..BotConfig::new("127.0.0.1", port, "kibitz")
     };

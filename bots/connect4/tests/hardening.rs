@@ -17,6 +17,8 @@ use tokio::sync::watch;
 fn quick_bot(port: u16, name: &str) -> BotConfig {
     BotConfig {
         time: Duration::from_millis(60),
+        // The old reply-time semantics: only the hand-off grace is kept.
+        overhead: Duration::from_millis(15),
         brain: Brain::Random { seed: 9 },
         reregister_after: Duration::from_millis(300),
         give_up_after: Some(Duration::from_millis(1500)),

@@ -99,6 +99,8 @@ async fn other_board_size_with_matching_bots() {
     ] {
         let cfg = BotConfig {
             time: Duration::from_millis(60),
+            // The old reply-time semantics: only the hand-off grace is kept.
+            overhead: Duration::from_millis(15),
             columns: 5,
             rows: 4,
             connect: 3,
@@ -140,6 +142,8 @@ async fn bot_with_the_wrong_size_keeps_playing_legal_moves() {
     let (stop_tx, stop) = watch::channel(false);
     let cfg = BotConfig {
         time: Duration::from_millis(40),
+        // The old reply-time semantics: only the hand-off grace is kept.
+        overhead: Duration::from_millis(15),
         brain: Brain::Engine {
             hash_mb: 4,
             max_depth: None,
@@ -224,6 +228,8 @@ fn binaries_play_a_season_and_print_the_ranking() {
                 name,
                 "--time-ms",
                 "60",
+                "--overhead-ms",
+                "15",
                 "--hash-mb",
                 "4",
             ])

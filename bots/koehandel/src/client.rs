@@ -9,16 +9,39 @@ use crate::protocol::{answer_reply, BotDecoder, Envelope, Incoming, Reply};
 use axum::extract::{RawQuery, State};
 use axum::Router;
 use kibitz_koehandel::{make_player, Event, Player, Seat};
+use kibitz_search::clock::KOEHANDEL;
 use kibitz_search::seed::mix;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 
-/// Longest we let a decision run before answering the empty reply (the market's limit is 5 s
-/// including the network; a late answer would be worth nothing anyway).
-pub const ANSWER_DEADLINE: std::time::Duration = std::time::Duration::from_millis(4500);
+/// Default of [`EndpointLimits::answer_by`]: longest we let a decision run before answering
+/// the empty reply. The one clock rule's send-by for the market's 5 s (connecting included)
+/// with [`KOEHANDEL`]'s 500 ms overhead: 4,500 ms (a late answer would be worth nothing).
+pub const ANSWER_DEADLINE: std::time::Duration = KOEHANDEL.move_budget().send_by;
+
+/// `strategy` with a per-decision clock for the `strong` player: `:time_ms=B:overhead_ms=O`
+/// appended, so its search stops by the one clock rule (soft = min(B / 2, hard), hard =
+/// B − 2·O). Unchanged for the other strategies (they take no time) and for a spec that
+/// already sets `time_ms`, `soft_ms` or `hard_ms`.
+pub fn clocked_strategy(strategy: &str, budget: Duration, overhead: Duration) -> String {
+    let mut parts = strategy.split(':');
+    let name = parts.next().unwrap_or_default();
+    let timed = parts.any(|p| {
+        let key = p.split('=').next().unwrap_or_default();
+        matches!(key, "time_ms" | "soft_ms" | "hard_ms")
+    });
+    if name != "strong" || timed {
+        return strategy.to_string();
+    }
+    format!(
+        "{strategy}:time_ms={}:overhead_ms={}",
+        budget.as_millis(),
+        overhead.as_millis()
+    )
+}
 
 /// Games remembered at once; beyond this the least recently used session is dropped.
 pub const MAX_SESSIONS: usize = 512;
@@ -36,6 +59,9 @@ pub struct EndpointLimits {
     /// Connections open at once from one IP address (the market's pool needs at most one per
     /// running game).
     pub max_connections_per_peer: usize,
+    /// A decision still running this long after the request arrived is answered with the
+    /// empty reply (default [`ANSWER_DEADLINE`]).
+    pub answer_by: Duration,
 }
 
 impl Default for EndpointLimits {
@@ -44,6 +70,7 @@ impl Default for EndpointLimits {
             header_timeout: std::time::Duration::from_secs(10),
             max_connections: 512,
             max_connections_per_peer: 128,
+            answer_by: ANSWER_DEADLINE,
         }
     }
 }
@@ -118,6 +145,7 @@ type SessionMap = HashMap<(u64, u64), Arc<Mutex<Session>>>;
 pub struct Bot {
     strategy: String,
     seed: u64,
+    answer_by: Duration,
     sessions: Mutex<SessionMap>,
 }
 
@@ -135,6 +163,7 @@ impl Bot {
         Ok(Bot {
             strategy: strategy.to_string(),
             seed,
+            answer_by: ANSWER_DEADLINE,
             sessions: Mutex::new(HashMap::new()),
         })
     }
@@ -217,15 +246,16 @@ pub fn router(bot: Arc<Bot>) -> Router {
 
 async fn handler(State(bot): State<Arc<Bot>>, RawQuery(q): RawQuery) -> String {
     let q = q.unwrap_or_default();
+    let answer_by = bot.answer_by;
     let work = tokio::task::spawn_blocking(move || bot.handle_query(&q));
-    match tokio::time::timeout(ANSWER_DEADLINE, work).await {
+    match tokio::time::timeout(answer_by, work).await {
         Ok(Ok(reply)) => reply,
         Ok(Err(e)) => {
             tracing::error!("decision failed: {e}");
             Reply::empty().to_string()
         }
         Err(_) => {
-            tracing::warn!("decision took longer than {ANSWER_DEADLINE:?}; answered nothing");
+            tracing::warn!("decision took longer than {answer_by:?}; answered nothing");
             Reply::empty().to_string()
         }
     }
@@ -270,7 +300,10 @@ pub async fn spawn_with(
     seed: u64,
     limits: EndpointLimits,
 ) -> Result<BotHandle, BotError> {
-    let bot = Arc::new(Bot::with_seed(strategy, seed)?);
+    let bot = Arc::new(Bot {
+        answer_by: limits.answer_by,
+        ..Bot::with_seed(strategy, seed)?
+    });
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let app = router(bot.clone());
@@ -283,4 +316,37 @@ pub async fn spawn_with(
         Arc::new(crate::guard::RejectLog::default()),
     ));
     Ok(BotHandle { addr, bot, task })
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn answer_deadline_is_the_rule_on_five_seconds() {
+        // Unchanged: 4,500 ms, now the send-by of 5 s with 500 ms overhead.
+        assert_eq!(ANSWER_DEADLINE, Duration::from_millis(4500));
+    }
+
+    #[test]
+    fn clocked_strategy_times_only_an_untimed_strong() {
+        let (b, o) = (Duration::from_millis(5000), Duration::from_millis(500));
+        assert_eq!(
+            clocked_strategy("strong", b, o),
+            "strong:time_ms=5000:overhead_ms=500"
+        );
+        assert_eq!(
+            clocked_strategy("strong:worlds=8", b, o),
+            "strong:worlds=8:time_ms=5000:overhead_ms=500"
+        );
+        for same in [
+            "strong:soft_ms=100",
+            "strong:time_ms=300",
+            "heuristic",
+            "random",
+        ] {
+            assert_eq!(clocked_strategy(same, b, o), same);
+        }
+        assert!(make_player(&clocked_strategy("strong", b, o), 1).is_some());
+    }
 }

@@ -43,6 +43,7 @@
 pub mod caller;
 pub mod client;
 pub mod guard;
+pub mod market_view;
 pub use kibitz_net::limits;
 pub mod protocol;
 pub mod record;

@@ -152,6 +152,8 @@ pub struct GameRecord {
     pub herds: [String; SEATS],
     /// Final money per seat (letters), once the game is over.
     pub money: [String; SEATS],
+    /// Where the game stands, for the market page's picture.
+    pub view: crate::market_view::MarketView,
 }
 
 /// The ids of a started game.
@@ -277,6 +279,7 @@ impl Market {
             turns: 0,
             herds: Default::default(),
             money: Default::default(),
+            view: Default::default(),
         }));
         g.by_market.insert(market, rec.clone());
         for id in ids {
@@ -396,6 +399,7 @@ impl Market {
         let mut moves = Vec::new();
         loop {
             let notices: Vec<_> = game.drain_notices().collect();
+            lock(&rec).view.update(&game, &notices);
             for n in notices {
                 let env = Envelope {
                     market,

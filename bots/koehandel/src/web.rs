@@ -131,7 +131,10 @@ async fn root(State(market): State<Market>, req: Request) -> Response {
     }
     if let Some(m) = first(&p, "market") {
         return match m.trim().parse().ok().and_then(|m| market.game(m)) {
-            Some(rec) => html(game_page(&rec)),
+            Some(rec) if first(&p, "part") == Some("view") => {
+                html(view_part(&rec, market.config().seed))
+            }
+            Some(rec) => html(game_page(&rec, market.config().seed)),
             None => {
                 reject(Reject::Query, format!("no market {}", truncate(m, 60)));
                 text(
@@ -149,7 +152,7 @@ pub use kibitz_net::html::escape as esc;
 const STYLE: &str =
     "body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}\
 td,th{border:1px solid #999;padding:.2em .6em;text-align:left}input[type=text]{width:30em}\
-pre{background:#f4f4f4;padding:.5em;max-height:30em;overflow:auto}";
+pre{background:#f4f4f4;padding:.5em;max-height:30em;overflow:auto}svg.market{display:block;margin:.5em 0}";
 
 fn head(title: &str, refresh: bool) -> String {
     format!(
@@ -200,16 +203,39 @@ fn state(r: &GameRecord) -> String {
     }
 }
 
-fn game_page(r: &GameRecord) -> String {
+/// What the page says about the seeds: the server's seed (what a record's `seed` holds and
+/// `kibitz replay` prints), the market number and the deck seed the game was dealt from.
+///
+/// Game `M` of a server started with seed `s` is dealt from deck seed `s + M` (see
+/// `server`): market 1 of seed 2010 deals deck 2011. The page once said only "seed 2011"
+/// while the record and the replay said "seed 2010": two true numbers under one name.
+pub fn seed_text(r: &GameRecord, server_seed: u64) -> String {
+    if r.seed == server_seed.wrapping_add(r.market) {
+        format!(
+            "server seed {server_seed} · market {} · deck seed {} ({server_seed} + {})",
+            r.market, r.seed, r.market
+        )
+    } else {
+        // A game played from a given position (`Market::play_from`) has no deck seed.
+        format!(
+            "server seed {server_seed} · market {} · deck seed {} (a given position)",
+            r.market, r.seed
+        )
+    }
+}
+
+/// The part of the game page that follows the game (`?market=M&part=view`): the seeds and
+/// state line, the picture, and once over the final scores and the bluffs revealed.
+/// `data-over` tells the page's poll script when to stop.
+pub fn view_part(r: &GameRecord, server_seed: u64) -> String {
     let over = r.scores.is_some();
-    let mut s = head(&format!("Koehandel market {}", r.market), !over);
-    let _ = write!(
-        s,
-        "<h1>Market {}</h1><p id=\"state\">seed {} · {}</p>",
-        r.market,
-        r.seed,
+    let mut s = format!(
+        "<div id=\"view\" data-over=\"{}\"><p id=\"state\">{} · {}</p>",
+        u8::from(over),
+        esc(&seed_text(r, server_seed)),
         esc(&state(r))
     );
+    s.push_str(&crate::market_view::svg(&r.view, &r.names));
     if let Some(sc) = r.scores {
         let best = sc.iter().copied().max().unwrap_or(0);
         s.push_str("<h2>Final scores</h2><ol id=\"scores\">");
@@ -226,7 +252,32 @@ fn game_page(r: &GameRecord) -> String {
             );
         }
         s.push_str("</ol>");
+        s.push_str(&crate::market_view::bluffs_html(&r.view));
     }
+    s.push_str("</div>");
+    s
+}
+
+/// While the game runs: fetch the view part every second and swap it in; reload the page
+/// once when the game is over (the players table and logs are final then).
+const POLL_SCRIPT: &str = "<script>(function(){\
+const url='/?market='+document.body.dataset.market+'&part=view';\
+async function poll(){\
+ try{const r=await fetch(url);if(r.ok){const t=await r.text();\
+  const d=document.createElement('div');d.innerHTML=t;const v=d.firstElementChild;\
+  if(v&&v.id==='view'){document.getElementById('view').replaceWith(v);\
+   document.body.dataset.polls=(+(document.body.dataset.polls||0)+1);\
+   if(v.dataset.over==='1'){location.reload();return;}}}}catch(e){}\
+ setTimeout(poll,1000);}\
+setTimeout(poll,1000);})();</script>";
+
+fn game_page(r: &GameRecord, server_seed: u64) -> String {
+    let over = r.scores.is_some();
+    let mut s = head(&format!("Koehandel market {}", r.market), false);
+    let _ = write!(s, "<h1>Market {}</h1>", r.market);
+    // The body names the market for the poll script.
+    s = s.replacen("<body>", &format!("<body data-market=\"{}\">", r.market), 1);
+    s.push_str(&view_part(r, server_seed));
     s.push_str("<h2>Players</h2><table id=\"players\"><tr><th>seat</th><th>id</th><th>player</th><th>requests</th><th>no answer</th><th>avg ms</th><th>defaults</th><th>bluffs caught</th><th>barred</th><th>score</th><th>log</th></tr>");
     for i in 0..SEATS {
         let c = r.counters[i];
@@ -250,22 +301,25 @@ fn game_page(r: &GameRecord) -> String {
             r.ids[i]
         );
     }
-    s.push_str("</table><h2>Logs</h2>");
+    s.push_str("</table><h2>Wire logs</h2><p>What the market sent and received, per player (click to open; the whole log is behind each table's log link).</p>");
     for i in 0..SEATS {
         let lines: Vec<&str> = r.logs[i].lines().collect();
         let from = lines.len().saturating_sub(PAGE_LOG_LINES);
         let _ = write!(
             s,
-            "<details class=\"log\" id=\"log{}\"{}><summary>id {} ({} lines{})</summary><pre>{}</pre></details>",
+            "<details class=\"log\" id=\"log{}\"><summary>seat {i}, id {} ({} lines{})</summary><pre>{}</pre></details>",
             r.ids[i],
-            if i == 0 { " open" } else { "" },
             r.ids[i],
             lines.len(),
             if from > 0 { ", last part" } else { "" },
             esc(&lines[from..].join("\n"))
         );
     }
-    s.push_str("<p><a href=\"/\">back</a></p></body></html>");
+    s.push_str("<p><a href=\"/\">back</a></p>");
+    if !over {
+        s.push_str(POLL_SCRIPT);
+    }
+    s.push_str("</body></html>");
     s
 }
 
@@ -370,5 +424,81 @@ pub(crate) async fn serve(
                 }
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page names the seed a game was dealt from, and the server seed the record (and so
+    /// `kibitz replay`) names: market 1 of seed 2010 is dealt from 2011. Before the fix the
+    /// page said only "seed 2011" and the replay "seed 2010".
+    #[tokio::test]
+    async fn the_page_shows_the_seed_used_and_the_records_seed() {
+        let dir = std::env::temp_dir().join(format!("kh-web-seed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let writer = kibitz_net::record::RecordWriter::create(&dir, "koehandel").unwrap();
+        let market = Market::new(MarketConfig {
+            records: Some(Arc::new(writer)),
+            ..MarketConfig::default()
+        });
+        // Four passive seats: the market answers every question with the default.
+        let r = market.play(Vec::new()).await.unwrap();
+        assert_eq!((r.market, r.seed), (1, 2011));
+        let text = std::fs::read_to_string(dir.join("koehandel.jsonl")).unwrap();
+        let line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let page = game_page(&r, market.config().seed);
+        // What the record (and the replay's header) calls the seed, and what it deals from.
+        let record_seed = line["seed"].as_u64().unwrap();
+        let deck_seed = line["setup"]["deck_seed"].as_u64().unwrap();
+        assert_eq!((record_seed, deck_seed), (2010, 2011));
+        assert!(
+            page.contains(&format!("server seed {record_seed}")),
+            "{page}"
+        );
+        assert!(
+            page.contains(&format!("deck seed {deck_seed} (2010 + 1)")),
+            "{page}"
+        );
+        assert!(
+            !page.contains("seed 2011 ·"),
+            "a bare seed 2011 reads as the server's"
+        );
+        // The deck the page's seed names is the deck the record dealt.
+        let deck: Vec<String> = kibitz_koehandel::Game::shuffled_deck(deck_seed)
+            .iter()
+            .map(|a| a.letter().to_string())
+            .collect();
+        assert_eq!(line["setup"]["deck"], serde_json::json!(deck));
+    }
+
+    /// Running: the picture of the deal in progress and the poll script; over: the scores,
+    /// the bluffs and the money values, no polling; logs are folded away but one click away.
+    #[tokio::test]
+    async fn the_page_pictures_the_game_and_polls_only_while_it_runs() {
+        let market = Market::new(MarketConfig::default());
+        let r = market.play(Vec::new()).await.unwrap();
+        let page = game_page(&r, 2010);
+        assert!(page.contains("<svg") && page.contains("game over"));
+        assert!(page.contains("<h2>Final scores</h2>") && page.contains("id=\"bluffs\""));
+        assert!(page.contains("worth") && !page.contains("setTimeout(poll"));
+        assert!(page.contains("<details class=\"log\"") && !page.contains(" open>"));
+        assert!(page.contains(&format!("href=\"/?log={}\"", r.ids[0])));
+        // The same game while it ran (its state at the start): polled, no scores.
+        let mut running = r.clone();
+        running.scores = None;
+        running.view = crate::market_view::MarketView::default();
+        let mut g = kibitz_koehandel::Game::new(r.seed);
+        let notices: Vec<_> = g.drain_notices().collect();
+        running.view.update(&g, &notices);
+        let page = game_page(&running, 2010);
+        assert!(page.contains("setTimeout(poll") && page.contains("data-market=\"1\""));
+        assert!(page.contains("turn: seat 0") && !page.contains("Final scores"));
+        let part = view_part(&running, 2010);
+        assert!(part.starts_with("<div id=\"view\" data-over=\"0\">"));
+        assert!(view_part(&r, 2010).starts_with("<div id=\"view\" data-over=\"1\">"));
     }
 }

@@ -126,7 +126,7 @@ fn version_and_help_name_the_binary_and_show_the_defaults_that_apply() {
     let help = run_bin(server, &["--help"]).stdout;
     let d = MarketConfig::default();
     for (flag, value) in [
-        ("deadline-ms", d.deadline.as_millis().to_string()),
+        ("time-ms", d.deadline.as_millis().to_string()),
         ("seed", d.seed.to_string()),
         ("give-up-after", d.give_up_after.unwrap().to_string()),
         (
@@ -159,13 +159,13 @@ fn version_and_help_name_the_binary_and_show_the_defaults_that_apply() {
         assert_eq!(shown_default(&help, flag), value, "bot --{flag}");
     }
     assert!(help.contains(&format!(
-        "({})",
+        "[default: {}]",
         kibitz_bots_koehandel::client::best_strategy()
     )));
     // Values the help rules out are refused, not silently changed.
     for (bin, args) in [
-        (server, ["--deadline-ms", "0"]),
-        (server, ["--deadline-ms", "5001"]),
+        (server, ["--time-ms", "0"]),
+        (server, ["--time-ms", "5001"]),
         (server, ["--header-timeout-ms", "0"]),
         (server, ["--max-connections", "0"]),
         (bot, ["--max-connections-per-peer", "0"]),

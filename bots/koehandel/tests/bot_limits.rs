@@ -41,6 +41,7 @@ async fn silent_clients_do_not_block_the_market() {
         header_timeout: Duration::from_millis(300),
         max_connections: 8,
         max_connections_per_peer: 4,
+        ..EndpointLimits::default()
     };
     let bot = spawn_with("127.0.0.1:0", "heuristic", 1, limits)
         .await

@@ -16,7 +16,7 @@ use kibitz_maumau::knowledge::{Knowledge, Notice};
 use kibitz_maumau::mcts::{IsmctsParams, IsmctsPlayer};
 use kibitz_maumau::player::{make_player, Player, RandomPlayer};
 use kibitz_maumau::{Action, Card, CardSet, Config, DrawTwo, Suit};
-use kibitz_search::time::TimeControl;
+use kibitz_search::clock::{MoveBudget, MAUMAU};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
@@ -29,8 +29,11 @@ pub struct BotConfig {
     pub name: String,
     /// `ismcts`, `heuristic`, `greedy` or `random`.
     pub strategy: String,
-    /// Thinking time per move (soft budget; the hard deadline is 1.5×).
+    /// The move budget: time from the server's request until our answer should have reached
+    /// it (default 1 s, our own limit: the contest has none). See [`BotConfig::move_budget`].
     pub time: Duration,
+    /// What is kept from [`Self::time`] for the network and the process (default 100 ms).
+    pub overhead: Duration,
     /// Fixed ISMCTS iterations per move instead of a time budget.
     pub iterations: Option<u64>,
     /// Seed of the player's randomness.
@@ -46,12 +49,24 @@ pub struct BotConfig {
     pub params: Vec<String>,
 }
 
+impl BotConfig {
+    /// The times of one move by the one clock rule ([`MoveBudget::for_move`]): no new
+    /// iteration after `min(time / 2, hard)`, abort at `hard = time − 2·overhead`. (The bot
+    /// thinks on its own thread and answers right after, so `send_by` is not needed.)
+    pub fn move_budget(&self) -> MoveBudget {
+        MoveBudget::for_move(self.time, self.overhead)
+    }
+}
+
+/// The defaults: ISMCTS on the contest clock [`MAUMAU`] (1 s budget, 100 ms overhead → soft
+/// 500 ms, hard 800 ms), seed 1, two seats, 300 s inactivity timeout.
 impl Default for BotConfig {
     fn default() -> Self {
         BotConfig {
             name: "kibitz".into(),
             strategy: "ismcts".into(),
-            time: Duration::from_millis(200),
+            time: MAUMAU.budget,
+            overhead: MAUMAU.overhead,
             iterations: None,
             seed: 1,
             players: 2,
@@ -413,8 +428,7 @@ impl Bot {
             return BotMsg::Draw;
         };
         let start = Instant::now();
-        let soft = self.cfg.time;
-        let tc = TimeControl::new(soft, soft + soft / 2);
+        let tc = self.cfg.move_budget().time_control();
         let choice = match self.ismcts.as_mut() {
             Some(p) => {
                 let a = p.choose(know, &tc);
@@ -496,4 +510,27 @@ fn show(a: Action) -> String {
 
 fn card(n: i32) -> Option<Card> {
     Card::from_wire(n as i64)
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    #[test]
+    fn default_clock_is_the_rule_on_one_second() {
+        // Old: --time-ms 300 (bin) / 200 (config) was the soft budget, hard 1.5 × soft.
+        // New: budget 1 s, overhead 100 ms → soft 500, hard 800.
+        let b = BotConfig::default().move_budget();
+        assert_eq!((b.soft, b.hard), (ms(500), ms(800)));
+        let b = BotConfig {
+            time: ms(300),
+            ..BotConfig::default()
+        }
+        .move_budget();
+        assert_eq!((b.soft, b.hard), (ms(100), ms(100)));
+    }
 }

@@ -9,7 +9,7 @@
 //! | line length | 16 KiB ([`protocol::MAX_LINE`]) | the rest of the line is dropped; the line counts as garbage |
 //! | lines queued per bot | 256 ([`conn::MAX_QUEUED`]) | reading stops; TCP flow control holds the bot back |
 //! | one write | 10 s ([`conn::WRITE_TIMEOUT`]) | the bot counts as gone (after the real server's 3 retries) |
-//! | answer (and name line) timeout | 5 s (`turn_timeout`, `--turn-timeout-ms`), then 3 repeats | dropped (spec §10) |
+//! | answer (and name line) timeout | 5 s (`turn_timeout`, `--time-ms`), then 3 repeats | dropped (spec §10) |
 //! | idle timeout, only without a turn timeout | 600 s (`idle_timeout`, `--idle-timeout-ms`; 0 = never) | a silent connection that owes a line is closed (handshake: seat stays free; game: seat dropped) |
 //! | turns per game | 10,000 (`max_turns`) | game ends as on talon exhaustion |
 //! | connections at once | 512 (`max_connections`, `--max-connections`) | further connections are closed at once |

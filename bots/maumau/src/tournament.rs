@@ -40,6 +40,7 @@ fn entrant(name: &str, strategy: &str, number: u64, seed: u64) -> Entrant {
             name: name.to_string(),
             strategy: strategy.clone(),
             time: ISMCTS_MOVE_CAP,
+            overhead: kibitz_search::clock::MAUMAU.overhead,
             iterations,
             seed: mix(mix(seed, number), u64::from(game)),
             players: 2,

@@ -188,10 +188,10 @@ fn help_matches_behaviour_and_out_of_range_values_are_refused() {
         !ok && err.contains("--knockout plays two-seat games"),
         "{err}"
     );
-    // --turn-timeout-ms 0 does not wait forever by default: the idle timeout then applies.
+    // --time-ms 0 does not wait forever by default: the idle timeout then applies.
     let (_, out, _) = run(SERVER, &["--help"]);
     let turn = out
-        .split("--turn-timeout-ms")
+        .split("--time-ms")
         .nth(1)
         .and_then(|t| t.split("\n      --").next())
         .unwrap_or_default();

@@ -3,7 +3,7 @@
 //!
 //! Timing: the [`TimeControl`] starts the moment the MoveRequest is decoded. The player gets the
 //! soft budget (stop starting iterations) and the hard deadline (abort); if it still has not
-//! answered by the `send_by` limit (default 1.65 s), the client sends a legal fallback move
+//! answered by the `send_by` limit (default 1.75 s, the one clock rule for the contest's 2 s: [`PIRANHAS`]), the client sends a legal fallback move
 //! itself, so the server's 2 s soft limit is never crossed by thinking.
 
 use crate::player::{Decision, Player};
@@ -12,6 +12,7 @@ use crate::protocol::{
     CLIENT_CLOSE, DEFAULT_PORT, GAME_TYPE, OPEN,
 };
 use kibitz_piranhas::{Color, Move, State};
+use kibitz_search::clock::{MoveBudget, PIRANHAS};
 use kibitz_search::time::TimeControl;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -173,15 +174,30 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 /// Default of [`ClientConfig::resync_timeout`]: three official hard limits.
 pub const DEFAULT_RESYNC_TIMEOUT: Duration = Duration::from_secs(30);
 
+impl ClientConfig {
+    /// This config with its soft, hard and send-by times from `clock` (the one clock rule,
+    /// [`MoveBudget::for_move`]).
+    pub fn with_clock(self, clock: MoveBudget) -> Self {
+        Self {
+            soft: clock.soft,
+            hard: clock.hard,
+            send_by: clock.send_by,
+            ..self
+        }
+    }
+}
+
+/// The default clock is the contest's: [`PIRANHAS`] (2 s budget, 250 ms overhead → soft
+/// 1,000 ms, hard 1,500 ms, send-by 1,750 ms).
 impl Default for ClientConfig {
     fn default() -> Self {
         Self {
             host: "localhost".into(),
             port: DEFAULT_PORT,
             reservation: None,
-            soft: Duration::from_millis(900),
-            hard: Duration::from_millis(1500),
-            send_by: Duration::from_millis(1650),
+            soft: PIRANHAS.move_budget().soft,
+            hard: PIRANHAS.move_budget().hard,
+            send_by: PIRANHAS.move_budget().send_by,
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
             resync_timeout: DEFAULT_RESYNC_TIMEOUT,
         }
@@ -532,4 +548,27 @@ fn log_decision(state: &State, mv: Move, d: &Decision, took: Duration) {
         took.as_millis(),
         pv.join(" ")
     );
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    #[test]
+    fn default_clock_is_the_contest_rule() {
+        // Old default: soft 900, hard 1500, send-by 1650 (and the binary's 1300 / 1600 / 1750).
+        // New: the 2 s budget with 250 ms overhead.
+        let c = ClientConfig::default();
+        assert_eq!((c.soft, c.hard, c.send_by), (ms(1000), ms(1500), ms(1750)));
+    }
+
+    #[test]
+    fn with_clock_takes_all_three_times() {
+        let c = ClientConfig::default().with_clock(MoveBudget::for_move(ms(1000), ms(100)));
+        assert_eq!((c.soft, c.hard, c.send_by), (ms(500), ms(800), ms(900)));
+    }
 }

@@ -7,6 +7,7 @@
 //! - [`server`]: our reference server (`piranhas-server`) and its in-process API.
 //! - [`record`]: a game as a `kibitz-record/1` line and as the Software-Challenge replay XML
 //!   (server and arena share it).
+//! - [`external`]: one game on the server with an external (`cmd:`) seat, for `kibitz match`.
 //! - [`tournament`]: round robins over real TCP for `kibitz tournament` and the server binary.
 //!
 //! Running it:
@@ -44,6 +45,7 @@
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod external;
 pub mod player;
 pub mod protocol;
 pub mod record;

@@ -12,6 +12,7 @@ use crate::server::{GameRecord, PreparedGame, Server, ServerConfig};
 use comfy_table::Table;
 use kibitz_net::tournament::{Options, Progress};
 use kibitz_piranhas::{Color, EngineConfig};
+use kibitz_search::clock::{MoveBudget, PIRANHAS};
 use kibitz_search::stats::Standing;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -161,9 +162,8 @@ async fn play_one(
                     reservation: Some(code.clone()),
                     soft: *soft,
                     hard: *hard,
-                    // Parallel games share two cores: allow the search thread to be late,
-                    // still far inside the server's 2 s limit.
-                    send_by: *hard + Duration::from_millis(600),
+                    // The one clock rule: the move leaves one overhead after the hard deadline.
+                    send_by: *hard + PIRANHAS.overhead,
                     idle_timeout: Some(timeout),
                     ..ClientConfig::default()
                 };
@@ -395,7 +395,7 @@ pub fn standings(rows: &[Row]) -> Vec<Standing> {
         .collect()
 }
 
-/// The three standard entrants: our search bot (`search_ms` soft budget), greedy, random.
+/// The three standard entrants: our search bot (`search_ms` move budget), greedy, random.
 pub fn standard_entrants(search_ms: u64) -> Vec<Entrant> {
     entrants_with(search_ms, None)
 }
@@ -404,8 +404,13 @@ pub fn standard_entrants(search_ms: u64) -> Vec<Entrant> {
 /// move instead of watching the clock (reproducible: no smart time, the clock only a guard
 /// at `search_ms`), and every player is built fresh for each game.
 pub fn entrants_with(search_ms: u64, nodes: Option<u64>) -> Vec<Entrant> {
-    let soft = Duration::from_millis(search_ms);
-    let hard = if nodes.is_some() { soft } else { soft * 3 / 2 };
+    let clock = MoveBudget::for_move(Duration::from_millis(search_ms), PIRANHAS.overhead);
+    let soft = if nodes.is_some() {
+        clock.hard
+    } else {
+        clock.soft
+    };
+    let hard = clock.hard;
     let search: PlayerFactory = Arc::new(move |_| {
         let mut cfg = EngineConfig::default();
         cfg.search.hash_mb = 16;
@@ -436,8 +441,8 @@ pub fn entrants_with(search_ms: u64, nodes: Option<u64>) -> Vec<Entrant> {
 pub const NODES: u64 = 40_000;
 /// The tournament's guard on our bot's move: the search stops here even if the node budget
 /// is not used up (then the game is no longer reproducible; only on a badly overloaded
-/// machine). The server's limit is 2 s.
-pub const SEARCH_MS: u64 = 1_500;
+/// machine). It is the server's 2 s: the one clock rule makes the hard guard 1,500 ms.
+pub const SEARCH_MS: u64 = 2_000;
 
 /// Runs this contest's local tournament: our server on loopback, kibitz (search) / greedy /
 /// random over real TCP XML, round robin, `games_per_pair` games per pair (both colours per

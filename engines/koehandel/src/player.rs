@@ -1,9 +1,11 @@
 //! The [`Player`] trait shared by the in-process runner and the HTTP bot, plus the two
 //! simplest baselines and the registry of player names.
 
+use kibitz_search::clock::MoveBudget;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
 
 use crate::auction::server_payment;
 use crate::event::{Answer, Event, Question, TradeStart};
@@ -24,6 +26,23 @@ pub trait Player: Send {
     fn observe(&mut self, event: &Event);
     /// A question; the answer is validated by the market (invalid = default).
     fn decide(&mut self, question: &Question) -> Answer;
+    /// What the player's search knew about its last [`Player::decide`], for game records
+    /// (`think`); `None` for players without a search (the default) and for decisions made
+    /// without one.
+    fn last_think(&self) -> Option<Think> {
+        None
+    }
+}
+
+/// What a sampling player knew about one decision (see [`Player::last_think`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Think {
+    /// Sampled worlds every candidate answer was played out in.
+    pub worlds: u32,
+    /// Candidate answers compared.
+    pub candidates: u32,
+    /// The chosen answer's mean utility over those worlds (the player's own units).
+    pub estimate: f64,
 }
 
 /// The names [`make_player`] knows.
@@ -32,9 +51,12 @@ pub const PLAYER_NAMES: [&str; 4] = ["pass", "random", "heuristic", "strong"];
 /// Creates a player by name (`pass`, `random`, `heuristic`, `strong`), seeded for determinism.
 /// Parameters follow the name, colon-separated: `heuristic:rate=0.5:denial=0.2`,
 /// `strong:worlds=32` or `strong:param.worlds=32` (any name of
-/// [`crate::params::strong_specs`]), `strong:soft_ms=1500:hard_ms=3000` (a per-decision time
-/// budget for network play; without one the strong player is deterministic). Unknown names, keys or bad
-/// values give `None`.
+/// [`crate::params::strong_specs`]), `strong:time_ms=5000:overhead_ms=500` (a per-decision
+/// time budget for network play by the one clock rule, [`MoveBudget::for_move`]: soft =
+/// min(time / 2, hard), hard = time − 2·overhead; overhead defaults to 0), or the two times
+/// themselves, `strong:soft_ms=1500:hard_ms=3000` (`soft_ms` alone: budget 2 × soft, so hard
+/// = 2 × soft; `hard_ms` alone: budget = hard, so soft = hard / 2). Without any the strong
+/// player is deterministic. Unknown names, keys or bad values give `None`.
 pub fn make_player(spec: &str, seed: u64) -> Option<Box<dyn Player>> {
     let mut parts = spec.split(':');
     let name = parts.next()?;
@@ -56,11 +78,14 @@ pub fn make_player(spec: &str, seed: u64) -> Option<Box<dyn Player>> {
         "strong" => {
             use kibitz_search::params::Tunable;
             let mut p = crate::strong::StrongParams::default();
-            let (mut soft, mut hard) = (None, None);
+            let ms = |v: f64| Duration::from_millis(v.max(0.0) as u64);
+            let (mut soft, mut hard, mut time, mut overhead) = (None, None, None, Duration::ZERO);
             for (k, v) in kv {
                 match k {
-                    "soft_ms" => soft = Some(std::time::Duration::from_millis(v.max(0.0) as u64)),
-                    "hard_ms" => hard = Some(std::time::Duration::from_millis(v.max(0.0) as u64)),
+                    "soft_ms" => soft = Some(ms(v)),
+                    "hard_ms" => hard = Some(ms(v)),
+                    "time_ms" => time = Some(ms(v)),
+                    "overhead_ms" => overhead = ms(v),
                     _ => {
                         let name = k.strip_prefix("param.").unwrap_or(k);
                         p.set_param(name, v).ok()?;
@@ -68,13 +93,29 @@ pub fn make_player(spec: &str, seed: u64) -> Option<Box<dyn Player>> {
                 }
             }
             let mut player = crate::strong::StrongPlayer::with_params(p, seed);
-            if let Some(soft) = soft.or(hard) {
-                player.set_budget(soft, hard.unwrap_or(soft * 2).max(soft));
+            if let Some((soft, hard)) = strong_clock(soft, hard, time, overhead) {
+                player.set_budget(soft, hard);
             }
             Box::new(player)
         }
         _ => return None,
     })
+}
+
+/// The strong player's `(soft, hard)` from its spec's `soft_ms`, `hard_ms`, `time_ms` and
+/// `overhead_ms` (see [`make_player`]); `None` without any time. The budget is `time_ms`, or
+/// implied by the times alone (`hard_ms`, else `2 × soft_ms`), and the one clock rule gives
+/// what was not set; soft never exceeds hard.
+fn strong_clock(
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    time: Option<Duration>,
+    overhead: Duration,
+) -> Option<(Duration, Duration)> {
+    let budget = time.or(hard).or(soft.map(|s| s * 2))?;
+    let rule = MoveBudget::for_move(budget, overhead);
+    let hard = hard.unwrap_or(rule.hard);
+    Some((soft.unwrap_or(rule.soft).min(hard), hard))
 }
 
 fn set_heuristic(p: &mut crate::heuristic::HeuristicParams, k: &str, v: f64) -> Option<()> {
@@ -199,5 +240,39 @@ impl Player for RandomPlayer {
         };
         self.k.on_answer(q, &a);
         a
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    fn ms(v: u64) -> Option<Duration> {
+        Some(Duration::from_millis(v))
+    }
+
+    #[test]
+    fn strong_clock_follows_the_rule() {
+        let z = Duration::ZERO;
+        assert_eq!(strong_clock(None, None, None, z), None);
+        // soft alone: as before, hard = 2 × soft.
+        assert_eq!(strong_clock(ms(700), None, None, z), ms(700).zip(ms(1400)));
+        // hard alone: old soft = hard (3000); now half of it.
+        assert_eq!(
+            strong_clock(None, ms(3000), None, z),
+            ms(1500).zip(ms(3000))
+        );
+        // both: taken as given.
+        assert_eq!(
+            strong_clock(ms(1500), ms(3000), None, z),
+            ms(1500).zip(ms(3000))
+        );
+        // the contest clock: 5 s with 500 ms overhead.
+        let o = Duration::from_millis(500);
+        assert_eq!(
+            strong_clock(None, None, ms(5000), o),
+            ms(2500).zip(ms(4000))
+        );
+        assert!(make_player("strong:time_ms=5000:overhead_ms=500", 1).is_some());
     }
 }

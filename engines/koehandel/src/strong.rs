@@ -162,6 +162,7 @@ pub struct StrongPlayer {
     run: Run,
     rollouts: std::cell::Cell<u64>,
     budget: Option<(Duration, Duration)>,
+    last: std::cell::Cell<Option<crate::player::Think>>,
 }
 
 impl StrongPlayer {
@@ -181,6 +182,7 @@ impl StrongPlayer {
             run: Run::default(),
             rollouts: std::cell::Cell::new(0),
             budget: None,
+            last: std::cell::Cell::new(None),
         }
     }
 
@@ -247,10 +249,12 @@ impl StrongPlayer {
         let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
         let policy = self.policy();
         let mut sums = vec![0.0; n];
+        let mut played = 0u32;
         for (i, w) in worlds.iter().enumerate() {
             for (c, sum) in sums.iter_mut().enumerate() {
                 *sum += self.play_out(make(i, w, c), &policy);
             }
+            played += 1;
             if tc.as_ref().is_some_and(|t| t.soft_expired()) {
                 break;
             }
@@ -261,6 +265,11 @@ impl StrongPlayer {
                 best = (c, u);
             }
         }
+        self.last.set(Some(crate::player::Think {
+            worlds: played,
+            candidates: n as u32,
+            estimate: best.1 / f64::from(played.max(1)),
+        }));
         best.0
     }
 
@@ -471,7 +480,11 @@ impl Player for StrongPlayer {
         }
         self.belief.sync(&mut self.k);
     }
+    fn last_think(&self) -> Option<crate::player::Think> {
+        self.last.get()
+    }
     fn decide(&mut self, q: &Question) -> Answer {
+        self.last.set(None);
         self.k.on_question(q);
         self.belief.sync(&mut self.k);
         self.model.on_question(&self.k, q);

@@ -251,6 +251,16 @@ impl Player for IsmctsPlayer {
             None => crate::player::GreedyPlayer.choose(know, tc),
         }
     }
+
+    fn last_think(&self) -> Option<crate::player::Think> {
+        let s = self.last.as_ref()?;
+        let c = s.children.iter().find(|c| Some(c.action) == s.best)?;
+        Some(crate::player::Think {
+            iterations: s.iterations,
+            visits: c.visits,
+            win_rate: c.mean_reward,
+        })
+    }
 }
 
 /// Deterministic bench workload: ISMCTS searches of a fixed iteration count from the first

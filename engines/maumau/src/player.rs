@@ -19,6 +19,23 @@ pub trait Player: Send {
     /// Chooses an answer for the seat that `know` describes, at its turn. Must return within
     /// `tc`'s hard deadline. Must never panic, whatever the knowledge says.
     fn choose(&mut self, know: &Knowledge, tc: &TimeControl) -> Action;
+
+    /// What the player's search knew about its last [`Player::choose`], for game records
+    /// (`think`); `None` for players without a search (the default) and forced moves.
+    fn last_think(&self) -> Option<Think> {
+        None
+    }
+}
+
+/// What a search player knew about one decision (see [`Player::last_think`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Think {
+    /// Search iterations run.
+    pub iterations: u64,
+    /// Times the chosen action was visited at the root.
+    pub visits: u32,
+    /// The chosen action's estimated win rate for the mover (mean reward, 0 to 1).
+    pub win_rate: f64,
 }
 
 /// The suit to wish: the one with most non-Jack cards in `hand`, ties to lower suit.

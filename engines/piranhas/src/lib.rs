@@ -29,7 +29,7 @@
 //!   as connected, turn 60 ends by swarm size, no legal move loses.
 //! - Search: `kibitz_search::alphabeta` (ID, PVS, TT, killers/history, quiescence on
 //!   captures, LMR, null move except near the round limit). Time: the default budget is soft
-//!   1.2 s / hard 1.6 s from the MoveRequest ([`search::DEFAULT_SOFT`],
+//!   1 s / hard 1.5 s from the MoveRequest ([`search::DEFAULT_SOFT`],
 //!   [`search::DEFAULT_HARD`]), well inside the server's 2 s; iterations predicted to end
 //!   after the hard deadline are not started, the soft budget stretches while the best move
 //!   is unstable or the score drops. `threads` > 1 is Lazy SMP over a shared lock-free table.

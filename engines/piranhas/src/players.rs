@@ -168,15 +168,37 @@ impl PlayerSpec {
                 engine: Engine::new(self.config.clone()),
                 time: self.time,
                 hard: self.hard,
+                last: None,
             }),
         }
     }
+}
+
+/// What a search player knew about its last move: for game records (`think`) and viewers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Think {
+    /// Score from the mover's view (centi-units; wins near ±31,000).
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time the choice took, in ms.
+    pub ms: u64,
+    /// Principal variation, the chosen move first, as the engine prints moves (`x,y,DIR`).
+    pub pv: Vec<String>,
 }
 
 /// Something that picks moves in in-process games.
 pub trait Player: Send {
     /// Picks a move for the side to move; `None` when it has none.
     fn choose(&mut self, state: &State) -> Option<Move>;
+
+    /// What the player's search knew about its last [`Player::choose`]; `None` for players
+    /// without a search (the default) or before the first move.
+    fn last_think(&self) -> Option<Think> {
+        None
+    }
 }
 
 /// Uniformly random legal moves.
@@ -202,12 +224,26 @@ pub struct SearchPlayer {
     engine: Engine,
     time: Option<Duration>,
     hard: Option<Duration>,
+    last: Option<Think>,
 }
 
 impl Player for SearchPlayer {
     fn choose(&mut self, state: &State) -> Option<Move> {
         let tc = move_time_control(self.time, self.hard);
-        self.engine.choose(state, &tc).mv
+        let started = std::time::Instant::now();
+        let c = self.engine.choose(state, &tc);
+        self.last = Some(Think {
+            score: c.score,
+            depth: c.depth,
+            nodes: c.nodes,
+            ms: started.elapsed().as_millis() as u64,
+            pv: c.pv.iter().map(|m| m.to_string()).collect(),
+        });
+        c.mv
+    }
+
+    fn last_think(&self) -> Option<Think> {
+        self.last.clone()
     }
 }
 
@@ -236,6 +272,22 @@ mod tests {
         assert!("search:time=x".parse::<PlayerSpec>().is_err());
         assert!("chess".parse::<PlayerSpec>().is_err());
         assert!("greedy".parse::<PlayerSpec>().is_ok());
+    }
+
+    #[test]
+    fn search_players_tell_what_they_thought_and_others_do_not() {
+        let state = State::start([(2, 3), (6, 6)]);
+        let s: PlayerSpec = "search:depth=3".parse().unwrap();
+        let mut p = s.build(1);
+        assert!(p.last_think().is_none());
+        let mv = p.choose(&state).unwrap();
+        let t = p.last_think().unwrap();
+        assert_eq!(t.depth, 3);
+        assert!(t.nodes > 0);
+        assert_eq!(t.pv.first(), Some(&mv.to_string()));
+        let mut r = "random".parse::<PlayerSpec>().unwrap().build(1);
+        r.choose(&state);
+        assert!(r.last_think().is_none());
     }
 
     #[test]

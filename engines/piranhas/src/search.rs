@@ -21,10 +21,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-/// Default soft budget: no new iteration after this (the server allows 2 s incl. network).
-pub const DEFAULT_SOFT: Duration = Duration::from_millis(1200);
-/// Default hard deadline: abort the search here.
-pub const DEFAULT_HARD: Duration = Duration::from_millis(1600);
+/// Default soft budget: no new iteration after this (the one clock rule for the contest's 2 s
+/// incl. network: [`kibitz_search::clock::PIRANHAS`], 1,000 ms).
+pub const DEFAULT_SOFT: Duration = kibitz_search::clock::PIRANHAS.move_budget().soft;
+/// Default hard deadline: abort the search here (the same rule, 1,500 ms).
+pub const DEFAULT_HARD: Duration = kibitz_search::clock::PIRANHAS.move_budget().hard;
 
 /// The default time control for one move: [`DEFAULT_SOFT`] / [`DEFAULT_HARD`] from now.
 pub fn default_time_control() -> TimeControl {

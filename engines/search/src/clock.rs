@@ -28,10 +28,26 @@
 //! | `src/arena/koehandel.rs` (`strong`) | `time` | `2 × time` | — |
 //! | `bots/maumau` client | `time` | `1.5 × time` | — |
 //! | `bots/connect4` client | `budget / 2` | `budget − 2·grace` | `budget − grace` |
-//! | `bots/piranhas` client | 1,000 ms | `min(hard_ms, 1,600 ms)` | `hard + 150 ms` |
+//! | `bots/piranhas` client | 1,300 ms | `min(hard_ms, 1,600 ms)` | `hard + 150 ms` |
+//! | `bots/piranhas` tournament | `search_ms` | `1.5 × search_ms` | `hard + 600 ms` |
+//! | `engines/piranhas` `DEFAULT_SOFT/HARD` | 1,200 ms | 1,600 ms | — |
+//! | `engines/koehandel` `strong:soft_ms=` | `soft_ms` | `2 × soft_ms` | — |
+//! | `bots/koehandel` endpoint | none (fixed work) | — | 4,500 ms |
 //!
-//! The connect4 bot's rule is this rule with `overhead = grace`; the in-process callers now use
-//! it with `overhead = 0` (soft = half the budget, hard = the budget).
+//! All of them now use this rule: the in-process callers with `overhead = 0` (soft = half the
+//! budget, hard = the budget), the contest bots with their contest's [`ContestClock`].
+//!
+//! # The contests' clocks
+//!
+//! Each contest bot starts from its contest's limit (the `budget`, what `--time-ms` sets) and
+//! keeps a named overhead for the network and the process around the search (`--overhead-ms`):
+//!
+//! | contest | budget | overhead | soft | hard | send-by |
+//! |---|---|---|---|---|---|
+//! | [`CONNECT4`] | 250 ms (reply incl. network) | 50 ms | 125 ms | 150 ms | 200 ms |
+//! | [`PIRANHAS`] | 2 s (the soft limit; 10 s hard) | 250 ms | 1,000 ms | 1,500 ms | 1,750 ms |
+//! | [`MAUMAU`] | 1 s (our own limit; the contest has none) | 100 ms | 500 ms | 800 ms | 900 ms |
+//! | [`KOEHANDEL`] | 5 s (incl. connecting) | 500 ms | 2,500 ms | 4,000 ms | 4,500 ms |
 //!
 //! ```
 //! use kibitz_search::clock::MoveBudget;
@@ -63,11 +79,22 @@ pub struct MoveBudget {
 impl MoveBudget {
     /// The rule of the [module docs](self): `send_by = budget − overhead`,
     /// `hard = budget − 2·overhead`, `soft = min(budget / 2, hard)`, saturating at zero.
-    pub fn for_move(budget: Duration, overhead: Duration) -> MoveBudget {
+    ///
+    /// A `const fn`, so that a contest's default times can be constants derived from its
+    /// [`ContestClock`] (e.g. the piranhas engine's `DEFAULT_SOFT`).
+    pub const fn for_move(budget: Duration, overhead: Duration) -> MoveBudget {
         let send_by = budget.saturating_sub(overhead);
         let hard = send_by.saturating_sub(overhead);
+        let half = Duration::from_nanos((budget.as_nanos() / 2) as u64);
+        // `budget / 2` of a Duration beyond u64 nanoseconds (584 years) is not a move budget;
+        // the cast above only matters there, and `min(…, hard)` keeps the order anyway.
+        let soft = if half.as_nanos() < hard.as_nanos() {
+            half
+        } else {
+            hard
+        };
         MoveBudget {
-            soft: (budget / 2).min(hard),
+            soft,
             hard,
             send_by,
         }
@@ -88,6 +115,53 @@ impl MoveBudget {
         TimeControl::new(self.soft, self.hard)
     }
 }
+
+/// A contest's move limit and the overhead our bot keeps from it for the world around the
+/// search (reading, writing, network, a loaded machine). [`ContestClock::move_budget`] turns it
+/// into the times of one move by the one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContestClock {
+    /// The contest's time for one reply, counted from the request.
+    pub budget: Duration,
+    /// What the bot keeps back for everything but thinking.
+    pub overhead: Duration,
+}
+
+impl ContestClock {
+    /// [`MoveBudget::for_move`] of this contest's budget and overhead.
+    pub const fn move_budget(&self) -> MoveBudget {
+        MoveBudget::for_move(self.budget, self.overhead)
+    }
+}
+
+/// Connect Four: the server wants the reply within 250 ms of `YOURTURN`, the round trip
+/// included; 50 ms of it are kept for the network and the thread hand-off.
+pub const CONNECT4: ContestClock = ContestClock {
+    budget: Duration::from_millis(250),
+    overhead: Duration::from_millis(50),
+};
+
+/// Piranhas: 2 s per move before the server's soft limit (10 s is its hard limit, a loss
+/// either way). 250 ms are kept: the old server measured up to 181 ms between our deadline
+/// and its receipt on a loaded machine.
+pub const PIRANHAS: ContestClock = ContestClock {
+    budget: Duration::from_secs(2),
+    overhead: Duration::from_millis(250),
+};
+
+/// Mau-Mau: the contest server has no time limit; we use at most 1 s per move (our server's
+/// turn timeout is 5 s). 100 ms are kept: the real server's messages can arrive 40 ms late.
+pub const MAUMAU: ContestClock = ContestClock {
+    budget: Duration::from_secs(1),
+    overhead: Duration::from_millis(100),
+};
+
+/// Koehandel: the market allows 5 s per request, connecting included; 500 ms are kept for
+/// the connection and the HTTP round trip.
+pub const KOEHANDEL: ContestClock = ContestClock {
+    budget: Duration::from_secs(5),
+    overhead: Duration::from_millis(500),
+};
 
 #[cfg(test)]
 mod tests {
@@ -119,6 +193,24 @@ mod tests {
         }
         let b = MoveBudget::for_move(ms(20), ms(15));
         assert_eq!((b.soft, b.hard, b.send_by), (ms(0), ms(0), ms(5)));
+    }
+
+    #[test]
+    fn contest_clocks_pin_their_times() {
+        let t = |c: ContestClock| {
+            let b = c.move_budget();
+            (b.soft, b.hard, b.send_by)
+        };
+        assert_eq!(t(CONNECT4), (ms(125), ms(150), ms(200)));
+        assert_eq!(t(PIRANHAS), (ms(1000), ms(1500), ms(1750)));
+        assert_eq!(t(MAUMAU), (ms(500), ms(800), ms(900)));
+        assert_eq!(t(KOEHANDEL), (ms(2500), ms(4000), ms(4500)));
+    }
+
+    #[test]
+    fn const_rule_is_usable_in_constants() {
+        const B: MoveBudget = MoveBudget::for_move(Duration::from_millis(2000), Duration::ZERO);
+        assert_eq!((B.soft, B.hard, B.send_by), (ms(1000), ms(2000), ms(2000)));
     }
 
     #[test]

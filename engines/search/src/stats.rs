@@ -6,6 +6,8 @@
 //! `x̄`, per-game variance `σ²` and `N` games, `LLR = N (s1 − s0)(2x̄ − s0 − s1) / (2σ²)`, where
 //! `s0`, `s1` are the expected scores of the two logistic Elo hypotheses.
 
+pub mod elo_ml;
+
 /// z-value of a two-sided 95 % interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 

@@ -7,6 +7,7 @@ mod connect4;
 mod koehandel;
 mod maumau;
 mod piranhas;
+mod wuerfel;
 
 use super::html::esc;
 use serde_json::Value;
@@ -21,6 +22,7 @@ pub fn draw(game: &str, state: &Value) -> String {
         "piranhas" => piranhas::draw(state),
         "maumau" => maumau::draw(state),
         "koehandel" => koehandel::draw(state),
+        "wuerfel" => wuerfel::draw(state),
         _ => text(&state.to_string()),
     }
 }
@@ -63,7 +65,14 @@ mod tests {
     fn text_boards_are_escaped_and_junk_states_still_draw() {
         let s = draw("connect4", &json!({"text": "<script>"}));
         assert!(s.contains("&lt;script&gt;") && !s.contains("<script>"));
-        for game in ["connect4", "piranhas", "maumau", "koehandel", "madn"] {
+        for game in [
+            "connect4",
+            "piranhas",
+            "maumau",
+            "koehandel",
+            "wuerfel",
+            "madn",
+        ] {
             let s = draw(game, &json!({"grid": 3, "hands": "x", "herds": [[1]]}));
             assert!(
                 s.starts_with("<svg") && s.ends_with("</svg>"),

@@ -4,25 +4,37 @@ use clap::Parser;
 use kibitz_bots_connect4::client::{
     Bot, BotConfig, Brain, Ending, GIVE_UP_AFTER, REREGISTER_AFTER,
 };
+use kibitz_net::cli::{self, AddrArgs, PlayerArgs};
+use kibitz_search::clock::{MoveBudget, CONNECT4};
 use std::time::Duration;
 
-/// Connect Four contest bot.
+/// Plays Connect Four on a contest server (UDP): registers, joins its seasons and answers
+/// every move request in time.
 #[derive(Parser, Debug)]
-#[command(name = "connect4-bot", version, about)]
+#[command(
+    name = "connect4-bot",
+    version,
+    after_help = "Players: engine (book, solver and search; the default) or random (uniformly \
+                  random legal moves, a baseline; --seed picks them)."
+)]
 struct Args {
-    /// Server host name or IP address.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// Server UDP port.
-    #[arg(long, default_value_t = 4446)]
-    port: u16,
+    /// Server address (`--host`, `--port`).
+    #[command(flatten)]
+    addr: AddrArgs,
+    /// Move chooser and its seed (`--player`, `--seed`).
+    #[command(flatten)]
+    player: PlayerArgs,
     /// Our name (at most 30 UTF-16 units, no ';' or ',').
     #[arg(long)]
     name: String,
-    /// Time from receiving YOURTURN until the reply leaves, in ms (the server allows 250
-    /// including the round trip). The engine's soft budget is half of it.
-    #[arg(long, default_value_t = 200)]
+    /// Move budget in ms: from receiving YOURTURN until the reply must have reached the
+    /// server (the contest allows 250, round trip included). The engine thinks about half of
+    /// it and stops at budget − 2 × overhead; the reply leaves by budget − overhead.
+    #[arg(long, default_value_t = CONNECT4.budget.as_millis() as u64)]
     time_ms: u64,
+    /// Part of the move budget kept for the network and sending, in ms.
+    #[arg(long, default_value_t = CONNECT4.overhead.as_millis() as u64)]
+    overhead_ms: u64,
     /// Depth limit for the heuristic search (a weaker bot; also skips the book).
     #[arg(long)]
     depth: Option<u32>,
@@ -41,10 +53,10 @@ struct Args {
     /// Do not think on the opponent's time.
     #[arg(long)]
     no_ponder: bool,
-    /// Play uniformly random legal moves instead (a baseline), with this seed.
-    #[arg(long)]
+    /// Old form of `--player random --seed N`.
+    #[arg(long, hide = true, value_name = "N")]
     random: Option<u64>,
-    /// Engine tunable `NAME=V` (repeatable; see `kibitz_connect4::param_specs`).
+    /// Engine tunable `NAME=V` (repeatable).
     #[arg(long = "param")]
     params: Vec<String>,
     /// Send REGISTER again after this many seconds without a datagram from the server (another
@@ -70,18 +82,39 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let a = Args::parse();
+    let a: Args = cli::parse(cli::defaults(&[
+        ("host", "127.0.0.1"),
+        ("port", "4446"),
+        ("player", "engine"),
+        ("seed", "1"),
+    ]));
     kibitz_net::logging::init_stdout(&a.log_level);
-    if a.time_ms < 20 {
-        anyhow::bail!("--time-ms must be at least 20");
+    let clock = MoveBudget::for_move(
+        Duration::from_millis(a.time_ms),
+        Duration::from_millis(a.overhead_ms),
+    );
+    if clock.hard < Duration::from_millis(10) {
+        anyhow::bail!(
+            "--time-ms {} with --overhead-ms {} leaves the engine {} ms; the budget must be \
+             at least 2 × overhead + 10 ms",
+            a.time_ms,
+            a.overhead_ms,
+            clock.hard.as_millis()
+        );
     }
-    let brain = match a.random {
-        Some(seed) => Brain::Random { seed },
-        None => Brain::Engine {
+    let seed = a.random.or(a.player.seed).unwrap_or(1);
+    let player = match a.random {
+        Some(_) => "random",
+        None => a.player.player.as_deref().unwrap_or("engine"),
+    };
+    let brain = match player {
+        "random" => Brain::Random { seed },
+        "engine" => Brain::Engine {
             hash_mb: a.hash_mb,
             max_depth: a.depth,
             ponder: !a.no_ponder,
         },
+        other => anyhow::bail!("unknown --player {other:?} (engine, random)"),
     };
     let mut params = kibitz_connect4::params::EngineParams::default();
     for p in &a.params {
@@ -91,6 +124,7 @@ async fn main() -> anyhow::Result<()> {
     let cfg = BotConfig {
         params,
         time: Duration::from_millis(a.time_ms),
+        overhead: Duration::from_millis(a.overhead_ms),
         columns: a.columns,
         rows: a.rows,
         connect: a.connect,
@@ -98,7 +132,11 @@ async fn main() -> anyhow::Result<()> {
         nodes: a.nodes,
         reregister_after: Duration::from_secs(a.reregister_s),
         give_up_after: (a.idle_exit_s > 0).then(|| Duration::from_secs(a.idle_exit_s)),
-        ..BotConfig::new(a.host, a.port, a.name)
+        ..BotConfig::new(
+            a.addr.host.unwrap_or_else(|| "127.0.0.1".into()),
+            a.addr.port.unwrap_or(4446),
+            a.name,
+        )
     };
     let bot = Bot::new(cfg).await?;
     let stats = bot

@@ -7,22 +7,21 @@
 use clap::Parser;
 use kibitz_bots_connect4::config::ServerConfig;
 use kibitz_bots_connect4::server::Server;
+use kibitz_net::cli::{self, AddrArgs, MoveLimitArgs};
 use std::time::Duration;
 
-/// The reference Connect Four contest server (UDP).
+/// The reference Connect Four contest server (UDP): registers bots, plays seasons of round
+/// robins between them and announces the results. Every flag not given falls back to the
+/// original server's environment variable named in its help.
 #[derive(Parser, Debug)]
-#[command(name = "connect4-server", version, about)]
+#[command(name = "connect4-server", version)]
 struct Args {
-    /// Address to listen on [env: BIND] (default 127.0.0.1; the original listens on all
-    /// interfaces).
-    #[arg(long, alias = "bind")]
-    host: Option<String>,
-    /// UDP port [env: PORT] (default 4446).
-    #[arg(long)]
-    port: Option<String>,
-    /// Time allowed for each answer (JOIN and INSERT) in ms [env: TIMEOUT] (default 250).
-    #[arg(long = "time-ms", alias = "timeout")]
-    time_ms: Option<String>,
+    /// Listen address (`--host`, `--port`).
+    #[command(flatten)]
+    addr: AddrArgs,
+    /// Time allowed for each answer (`--time-ms`).
+    #[command(flatten)]
+    limit: MoveLimitArgs,
     /// Time between the server's start and the first season in ms; registration is open
     /// meanwhile [env: DELAY] (default 0).
     #[arg(long)]
@@ -45,7 +44,7 @@ struct Args {
     /// Stop after this many seasons, 0 = never [env: SEASONS] (default 0).
     #[arg(long)]
     seasons: Option<String>,
-    /// Append every game of every season to DIR/connect4.jsonl (kibitz-record/1; replay with
+    /// Append every game of every season to DIR/connect4.jsonl (replay with
     /// `kibitz replay DIR/connect4.jsonl`).
     #[arg(long, value_name = "DIR")]
     records: Option<std::path::PathBuf>,
@@ -56,12 +55,22 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let args = Args::parse();
+    let args: Args = cli::parse(|c| {
+        c.mut_arg("host", |a| {
+            a.help("Address to listen on [env: BIND] (default 127.0.0.1; the original listens on all interfaces)")
+        })
+        .mut_arg("port", |a| a.help("UDP port [env: PORT] (default 4446)"))
+        .mut_arg("time_ms", |a| {
+            a.help("Time allowed for each answer (JOIN and INSERT) in ms [env: TIMEOUT] (default 250)")
+        })
+    });
     kibitz_net::logging::init_stdout(&args.log_level);
+    let port = args.addr.port.map(|p| p.to_string());
+    let time_ms = args.limit.time_ms.map(|t| t.to_string());
     let flags = [
-        ("BIND", &args.host),
-        ("PORT", &args.port),
-        ("TIMEOUT", &args.time_ms),
+        ("BIND", &args.addr.host),
+        ("PORT", &port),
+        ("TIMEOUT", &time_ms),
         ("DELAY", &args.delay),
         ("MINPLAYERS", &args.min_players),
         ("COLUMNS", &args.columns),

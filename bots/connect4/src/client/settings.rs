@@ -1,7 +1,9 @@
 //! What the bot is told ([`BotConfig`], [`Brain`]), how it splits its reply time
-//! ([`engine_deadlines`]) and what it reports when it stops ([`BotStats`]).
+//! ([`BotConfig::move_budget`], the one clock rule) and what it reports when it stops
+//! ([`BotStats`]).
 
 use crate::movestats::MoveTimes;
+use kibitz_search::clock::{MoveBudget, CONNECT4};
 use std::time::Duration;
 
 /// How the bot picks its moves.
@@ -32,11 +34,13 @@ pub struct BotConfig {
     pub port: u16,
     /// Our name.
     pub name: String,
-    /// Time from receiving `YOURTURN` until our reply must have left (default 200 ms of the
-    /// server's 250). See [`engine_deadlines`]: the engine's soft budget is half of it, its
-    /// hard deadline two [`FALLBACK_GRACE`]s earlier; one grace before it the bot stops
-    /// waiting and sends a fallback move.
+    /// The move budget: time from receiving `YOURTURN` until our reply must have reached the
+    /// server (default the contest's 250 ms, round trip included). See
+    /// [`BotConfig::move_budget`].
     pub time: Duration,
+    /// What is kept from [`Self::time`] for the network and the thread hand-off (default
+    /// 50 ms): the reply leaves by `time − overhead`, the engine stops at `time − 2·overhead`.
+    pub overhead: Duration,
     /// Board width (must match the server's).
     pub columns: usize,
     /// Board height.
@@ -64,14 +68,16 @@ pub struct BotConfig {
     pub give_up_after: Option<Duration>,
 }
 
-/// Time between the engine's hard deadline and the reply deadline (thread hand-off, sending).
+/// The overhead [`engine_deadlines`] uses: the thread hand-off and sending alone, for callers
+/// whose `time` already ends when the reply leaves (in-process games of the kibitz CLI).
 pub const FALLBACK_GRACE: Duration = Duration::from_millis(15);
-/// The engine's soft budget, hard deadline and the grace after it for a reply time `time`:
-/// `(time / 2, time - 2·grace, grace)`. The bot stops waiting for the engine at
-/// `hard + grace = time - grace`, so even a fallback move leaves a grace before `time`.
+/// The engine's soft budget, hard deadline and the grace after it for a time `time` until the
+/// reply leaves: the one clock rule ([`MoveBudget::for_move`]) with overhead
+/// [`FALLBACK_GRACE`], as `(soft, hard, send_by − hard)`. Below 60 ms the hard deadline is no
+/// longer raised to `time / 2` (the old rule did, and so ate into the grace).
 pub fn engine_deadlines(time: Duration) -> (Duration, Duration, Duration) {
-    let hard = time.saturating_sub(FALLBACK_GRACE * 2);
-    (time / 2, hard.max(time / 2), FALLBACK_GRACE)
+    let b = MoveBudget::for_move(time, FALLBACK_GRACE);
+    (b.soft, b.hard, b.send_by - b.hard)
 }
 
 /// On shutdown, datagrams are still taken in until none came for this long.
@@ -87,14 +93,16 @@ pub const REREGISTER_AFTER: Duration = Duration::from_secs(10);
 pub const GIVE_UP_AFTER: Duration = Duration::from_secs(600);
 
 impl BotConfig {
-    /// A config with the defaults: 7 × 6, connect 4, 200 ms, engine with 64 MiB, pondering,
-    /// `REGISTER` again after 10 s of silence, stop after 10 minutes of it.
+    /// A config with the defaults: 7 × 6, connect 4, the contest's clock (250 ms budget, 50 ms
+    /// overhead), engine with 64 MiB, pondering, `REGISTER` again after 10 s of silence, stop
+    /// after 10 minutes of it.
     pub fn new(host: impl Into<String>, port: u16, name: impl Into<String>) -> Self {
         Self {
             host: host.into(),
             port,
             name: name.into(),
-            time: Duration::from_millis(200),
+            time: CONNECT4.budget,
+            overhead: CONNECT4.overhead,
             columns: 7,
             rows: 6,
             connect: 4,
@@ -108,6 +116,13 @@ impl BotConfig {
             reregister_after: REREGISTER_AFTER,
             give_up_after: Some(GIVE_UP_AFTER),
         }
+    }
+
+    /// The times of one move by the one clock rule: `send_by = time − overhead` (the bot
+    /// stops waiting for the engine and sends, a fallback if need be), `hard = time −
+    /// 2·overhead` (the engine aborts), `soft = min(time / 2, hard)`.
+    pub fn move_budget(&self) -> MoveBudget {
+        MoveBudget::for_move(self.time, self.overhead)
     }
 }
 
@@ -148,4 +163,29 @@ pub enum Ending {
     /// The server, which had accepted us, sent nothing for [`BotConfig::give_up_after`]:
     /// its last season is over or it stopped.
     ServerSilent,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    #[test]
+    fn default_clock_is_the_contest_rule() {
+        // Old: --time-ms 200 (until the reply leaves) → soft 100, hard 170, send-by 185.
+        // New: budget 250 incl. network, overhead 50 → soft 125, hard 150, send-by 200.
+        let b = BotConfig::new("127.0.0.1", 4446, "x").move_budget();
+        assert_eq!((b.soft, b.hard, b.send_by), (ms(125), ms(150), ms(200)));
+    }
+
+    #[test]
+    fn engine_deadlines_follow_the_rule_below_60_ms() {
+        // Old rule: hard = max(time − 30, time / 2) = 20 ms for 40 ms; now 10 ms, so the
+        // fallback still leaves one grace before `time`.
+        assert_eq!(engine_deadlines(ms(200)), (ms(100), ms(170), ms(15)));
+        assert_eq!(engine_deadlines(ms(40)), (ms(10), ms(10), ms(15)));
+    }
 }

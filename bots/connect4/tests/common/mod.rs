@@ -35,6 +35,8 @@ pub async fn spawn_bot(
 ) -> JoinHandle<anyhow::Result<BotStats>> {
     let cfg = BotConfig {
         time: Duration::from_millis(time_ms),
+        // The old reply-time semantics: only the hand-off grace is kept.
+        overhead: Duration::from_millis(15),
         brain,
         ..BotConfig::new("127.0.0.1", server.port(), name)
     };

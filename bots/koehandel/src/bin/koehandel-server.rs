@@ -3,33 +3,32 @@
 
 use clap::Parser;
 use kibitz_bots_koehandel::{server::MarketConfig, web};
+use kibitz_net::cli::{self, AddrArgs, MoveLimitArgs, SeedArgs};
 use std::time::Duration;
 
-/// The Koehandel reference market (spec C6): `GET /?connect&url1=..&url4=..` starts a game
-/// (seat URLs must be `http://HOST:PORT/...`), `GET /?log=ID` shows a player's log, `GET /` a
-/// web page to start games and read scores. Other methods get 405; rejected requests are
-/// logged at warn (a few per 10 s, the rest summarised).
+/// A Koehandel market: an HTTP server that runs games between four player endpoints.
+/// `GET /?connect&url1=..&url4=..` starts a game (seat URLs must be `http://HOST:PORT/...`),
+/// `GET /?log=ID` shows a player's log, `GET /` a web page to start games and read scores.
+/// Other methods get 405; rejected requests are logged at warn (a few per 10 s, the rest
+/// summarised).
 #[derive(Parser)]
 #[command(name = "koehandel-server", version)]
 struct Args {
-    /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// Port to listen on (0 = any free port).
-    #[arg(long, default_value_t = 56789)]
-    port: u16,
+    /// Listen address (`--host`, `--port`).
+    #[command(flatten)]
+    addr: AddrArgs,
     /// Old form `ADDR:PORT` (overrides --host/--port).
     #[arg(long, hide = true)]
     listen: Option<String>,
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
     #[arg(long, default_value = "info")]
     log_level: String,
-    /// Per-request deadline in milliseconds, connection included (1..=5000; spec: 5000).
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=5000))]
-    deadline_ms: u64,
-    /// Base seed of the deck shuffles (game M uses seed + M).
-    #[arg(long, default_value_t = 2010)]
-    seed: u64,
+    /// Time per request (`--time-ms`).
+    #[command(flatten)]
+    limit: MoveLimitArgs,
+    /// Deck shuffle seed (`--seed`).
+    #[command(flatten)]
+    seed: SeedArgs,
     /// Consecutive failed requests after which a seat is treated as passive (0 = never).
     #[arg(long, default_value_t = 20)]
     give_up_after: u32,
@@ -43,7 +42,7 @@ struct Args {
     #[arg(long, default_value_t = 32, value_parser = at_least_one())]
     max_connections_per_peer: usize,
     /// Folder for game records: every finished game is appended to DIR/koehandel.jsonl
-    /// (kibitz-record/1 JSON lines; `kibitz replay DIR/koehandel.jsonl`).
+    /// (JSON lines; `kibitz replay DIR/koehandel.jsonl`).
     #[arg(long, value_name = "DIR")]
     records: Option<std::path::PathBuf>,
 }
@@ -55,15 +54,27 @@ fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let a = Args::parse();
+    let a: Args = cli::parse(|c| {
+        cli::defaults(&[
+            ("host", "127.0.0.1"),
+            ("port", "56789"),
+            ("time_ms", "5000"),
+            ("seed", "2010"),
+        ])(c)
+        .mut_arg("time_ms", |t| {
+            t.help("Time a player has for each request in ms, connecting included (1 to 5000; the contest's is 5000)")
+                .value_parser(clap::value_parser!(u64).range(1..=5000))
+        })
+        .mut_arg("seed", |s| s.help("Base seed of the deck shuffles (game M uses seed + M)"))
+    });
     kibitz_net::logging::init_stdout(&a.log_level);
     let listen = a
         .listen
         .clone()
-        .unwrap_or_else(|| format!("{}:{}", a.host, a.port));
+        .unwrap_or_else(|| a.addr.addr_or("127.0.0.1", 56789));
     let cfg = MarketConfig {
-        deadline: Duration::from_millis(a.deadline_ms),
-        seed: a.seed,
+        deadline: a.limit.time_or(Duration::from_millis(5000)),
+        seed: a.seed.seed.unwrap_or(2010),
         give_up_after: (a.give_up_after > 0).then_some(a.give_up_after),
         header_timeout: Duration::from_millis(a.header_timeout_ms),
         max_connections: a.max_connections,

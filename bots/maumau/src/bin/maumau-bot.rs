@@ -4,36 +4,42 @@
 
 use clap::Parser;
 use kibitz_bots_maumau::client::{play, unique_name, Bot, BotConfig};
+use kibitz_net::cli::{self, AddrArgs, PlayerArgs};
+use kibitz_search::clock::MAUMAU;
 use std::time::Duration;
 
-/// Plays one game of Mau-Mau over the contest's JSON-lines protocol.
+/// Plays one game of Mau-Mau on a contest server (JSON lines over TCP) and prints who won.
 #[derive(Parser, Debug)]
-#[command(name = "maumau-bot", version)]
+#[command(
+    name = "maumau-bot",
+    version,
+    after_help = "Players: ismcts (our search; the default), heuristic, greedy, first (the first \
+                  legal card) or random. Without --seed the bot draws a random one."
+)]
 struct Args {
-    /// Server host.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// Server port (the real server's default is 1338).
-    #[arg(long, default_value_t = 1338)]
-    port: u16,
+    /// Server address (`--host`, `--port`; the real server's port is 1338).
+    #[command(flatten)]
+    addr: AddrArgs,
+    /// Move chooser and its seed (`--player`, `--seed`).
+    #[command(flatten)]
+    player: PlayerArgs,
     /// Bot name; a random suffix is added unless --exact-name is given.
     #[arg(long, default_value = "kibitz")]
     name: String,
     /// Use the name exactly as given (no random suffix).
     #[arg(long)]
     exact_name: bool,
-    /// Thinking time per move in milliseconds (default 300).
+    /// Move budget in ms: from the server's request until our answer should have reached it
+    /// (default 1000; the contest has no limit). The search starts nothing new after half of
+    /// it and stops at budget − 2 × overhead.
     #[arg(long, conflicts_with = "iterations")]
     time_ms: Option<u64>,
+    /// Part of the move budget kept for the network, in ms.
+    #[arg(long, default_value_t = MAUMAU.overhead.as_millis() as u64)]
+    overhead_ms: u64,
     /// Fixed ISMCTS iterations per move instead of a time budget (capped at 30 s per move).
     #[arg(long)]
     iterations: Option<u64>,
-    /// Strategy: ismcts, heuristic, greedy, first or random.
-    #[arg(long, default_value = "ismcts")]
-    strategy: String,
-    /// Seed of the bot's randomness (default: random).
-    #[arg(long)]
-    seed: Option<u64>,
     /// Seats at the table (2 in the contest; 3-4 for our server's network game).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
     players: u8,
@@ -50,7 +56,15 @@ struct Args {
 }
 
 fn main() -> anyhow::Result<()> {
-    let a = Args::parse();
+    let a: Args = cli::parse(cli::defaults(&[
+        ("host", "127.0.0.1"),
+        ("port", "1338"),
+        ("player", "ismcts"),
+    ]));
+    let (host, port) = (
+        a.addr.host.clone().unwrap_or_else(|| "127.0.0.1".into()),
+        a.addr.port.unwrap_or(1338),
+    );
     kibitz_net::logging::init(&a.log_level);
     let cfg = BotConfig {
         name: if a.exact_name {
@@ -58,24 +72,35 @@ fn main() -> anyhow::Result<()> {
         } else {
             unique_name(&a.name)
         },
-        strategy: a.strategy,
+        strategy: a.player.player.clone().unwrap_or_else(|| "ismcts".into()),
         time: match (a.time_ms, a.iterations) {
             (Some(t), _) => Duration::from_millis(t.max(1)),
             (None, Some(_)) => Duration::from_secs(30),
-            (None, None) => Duration::from_millis(300),
+            (None, None) => MAUMAU.budget,
         },
+        overhead: Duration::from_millis(a.overhead_ms),
         iterations: a.iterations,
-        seed: a.seed.unwrap_or_else(rand::random),
+        seed: a.player.seed.unwrap_or_else(rand::random),
         players: usize::from(a.players),
         params: a.params,
         read_timeout: Duration::from_secs(a.idle_timeout_s),
     };
+    if cfg.iterations.is_none() && cfg.move_budget().hard < Duration::from_millis(10) {
+        eprintln!(
+            "maumau-bot: error: --time-ms {} with --overhead-ms {} leaves the search {} ms; \
+             the budget must be at least 2 × overhead + 10 ms",
+            cfg.time.as_millis(),
+            a.overhead_ms,
+            cfg.move_budget().hard.as_millis()
+        );
+        std::process::exit(2);
+    }
     // Bad strategies and parameters fail here, before connecting.
     if let Err(e) = Bot::for_config(&cfg) {
         eprintln!("maumau-bot: error: {e:#}");
         std::process::exit(2);
     }
-    let report = match play((a.host.as_str(), a.port), &cfg) {
+    let report = match play((host.as_str(), port), &cfg) {
         Ok(r) => r,
         Err(e) => {
             // One clear line and a non-zero exit on any abnormal end.

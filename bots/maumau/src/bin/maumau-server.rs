@@ -3,13 +3,15 @@
 //! knock-out mode. Accepts the real server's `-FreeHackContest -port=1234` style arguments too
 //! (`-port=1234` and `-port 1234`, as Go's and the original's flag parsers read them).
 //!
-//! Renamed flags (the old names stay as hidden aliases): `--bind` → `--host`, `--log FILE`
+//! Renamed flags (the old names stay as hidden aliases): `--bind` → `--host`,
+//! `--turn-timeout-ms` → `--time-ms` (the shared flags of `kibitz_net::cli`), `--log FILE`
 //! → `--transcript FILE` (so `--log` no longer means a file here and a log filter elsewhere).
 
 use clap::{Parser, ValueEnum};
 use kibitz_bots_maumau::knockout::{parse_entrants, run_knockout, KnockoutConfig};
 use kibitz_bots_maumau::server::{serve, EndReason, GameReport, ServerConfig};
 use kibitz_maumau::ExhaustionWinner;
+use kibitz_net::cli::{self, AddrArgs, MoveLimitArgs, SeedArgs};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,30 +24,27 @@ enum Winner {
     MostValidMoves,
 }
 
-/// Reference Mau-Mau server (JSON lines over TCP).
+/// A Mau-Mau game server (JSON lines over TCP) that plays like the Free-Hack 2017 contest
+/// server, plus time limits, several games in a row, three- and four-seat games and a
+/// knock-out tournament between bot programs.
 #[derive(Parser, Debug)]
 #[command(name = "maumau-server", version)]
 struct Args {
-    /// TCP port (the real server's default; 0 = any free port, printed).
-    #[arg(long, default_value_t = 1338)]
-    port: u16,
-    /// Listen address.
-    #[arg(long, alias = "bind", default_value = "127.0.0.1")]
-    host: String,
-    /// Shuffle seed; game i uses seed + i (default: random, printed).
-    #[arg(long)]
-    seed: Option<u64>,
+    /// Listen address (`--host`, `--port`; the real server's port is 1338).
+    #[command(flatten)]
+    addr: AddrArgs,
+    /// Shuffle seed (`--seed`).
+    #[command(flatten)]
+    seed: SeedArgs,
     /// Seats per game (2-4; more than 2 is the network game; --knockout plays 2).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
     players: u8,
     /// Winner on talon exhaustion.
     #[arg(long, value_enum, default_value = "second-seat")]
     exhaustion_winner: Winner,
-    /// Per-answer and name-line timeout in ms; an unanswered request is sent 3 more times,
-    /// then the bot is dropped (0 = none, like the real server; --idle-timeout-ms then
-    /// applies).
-    #[arg(long, default_value_t = 5000)]
-    turn_timeout_ms: u64,
+    /// Time per answer (`--time-ms`).
+    #[command(flatten)]
+    limit: MoveLimitArgs,
     /// Broadcasts per game before it ends as on exhaustion (0 = no cap).
     #[arg(long, default_value_t = 10_000)]
     max_turns: u32,
@@ -65,14 +64,14 @@ struct Args {
     /// Transcript of every line in both directions (one file per game with several games).
     #[arg(long, alias = "log", value_name = "FILE")]
     transcript: Option<PathBuf>,
-    /// Folder for game records: every game is appended to DIR/maumau.jsonl (kibitz-record/1
-    /// JSON lines; `kibitz replay DIR/maumau.jsonl`).
+    /// Folder for game records: every game is appended to DIR/maumau.jsonl (JSON lines;
+    /// `kibitz replay DIR/maumau.jsonl`).
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
     /// Log filter (error, warn, info, debug, trace or a tracing directive); RUST_LOG wins.
     #[arg(long, default_value = "info")]
     log_level: String,
-    /// Only with --turn-timeout-ms 0: close a connection silent this long while it owes a line
+    /// Only with --time-ms 0: close a connection silent this long while it owes a line
     /// (0 = wait forever, exactly like the real server).
     #[arg(long, default_value_t = 600_000)]
     idle_timeout_ms: u64,
@@ -112,15 +111,38 @@ fn translate(args: impl Iterator<Item = String>) -> Vec<String> {
     out
 }
 
+/// Our defaults and this binary's help lines for the shared flags.
+fn with_defaults(c: clap::Command) -> clap::Command {
+    cli::defaults(&[("host", "127.0.0.1"), ("port", "1338"), ("time_ms", "5000")])(c)
+        .mut_arg("port", |p| {
+            p.help("Port to listen on (0 = any free port, printed)")
+        })
+        .mut_arg("time_ms", |t| {
+            t.help(
+                "Time per answer and for the name line in ms; an unanswered request is \
+                     sent 3 more times, then the bot is dropped (0 = no limit, like the real \
+                     server; --idle-timeout-ms then applies)",
+            )
+        })
+        .mut_arg("seed", |s| {
+            s.help("Shuffle seed; game i uses seed + i (default: random, printed)")
+        })
+}
+
 fn main() -> anyhow::Result<()> {
-    let a = Args::parse_from(translate(std::env::args()));
+    let a: Args = cli::parse_from(translate(std::env::args()), with_defaults);
+    let (host, port) = (
+        a.addr.host.clone().unwrap_or_else(|| "127.0.0.1".into()),
+        a.addr.port.unwrap_or(1338),
+    );
+    let turn_timeout_ms = a.limit.time_ms.unwrap_or(5000);
     kibitz_net::logging::init(&a.log_level);
     anyhow::ensure!(
         a.knockout.is_none() || a.players == 2,
         "--knockout plays two-seat games; --players {} is not possible with it",
         a.players
     );
-    let seed = a.seed.unwrap_or_else(rand::random);
+    let seed = a.seed.seed.unwrap_or_else(rand::random);
     println!("[#] seed {seed}");
     let cfg = ServerConfig {
         players: usize::from(a.players),
@@ -128,7 +150,7 @@ fn main() -> anyhow::Result<()> {
             Winner::SecondSeat => ExhaustionWinner::SecondSeat,
             Winner::MostValidMoves => ExhaustionWinner::MostValidMoves,
         },
-        turn_timeout: (a.turn_timeout_ms > 0).then(|| Duration::from_millis(a.turn_timeout_ms)),
+        turn_timeout: (turn_timeout_ms > 0).then(|| Duration::from_millis(turn_timeout_ms)),
         idle_timeout: (a.idle_timeout_ms > 0).then(|| Duration::from_millis(a.idle_timeout_ms)),
         max_connections: a.max_connections,
         max_connections_per_peer: a.max_connections_per_peer,
@@ -148,7 +170,7 @@ fn main() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind((a.host.as_str(), a.port)).await?;
+        let listener = tokio::net::TcpListener::bind((host.as_str(), port)).await?;
         println!("[#] listening on {}", listener.local_addr()?);
         if let Some(file) = &a.knockout {
             let entrants = parse_entrants(&std::fs::read_to_string(file)?)?;
@@ -223,13 +245,15 @@ mod tests {
 
     #[test]
     fn go_style_and_renamed_flags() {
-        let parse = |v: &[&str]| Args::parse_from(translate(v.iter().map(|s| s.to_string())));
-        assert_eq!(parse(&["srv", "-port", "7777"]).port, 7777);
-        assert_eq!(parse(&["srv", "-port=7777"]).port, 7777);
-        assert_eq!(parse(&["srv", "--port", "7777"]).port, 7777);
-        assert_eq!(parse(&["srv", "--port=7777"]).port, 7777);
+        let parse = |v: &[&str]| -> Args {
+            cli::parse_from(translate(v.iter().map(|s| s.to_string())), with_defaults)
+        };
+        assert_eq!(parse(&["srv", "-port", "7777"]).addr.port, Some(7777));
+        assert_eq!(parse(&["srv", "-port=7777"]).addr.port, Some(7777));
+        assert_eq!(parse(&["srv", "--port", "7777"]).addr.port, Some(7777));
+        assert_eq!(parse(&["srv", "--port=7777"]).addr.port, Some(7777));
         let a = parse(&["srv", "-players", "3", "-bind=0.0.0.0", "--log", "t.log"]);
-        assert_eq!((a.players, a.host.as_str()), (3, "0.0.0.0"));
+        assert_eq!((a.players, a.addr.host.as_deref()), (3, Some("0.0.0.0")));
         assert_eq!(a.transcript, Some(PathBuf::from("t.log")));
         let a = parse(&[
             "srv",
@@ -240,7 +264,17 @@ mod tests {
             "--log-level",
             "debug",
         ]);
-        assert_eq!((a.host.as_str(), a.log_level.as_str()), ("::1", "debug"));
+        assert_eq!(
+            (a.addr.host.as_deref(), a.log_level.as_str()),
+            (Some("::1"), "debug")
+        );
+        // The old --turn-timeout-ms is --time-ms now; both parse, default 5000.
+        assert_eq!(parse(&["srv"]).limit.time_ms, Some(5000));
+        assert_eq!(
+            parse(&["srv", "--turn-timeout-ms", "500"]).limit.time_ms,
+            Some(500)
+        );
+        assert_eq!(parse(&["srv", "-turn-timeout-ms=0"]).limit.time_ms, Some(0));
         assert_eq!(a.transcript, Some(PathBuf::from("x")));
         // Short flags and values stay as they are.
         assert_eq!(
@@ -260,14 +294,14 @@ mod tests {
                 .map(String::from)
                 .into_iter(),
         );
-        let a = Args::parse_from(v);
-        assert_eq!(a.port, 1234);
+        let a: Args = cli::parse_from(v, with_defaults);
+        assert_eq!(a.addr.port, Some(1234));
         let v = translate(
             ["srv", "-isNetworkGame", "-players=3", "-port=99"]
                 .map(String::from)
                 .into_iter(),
         );
-        let a = Args::parse_from(v);
-        assert_eq!((a.players, a.port), (3, 99));
+        let a: Args = cli::parse_from(v, with_defaults);
+        assert_eq!((a.players, a.addr.port), (3, Some(99)));
     }
 }

@@ -5,35 +5,46 @@ use anyhow::Context;
 use clap::{ArgAction, Parser};
 use kibitz_bots_piranhas::client::{self, ClientConfig};
 use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
+use kibitz_net::cli::{self, AddrArgs, PlayerArgs};
 use kibitz_piranhas::{EngineConfig, EvalParams};
+use kibitz_search::clock::{MoveBudget, PIRANHAS};
 use std::time::Duration;
 
-/// Piranhas (Software-Challenge 2019) client.
+/// Plays one game of Piranhas (Software-Challenge 2019) on a game server over TCP, started
+/// as the contest starts its clients (`-h HOST -p PORT -r CODE`); logs its thinking.
 #[derive(Parser, Debug)]
-#[command(name = "piranhas-bot", version, disable_help_flag = true)]
+#[command(
+    name = "piranhas-bot",
+    version,
+    disable_help_flag = true,
+    after_help = "Players: search (our engine; the default), greedy (best move one ply deep) or \
+                  random (uniformly random legal moves; --seed picks them)."
+)]
 struct Args {
     /// Print help.
     #[arg(long, action = ArgAction::Help)]
     help: Option<bool>,
-    /// Server host (`-h` as the contest starts clients; help is `--help` only).
-    #[arg(short = 'h', long, default_value = "localhost")]
-    host: String,
-    /// Server port.
-    #[arg(short = 'p', long, default_value_t = 13050)]
-    port: u16,
+    /// Server address (`-h/--host`, `-p/--port`; help is `--help` only).
+    #[command(flatten)]
+    addr: AddrArgs,
+    /// Move chooser and its seed (`--player`, `--seed`).
+    #[command(flatten)]
+    player: PlayerArgs,
     /// Reservation code: `joinPrepared` with it, else `join`.
     #[arg(short = 'r', long)]
     reservation: Option<String>,
-    /// Soft thinking budget per move in ms (at most `--hard-ms`): no new iteration after it
-    /// (stretched up to 2× while the best move is unstable or the score drops), and none
-    /// predicted to end after the hard deadline.
-    #[arg(long, default_value_t = 1300)]
+    /// Move budget in ms: from the server's move request until our move must have reached it
+    /// (the contest allows 2000 before its soft limit). The search starts no new iteration
+    /// after half of it, stops at budget − 2 × overhead, and a move leaves by budget −
+    /// overhead at the latest.
+    #[arg(long, default_value_t = PIRANHAS.budget.as_millis() as u64)]
     time_ms: u64,
-    /// Hard deadline per move in ms (search aborts; capped at 1600; a fallback move goes out
-    /// 150 ms later at the latest). The old server measured 181 ms between our 1500 ms
-    /// deadline and its receipt on a loaded machine, so 1600 stays about 200 ms inside 2 s.
-    #[arg(long, default_value_t = 1600)]
-    hard_ms: u64,
+    /// Part of the move budget kept for the network and a loaded machine, in ms.
+    #[arg(long, default_value_t = PIRANHAS.overhead.as_millis() as u64)]
+    overhead_ms: u64,
+    /// Old flag: a cap on the search's hard deadline in ms (the budget now sets it).
+    #[arg(long, hide = true)]
+    hard_ms: Option<u64>,
     /// Maximum search depth (0 = unlimited).
     #[arg(long, default_value_t = 0)]
     depth: u32,
@@ -50,12 +61,6 @@ struct Args {
     /// Evaluation weight override, `name=value` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-    /// Which player: search, greedy or random.
-    #[arg(long, default_value = "search")]
-    player: String,
-    /// Seed for the random player.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Search this many nodes per move (reproducible moves; the time limits then only guard).
     #[arg(long)]
     nodes: Option<u64>,
@@ -72,8 +77,9 @@ struct Args {
 }
 
 fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
-    Ok(match a.player.as_str() {
-        "random" => Box::new(RandomPlayer::new(a.seed)),
+    let player = a.player.player.as_deref().unwrap_or("search");
+    Ok(match player {
+        "random" => Box::new(RandomPlayer::new(a.player.seed.unwrap_or(1))),
         "greedy" => Box::new(GreedyPlayer::new()),
         "search" => {
             let eval = EvalParams::preset(&a.eval).with_context(|| {
@@ -114,21 +120,49 @@ fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
     })
 }
 
+/// The move's times from `--time-ms` and `--overhead-ms` by the one clock rule, the hard
+/// deadline capped by the old `--hard-ms` if given.
+fn clock(a: &Args) -> anyhow::Result<MoveBudget> {
+    let mut b = MoveBudget::for_move(
+        Duration::from_millis(a.time_ms),
+        Duration::from_millis(a.overhead_ms),
+    );
+    if let Some(h) = a.hard_ms {
+        b.hard = b.hard.min(Duration::from_millis(h));
+        b.soft = b.soft.min(b.hard);
+    }
+    anyhow::ensure!(
+        b.hard >= Duration::from_millis(10),
+        "--time-ms {} with --overhead-ms {} leaves the search {} ms; the budget must be at \
+         least 2 × overhead + 10 ms",
+        a.time_ms,
+        a.overhead_ms,
+        b.hard.as_millis()
+    );
+    Ok(b)
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let a = Args::parse();
+    let a: Args = cli::parse(|c| {
+        cli::defaults(&[
+            ("host", "localhost"),
+            ("port", "13050"),
+            ("player", "search"),
+            ("seed", "1"),
+        ])(c)
+        .mut_arg("host", |h| h.short('h'))
+        .mut_arg("port", |p| p.short('p'))
+    });
     kibitz_net::logging::init(&a.log_level);
-    let hard = Duration::from_millis(a.hard_ms.min(1600));
     let config = ClientConfig {
-        host: a.host.clone(),
-        port: a.port,
+        host: a.addr.host.clone().unwrap_or_else(|| "localhost".into()),
+        port: a.addr.port.unwrap_or(13050),
         reservation: a.reservation.clone(),
-        soft: Duration::from_millis(a.time_ms).min(hard),
-        hard,
-        send_by: hard + Duration::from_millis(150),
         idle_timeout: (a.idle_timeout_s > 0).then(|| Duration::from_secs(a.idle_timeout_s)),
         ..ClientConfig::default()
-    };
+    }
+    .with_clock(clock(&a)?);
     let player = build_player(&a)?;
     let out = client::run(&config, player).await?;
     match &out.abnormal {

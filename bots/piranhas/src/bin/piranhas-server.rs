@@ -5,34 +5,31 @@ use anyhow::Context;
 use clap::Parser;
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
 use kibitz_bots_piranhas::tournament::{self, Entrant, TournamentConfig};
+use kibitz_net::cli::{self, AddrArgs, MoveLimitArgs, SeedArgs};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Piranhas (Software-Challenge 2019) reference server and tournament runner.
+/// A Piranhas (Software-Challenge 2019) game server for clients over TCP, or (with `--client`)
+/// a round robin between client programs, each started as `CMD -h HOST -p PORT -r CODE`.
 #[derive(Parser, Debug)]
 #[command(name = "piranhas-server", version)]
 struct Args {
-    /// Address to listen on (loopback by default, like the official server). Tournament mode
-    /// ignores it and `--port`: it listens on a free loopback port.
-    // `--bind` is the old name: a hidden alias.
-    #[arg(long, alias = "bind", default_value = "127.0.0.1")]
-    host: String,
-    /// Port (0 = any free port).
-    #[arg(short = 'p', long, default_value_t = 13050)]
-    port: u16,
+    /// Listen address (`--host`, `-p/--port`).
+    #[command(flatten)]
+    addr: AddrArgs,
     /// Admin password.
     #[arg(long, default_value = "examplepassword")]
     password: String,
-    /// Soft time limit per move in ms.
-    #[arg(long, default_value_t = 2000)]
-    soft_ms: u64,
-    /// Hard time limit per move in ms (at least `--soft-ms`).
+    /// The soft time limit per move (`--time-ms`).
+    #[command(flatten)]
+    limit: MoveLimitArgs,
+    /// Hard time limit per move in ms (at least `--time-ms`): a later move ends the game
+    /// at once; one after `--time-ms` loses it at its end.
     #[arg(long, default_value_t = 10000)]
     hard_ms: u64,
-    /// Seed for the Kraken placement. Without it the server draws every game's pair at
-    /// random, and a tournament uses seed 2019 (so tournaments repeat).
-    #[arg(long)]
-    seed: Option<u64>,
+    /// Kraken placement seed (`--seed`).
+    #[command(flatten)]
+    seed: SeedArgs,
     /// Fixed Kraken pair for every game (tournaments too), `x,y,x,y`.
     #[arg(long)]
     krakens: Option<String>,
@@ -40,7 +37,7 @@ struct Args {
     // `--record` is the old name: a hidden alias.
     #[arg(long, alias = "record", value_name = "DIR")]
     record_streams: Option<PathBuf>,
-    /// Append every game to DIR/piranhas.jsonl (kibitz-record/1; `kibitz replay` reads it) and
+    /// Append every game to DIR/piranhas.jsonl (`kibitz replay` reads it) and
     /// write its Software-Challenge replay as DIR/piranhas-<n>.xml.
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
@@ -86,8 +83,35 @@ fn entrant_name(i: usize, cmd: &str) -> String {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let a = Args::parse();
+    let a: Args = cli::parse(|c| {
+        cli::defaults(&[
+            ("host", "127.0.0.1"),
+            ("port", "13050"),
+            ("time_ms", "2000"),
+        ])(c)
+        .mut_arg("host", |h| {
+            h.help(
+                "Address to listen on (loopback by default, like the official server). \
+                     Tournament mode ignores it and --port: it listens on a free loopback port",
+            )
+        })
+        .mut_arg("port", |p| p.short('p'))
+        .mut_arg("time_ms", |t| {
+            t.help("Soft time limit per move in ms: a later move loses the game")
+        })
+        .mut_arg("seed", |s| {
+            s.help(
+                "Seed of the Kraken placement. Without it the server draws every game's \
+                     pair at random, and a tournament uses seed 2019 (so tournaments repeat)",
+            )
+        })
+    });
     kibitz_net::logging::init(&a.log_level);
+    let soft_ms = a.limit.time_ms.unwrap_or(2000);
+    let (host, port) = (
+        a.addr.host.clone().unwrap_or_else(|| "127.0.0.1".into()),
+        a.addr.port.unwrap_or(13050),
+    );
     let krakens = a
         .krakens
         .as_deref()
@@ -95,10 +119,10 @@ async fn main() -> anyhow::Result<()> {
         .transpose()
         .context("--krakens")?;
     let config = ServerConfig {
-        soft_timeout: Duration::from_millis(a.soft_ms),
-        hard_timeout: Duration::from_millis(a.hard_ms.max(a.soft_ms)),
+        soft_timeout: Duration::from_millis(soft_ms),
+        hard_timeout: Duration::from_millis(a.hard_ms.max(soft_ms)),
         password: a.password.clone(),
-        seed: a.seed,
+        seed: a.seed.seed,
         krakens,
         record_dir: a.record_streams.clone(),
         records: a.records.clone(),
@@ -126,13 +150,13 @@ async fn main() -> anyhow::Result<()> {
             server: config,
             parallel: a.parallel,
             game_timeout: Duration::from_secs(60) + Duration::from_millis(a.hard_ms) * 62,
-            seed: a.seed.unwrap_or(2019),
+            seed: a.seed.seed.unwrap_or(2019),
         };
         let rows = tournament::round_robin(&entrants, &cfg).await?;
         println!("{}", tournament::table(&rows));
         return Ok(());
     }
-    let server = Server::bind((a.host.as_str(), a.port), config).await?;
+    let server = Server::bind((host.as_str(), port), config).await?;
     tracing::info!("piranhas server listening on {}", server.local_addr());
     while let Some(g) = server.next_finished().await {
         tracing::info!("finished: {}", g.summary());
