@@ -193,6 +193,14 @@ pub fn param_specs() -> Vec<ParamSpec> {
             1,
             "time management (prediction, stretch on instability)",
         ),
+        spec(
+            "end_plies",
+            0,
+            0,
+            2,
+            1,
+            "solve leaves this many plies before turn 60 exactly (0 = v4)",
+        ),
     ]
 }
 
@@ -213,6 +221,7 @@ impl Tunable for EngineConfig {
             "asp" => self.search.aspiration = v.clamp(0, 1000),
             "ext" => self.search.extensions = on,
             "smart" => self.search.smart_time = on,
+            "end_plies" => self.end_plies = v.clamp(0, 2) as u32,
             _ => {
                 if !self.eval.set(name, v) {
                     return Err(ParamError::Unknown(name.to_string()));
@@ -233,6 +242,7 @@ impl Tunable for EngineConfig {
             "asp" => Some(f64::from(self.search.aspiration)),
             "ext" => flag(self.search.extensions),
             "smart" => flag(self.search.smart_time),
+            "end_plies" => Some(f64::from(self.end_plies)),
             _ => self.eval.get(name).map(f64::from),
         }
     }
