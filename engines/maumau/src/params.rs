@@ -272,6 +272,30 @@ impl Tunable for IsmctsParams {
                 2.0,
                 "opponent model: cost of a Jack in the soft greedy score (cards of a suit)",
             ),
+            spec(
+                "eg_hand",
+                d.endgame.hand as f64,
+                0.0,
+                8.0,
+                1.0,
+                "endgame PIMC once no hand holds more cards than this (0 = off)",
+            ),
+            spec(
+                "eg_worlds",
+                d.endgame.worlds as f64,
+                4.0,
+                512.0,
+                8.0,
+                "endgame PIMC: determinized worlds per decision",
+            ),
+            spec(
+                "eg_depth",
+                d.endgame.depth as f64,
+                2.0,
+                16.0,
+                1.0,
+                "endgame PIMC: plies of the exact search per world",
+            ),
         ]
     }
 
@@ -311,6 +335,9 @@ impl Tunable for IsmctsParams {
             "om_filter" => self.model.filter = v.round() != 0.0,
             "om_p78" => self.model.special = v,
             "om_pjack" => self.model.jack = v,
+            "eg_hand" => self.endgame.hand = v.round().clamp(0.0, 32.0) as u32,
+            "eg_worlds" => self.endgame.worlds = v.round().clamp(1.0, 1e6) as u32,
+            "eg_depth" => self.endgame.depth = v.round().clamp(1.0, 64.0) as u32,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
@@ -351,6 +378,9 @@ impl Tunable for IsmctsParams {
             "om_filter" => self.model.filter as u8 as f64,
             "om_p78" => self.model.special,
             "om_pjack" => self.model.jack,
+            "eg_hand" => self.endgame.hand as f64,
+            "eg_worlds" => self.endgame.worlds as f64,
+            "eg_depth" => self.endgame.depth as f64,
             _ => return None,
         })
     }
