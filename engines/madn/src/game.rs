@@ -131,6 +131,15 @@ fn step(me: &mut Side, opp: &mut Side, r: u32, variant: Variant) -> bool {
     if r == 0 || r > 43 {
         return false;
     }
+    step_in_range(me, opp, r, variant)
+}
+
+/// [`step`] for `r` in `0..=43` (the hot loop's faces are mapped there by [`FastDie`]). A roll
+/// of 0 changes nothing without a test of its own: it brings no piece in (not a 6), the piece
+/// on A cannot "clear" A by moving 0, and no piece can move 0 onto itself.
+#[inline(always)]
+fn step_in_range(me: &mut Side, opp: &mut Side, r: u32, variant: Variant) -> bool {
+    debug_assert!(r <= 43);
     let board = me.board;
     let on_a = board & 1 != 0;
     let from = if me.home > 0 && r == 6 && !on_a {
@@ -179,21 +188,28 @@ fn capture(opp: &mut Side, to: u32) {
     opp.home += hit as u8;
 }
 
-/// A die prepared for the hot loop: its faces and its distinct faces.
+/// A die prepared for the hot loop: its faces, the faces as moves (a face that can never
+/// move a piece, 0 or above 43, is 0) and the set of faces that can.
 #[derive(Clone, Debug)]
 pub struct FastDie {
     faces: Vec<u32>,
-    distinct: Vec<u32>,
+    moves: Vec<u32>,
+    /// Bit `r` set for every face `r` in `1..=43`.
+    mask: u64,
     n: u32,
 }
 
 impl FastDie {
     /// Prepares `die`.
     pub fn new(die: &Die) -> Self {
+        let faces = die.faces().to_vec();
+        let moves: Vec<u32> = faces.iter().map(|&f| if f <= 43 { f } else { 0 }).collect();
+        let mask = moves.iter().fold(0u64, |m, &f| m | (1 << f)) & !1;
         Self {
-            faces: die.faces().to_vec(),
-            distinct: die.distinct_faces(),
-            n: die.faces().len() as u32,
+            n: faces.len() as u32,
+            faces,
+            moves,
+            mask,
         }
     }
 
@@ -202,6 +218,36 @@ impl FastDie {
     pub fn roll(&self, rng: &mut Rng) -> u32 {
         self.faces[rng.below(self.n) as usize]
     }
+
+    /// One fair roll (the same draw as [`FastDie::roll`]) as `(face, move)`: the move is
+    /// the face, or 0 for a face that can never move a piece.
+    #[inline(always)]
+    fn roll_move(&self, rng: &mut Rng) -> (u32, u32) {
+        let i = rng.below(self.n) as usize;
+        (self.faces[i], self.moves[i])
+    }
+}
+
+/// Whether some face of `mask` (bit `r` = face `r`, `1..=43`) changes `s` (spec §5 under
+/// `variant`): a 6 brings a piece in while A is free, or some piece that may move has a free
+/// square (not its own, at most 43) at that distance. Equal to trying every face with
+/// [`step`], as the deadlock test did, in a few mask operations.
+#[inline(always)]
+fn can_change(s: Side, mask: u64, variant: Variant) -> bool {
+    if s.home > 0 && mask & (1 << 6) != 0 && s.board & 1 == 0 {
+        return true;
+    }
+    let free = ALL & !s.board;
+    let mut movers = match variant {
+        Variant::FrozenGoal => s.board & TRACK,
+        Variant::Default | Variant::GoalFirst => s.board,
+    };
+    let mut reach = 0u64;
+    while movers != 0 {
+        reach |= free >> movers.trailing_zeros();
+        movers &= movers - 1;
+    }
+    reach & mask != 0
 }
 
 /// Plays one game; `first` (0 or 1) rolls first. `on_roll(side, roll, &position)` sees every
@@ -223,8 +269,8 @@ pub fn play(
     // The deadlock test depends only on the position, so one test per unchanged position suffices.
     let mut tested = false;
     for _ in 0..ROLL_CAP {
-        let r = die.roll(rng);
-        let changed = step(&mut me, &mut opp, r, variant);
+        let (r, mv) = die.roll_move(rng);
+        let changed = step_in_range(&mut me, &mut opp, mv, variant);
         let pos = || {
             let sides = if side == 0 { [me, opp] } else { [opp, me] };
             Position { sides }
@@ -236,7 +282,8 @@ pub fn play(
             }
             tested = false;
         } else if !tested {
-            if pos().deadlocked([&dice[0].distinct, &dice[1].distinct], variant) {
+            let [s0, s1] = pos().sides;
+            if !can_change(s0, dice[0].mask, variant) && !can_change(s1, dice[1].mask, variant) {
                 return GameResult::Draw;
             }
             tested = true;
@@ -345,5 +392,58 @@ mod tests {
     #[test]
     fn progress_lists_front_most_first() {
         assert_eq!(pos(&[3, 40], 2, &[], 4).progress(0), [40, 3, -1, -1]);
+    }
+
+    #[test]
+    fn mask_deadlock_test_equals_trying_every_face() {
+        let mut rng = Rng::seeded(38);
+        let face_sets: [&[u32]; 6] = [
+            &[1, 2, 3, 4, 5, 6],
+            &[4, 6],
+            &[2],
+            &[0, 44, 50],
+            &[1, 3, 7, 40, 43],
+            &[6, 0, 99],
+        ];
+        for i in 0..200_000u32 {
+            // Random sides: up to four pieces on distinct squares, the rest on B.
+            let mut side = || {
+                let pieces = rng.below(5);
+                let mut board = 0u64;
+                while board.count_ones() < pieces {
+                    board |= 1 << rng.below(44);
+                }
+                Side {
+                    board,
+                    home: (4 - pieces) as u8,
+                }
+            };
+            let p = Position {
+                sides: [side(), side()],
+            };
+            let fa = face_sets[i as usize % 6];
+            let fb = face_sets[(i / 6) as usize % 6];
+            let masks = [
+                FastDie::new(&Die::new(fa.to_vec()).unwrap()).mask,
+                FastDie::new(&Die::new(fb.to_vec()).unwrap()).mask,
+            ];
+            for v in [Variant::Default, Variant::GoalFirst, Variant::FrozenGoal] {
+                let fast =
+                    !can_change(p.sides[0], masks[0], v) && !can_change(p.sides[1], masks[1], v);
+                assert_eq!(fast, p.deadlocked([fa, fb], v), "{p:?} {fa:?} {fb:?} {v:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn moves_of_out_of_range_faces_are_zero_and_change_nothing() {
+        let d = FastDie::new(&Die::new(vec![0, 6, 44, 100]).unwrap());
+        assert_eq!(d.moves, vec![0, 6, 0, 0]);
+        assert_eq!(d.mask, 1 << 6);
+        let mut p = pos(&[0, 5], 2, &[7], 3);
+        let before = p;
+        let [a, b] = &mut p.sides;
+        assert!(!step_in_range(a, b, 0, Variant::Default));
+        assert_eq!(p, before);
     }
 }
