@@ -193,7 +193,9 @@ fn capture(opp: &mut Side, to: u32) {
 #[derive(Clone, Debug)]
 pub struct FastDie {
     faces: Vec<u32>,
-    moves: Vec<u32>,
+    /// Per face: the face in the high half, its move (the face, or 0 for a face that can
+    /// never move a piece) in the low half; one load per roll.
+    face_moves: Vec<u64>,
     /// Bit `r` set for every face `r` in `1..=43`.
     mask: u64,
     n: u32,
@@ -205,10 +207,15 @@ impl FastDie {
         let faces = die.faces().to_vec();
         let moves: Vec<u32> = faces.iter().map(|&f| if f <= 43 { f } else { 0 }).collect();
         let mask = moves.iter().fold(0u64, |m, &f| m | (1 << f)) & !1;
+        let face_moves = faces
+            .iter()
+            .zip(&moves)
+            .map(|(&f, &m)| u64::from(f) << 32 | u64::from(m))
+            .collect();
         Self {
             n: faces.len() as u32,
             faces,
-            moves,
+            face_moves,
             mask,
         }
     }
@@ -223,8 +230,8 @@ impl FastDie {
     /// the face, or 0 for a face that can never move a piece.
     #[inline(always)]
     fn roll_move(&self, rng: &mut Rng) -> (u32, u32) {
-        let i = rng.below(self.n) as usize;
-        (self.faces[i], self.moves[i])
+        let fm = self.face_moves[rng.below(self.n) as usize];
+        ((fm >> 32) as u32, fm as u32)
     }
 }
 
@@ -258,43 +265,78 @@ pub fn play(
     first: usize,
     variant: Variant,
     rng: &mut Rng,
+    on_roll: impl FnMut(usize, u32, &Position),
+) -> GameResult {
+    // One copy of the loop per variant, so the variant's branch folds away.
+    match variant {
+        Variant::Default => play_variant::<0>(dice, first, rng, on_roll),
+        Variant::GoalFirst => play_variant::<1>(dice, first, rng, on_roll),
+        Variant::FrozenGoal => play_variant::<2>(dice, first, rng, on_roll),
+    }
+}
+
+/// The variant of [`play_variant`]'s constant.
+const fn variant_of(v: u8) -> Variant {
+    match v {
+        0 => Variant::Default,
+        1 => Variant::GoalFirst,
+        _ => Variant::FrozenGoal,
+    }
+}
+
+/// [`play`] for one variant (`V` as in [`variant_of`]). The two sides' turns are two copies of
+/// the same code with the sides fixed, so nothing is swapped when the turn passes.
+#[inline(always)]
+fn play_variant<const V: u8>(
+    dice: [&FastDie; 2],
+    first: usize,
+    rng: &mut Rng,
     mut on_roll: impl FnMut(usize, u32, &Position),
 ) -> GameResult {
-    // The mover is always `me`; sides and dice swap when the turn passes, so the hot loop works
-    // on two registers instead of indexing by side.
+    let variant = variant_of(V);
     let start = Position::default().sides[0];
-    let (mut me, mut opp) = (start, start);
-    let (mut die, mut other) = (dice[first], dice[first ^ 1]);
-    let mut side = first;
+    let (mut s0, mut s1) = (start, start);
+    let mut rolls_left = ROLL_CAP;
     // The deadlock test depends only on the position, so one test per unchanged position suffices.
     let mut tested = false;
-    for _ in 0..ROLL_CAP {
-        let (r, mv) = die.roll_move(rng);
-        let changed = step_in_range(&mut me, &mut opp, mv, variant);
-        let pos = || {
-            let sides = if side == 0 { [me, opp] } else { [opp, me] };
-            Position { sides }
+    // One turn of `$side` (rolls until a face other than 6); returns from `play_variant` when
+    // the game ends.
+    macro_rules! turn {
+        ($me:ident, $opp:ident, $side:literal) => {
+            loop {
+                if rolls_left == 0 {
+                    return GameResult::Capped;
+                }
+                rolls_left -= 1;
+                let (r, mv) = dice[$side].roll_move(rng);
+                let changed = step_in_range(&mut $me, &mut $opp, mv, variant);
+                on_roll($side, r, &Position { sides: [s0, s1] });
+                if changed {
+                    if $me.board & GOAL == GOAL {
+                        return GameResult::Win($side);
+                    }
+                    tested = false;
+                } else if !tested {
+                    if !can_change(s0, dice[0].mask, variant)
+                        && !can_change(s1, dice[1].mask, variant)
+                    {
+                        return GameResult::Draw;
+                    }
+                    tested = true;
+                }
+                if r != 6 {
+                    break;
+                }
+            }
         };
-        on_roll(side, r, &pos());
-        if changed {
-            if me.board & GOAL == GOAL {
-                return GameResult::Win(side);
-            }
-            tested = false;
-        } else if !tested {
-            let [s0, s1] = pos().sides;
-            if !can_change(s0, dice[0].mask, variant) && !can_change(s1, dice[1].mask, variant) {
-                return GameResult::Draw;
-            }
-            tested = true;
-        }
-        if r != 6 {
-            std::mem::swap(&mut me, &mut opp);
-            std::mem::swap(&mut die, &mut other);
-            side ^= 1;
-        }
     }
-    GameResult::Capped
+    if first == 1 {
+        turn!(s1, s0, 1);
+    }
+    loop {
+        turn!(s0, s1, 0);
+        turn!(s1, s0, 1);
+    }
 }
 
 #[cfg(test)]
@@ -438,7 +480,8 @@ mod tests {
     #[test]
     fn moves_of_out_of_range_faces_are_zero_and_change_nothing() {
         let d = FastDie::new(&Die::new(vec![0, 6, 44, 100]).unwrap());
-        assert_eq!(d.moves, vec![0, 6, 0, 0]);
+        let moves: Vec<u32> = d.face_moves.iter().map(|&fm| fm as u32).collect();
+        assert_eq!(moves, vec![0, 6, 0, 0]);
         assert_eq!(d.mask, 1 << 6);
         let mut p = pos(&[0, 5], 2, &[7], 3);
         let before = p;
