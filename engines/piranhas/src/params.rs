@@ -195,7 +195,7 @@ pub fn param_specs() -> Vec<ParamSpec> {
         ),
         spec(
             "end_plies",
-            0,
+            2,
             0,
             2,
             1,

@@ -294,7 +294,8 @@ pub struct EngineConfig {
     pub threads: usize,
     /// Leaves this many plies (0, 1 or 2) or fewer before the round limit are solved exactly
     /// ([`crate::endgame::limit_value`]) instead of evaluated: BLUE's last move, which RED
-    /// cannot answer, decides many games at turn 60 (issue 38). 0 is the `v4` behaviour.
+    /// cannot answer, decides many games at turn 60 (issue 38). 0 is the `v4` behaviour;
+    /// the default is 2.
     pub end_plies: u32,
 }
 
@@ -314,7 +315,9 @@ impl Default for EngineConfig {
             eval: EvalParams::default(),
             node: NodeOptions::default(),
             threads: 1,
-            end_plies: 0,
+            // Issue 38: the last two plies before turn 60 solved exactly. SPRT [0, 10] at
+            // depth 5 against end_plies=0 (v4), 400 games: Elo +25.2 ± 10.9, LLR 5.53 (H1).
+            end_plies: 2,
         }
     }
 }
