@@ -131,6 +131,15 @@ fn step(me: &mut Side, opp: &mut Side, r: u32, variant: Variant) -> bool {
     if r == 0 || r > 43 {
         return false;
     }
+    step_in_range(me, opp, r, variant)
+}
+
+/// [`step`] for `r` in `0..=43` (the hot loop's faces are mapped there by [`FastDie`]). A roll
+/// of 0 changes nothing without a test of its own: it brings no piece in (not a 6), the piece
+/// on A cannot "clear" A by moving 0, and no piece can move 0 onto itself.
+#[inline(always)]
+fn step_in_range(me: &mut Side, opp: &mut Side, r: u32, variant: Variant) -> bool {
+    debug_assert!(r <= 43);
     let board = me.board;
     let on_a = board & 1 != 0;
     let from = if me.home > 0 && r == 6 && !on_a {
@@ -179,21 +188,35 @@ fn capture(opp: &mut Side, to: u32) {
     opp.home += hit as u8;
 }
 
-/// A die prepared for the hot loop: its faces and its distinct faces.
+/// A die prepared for the hot loop: its faces, the faces as moves (a face that can never
+/// move a piece, 0 or above 43, is 0) and the set of faces that can.
 #[derive(Clone, Debug)]
 pub struct FastDie {
     faces: Vec<u32>,
-    distinct: Vec<u32>,
+    /// Per face: the face in the high half, its move (the face, or 0 for a face that can
+    /// never move a piece) in the low half; one load per roll.
+    face_moves: Vec<u64>,
+    /// Bit `r` set for every face `r` in `1..=43`.
+    mask: u64,
     n: u32,
 }
 
 impl FastDie {
     /// Prepares `die`.
     pub fn new(die: &Die) -> Self {
+        let faces = die.faces().to_vec();
+        let moves: Vec<u32> = faces.iter().map(|&f| if f <= 43 { f } else { 0 }).collect();
+        let mask = moves.iter().fold(0u64, |m, &f| m | (1 << f)) & !1;
+        let face_moves = faces
+            .iter()
+            .zip(&moves)
+            .map(|(&f, &m)| u64::from(f) << 32 | u64::from(m))
+            .collect();
         Self {
-            faces: die.faces().to_vec(),
-            distinct: die.distinct_faces(),
-            n: die.faces().len() as u32,
+            n: faces.len() as u32,
+            faces,
+            face_moves,
+            mask,
         }
     }
 
@@ -202,6 +225,36 @@ impl FastDie {
     pub fn roll(&self, rng: &mut Rng) -> u32 {
         self.faces[rng.below(self.n) as usize]
     }
+
+    /// One fair roll (the same draw as [`FastDie::roll`]) as `(face, move)`: the move is
+    /// the face, or 0 for a face that can never move a piece.
+    #[inline(always)]
+    fn roll_move(&self, rng: &mut Rng) -> (u32, u32) {
+        let fm = self.face_moves[rng.below(self.n) as usize];
+        ((fm >> 32) as u32, fm as u32)
+    }
+}
+
+/// Whether some face of `mask` (bit `r` = face `r`, `1..=43`) changes `s` (spec §5 under
+/// `variant`): a 6 brings a piece in while A is free, or some piece that may move has a free
+/// square (not its own, at most 43) at that distance. Equal to trying every face with
+/// [`step`], as the deadlock test did, in a few mask operations.
+#[inline(always)]
+fn can_change(s: Side, mask: u64, variant: Variant) -> bool {
+    if s.home > 0 && mask & (1 << 6) != 0 && s.board & 1 == 0 {
+        return true;
+    }
+    let free = ALL & !s.board;
+    let mut movers = match variant {
+        Variant::FrozenGoal => s.board & TRACK,
+        Variant::Default | Variant::GoalFirst => s.board,
+    };
+    let mut reach = 0u64;
+    while movers != 0 {
+        reach |= free >> movers.trailing_zeros();
+        movers &= movers - 1;
+    }
+    reach & mask != 0
 }
 
 /// Plays one game; `first` (0 or 1) rolls first. `on_roll(side, roll, &position)` sees every
@@ -212,42 +265,78 @@ pub fn play(
     first: usize,
     variant: Variant,
     rng: &mut Rng,
+    on_roll: impl FnMut(usize, u32, &Position),
+) -> GameResult {
+    // One copy of the loop per variant, so the variant's branch folds away.
+    match variant {
+        Variant::Default => play_variant::<0>(dice, first, rng, on_roll),
+        Variant::GoalFirst => play_variant::<1>(dice, first, rng, on_roll),
+        Variant::FrozenGoal => play_variant::<2>(dice, first, rng, on_roll),
+    }
+}
+
+/// The variant of [`play_variant`]'s constant.
+const fn variant_of(v: u8) -> Variant {
+    match v {
+        0 => Variant::Default,
+        1 => Variant::GoalFirst,
+        _ => Variant::FrozenGoal,
+    }
+}
+
+/// [`play`] for one variant (`V` as in [`variant_of`]). The two sides' turns are two copies of
+/// the same code with the sides fixed, so nothing is swapped when the turn passes.
+#[inline(always)]
+fn play_variant<const V: u8>(
+    dice: [&FastDie; 2],
+    first: usize,
+    rng: &mut Rng,
     mut on_roll: impl FnMut(usize, u32, &Position),
 ) -> GameResult {
-    // The mover is always `me`; sides and dice swap when the turn passes, so the hot loop works
-    // on two registers instead of indexing by side.
+    let variant = variant_of(V);
     let start = Position::default().sides[0];
-    let (mut me, mut opp) = (start, start);
-    let (mut die, mut other) = (dice[first], dice[first ^ 1]);
-    let mut side = first;
+    let (mut s0, mut s1) = (start, start);
+    let mut rolls_left = ROLL_CAP;
     // The deadlock test depends only on the position, so one test per unchanged position suffices.
     let mut tested = false;
-    for _ in 0..ROLL_CAP {
-        let r = die.roll(rng);
-        let changed = step(&mut me, &mut opp, r, variant);
-        let pos = || {
-            let sides = if side == 0 { [me, opp] } else { [opp, me] };
-            Position { sides }
+    // One turn of `$side` (rolls until a face other than 6); returns from `play_variant` when
+    // the game ends.
+    macro_rules! turn {
+        ($me:ident, $opp:ident, $side:literal) => {
+            loop {
+                if rolls_left == 0 {
+                    return GameResult::Capped;
+                }
+                rolls_left -= 1;
+                let (r, mv) = dice[$side].roll_move(rng);
+                let changed = step_in_range(&mut $me, &mut $opp, mv, variant);
+                on_roll($side, r, &Position { sides: [s0, s1] });
+                if changed {
+                    if $me.board & GOAL == GOAL {
+                        return GameResult::Win($side);
+                    }
+                    tested = false;
+                } else if !tested {
+                    if !can_change(s0, dice[0].mask, variant)
+                        && !can_change(s1, dice[1].mask, variant)
+                    {
+                        return GameResult::Draw;
+                    }
+                    tested = true;
+                }
+                if r != 6 {
+                    break;
+                }
+            }
         };
-        on_roll(side, r, &pos());
-        if changed {
-            if me.board & GOAL == GOAL {
-                return GameResult::Win(side);
-            }
-            tested = false;
-        } else if !tested {
-            if pos().deadlocked([&dice[0].distinct, &dice[1].distinct], variant) {
-                return GameResult::Draw;
-            }
-            tested = true;
-        }
-        if r != 6 {
-            std::mem::swap(&mut me, &mut opp);
-            std::mem::swap(&mut die, &mut other);
-            side ^= 1;
-        }
     }
-    GameResult::Capped
+    if first == 1 {
+        turn!(s1, s0, 1);
+    }
+    loop {
+        turn!(s0, s1, 0);
+        turn!(s1, s0, 1);
+    }
 }
 
 #[cfg(test)]
@@ -345,5 +434,59 @@ mod tests {
     #[test]
     fn progress_lists_front_most_first() {
         assert_eq!(pos(&[3, 40], 2, &[], 4).progress(0), [40, 3, -1, -1]);
+    }
+
+    #[test]
+    fn mask_deadlock_test_equals_trying_every_face() {
+        let mut rng = Rng::seeded(38);
+        let face_sets: [&[u32]; 6] = [
+            &[1, 2, 3, 4, 5, 6],
+            &[4, 6],
+            &[2],
+            &[0, 44, 50],
+            &[1, 3, 7, 40, 43],
+            &[6, 0, 99],
+        ];
+        for i in 0..200_000u32 {
+            // Random sides: up to four pieces on distinct squares, the rest on B.
+            let mut side = || {
+                let pieces = rng.below(5);
+                let mut board = 0u64;
+                while board.count_ones() < pieces {
+                    board |= 1 << rng.below(44);
+                }
+                Side {
+                    board,
+                    home: (4 - pieces) as u8,
+                }
+            };
+            let p = Position {
+                sides: [side(), side()],
+            };
+            let fa = face_sets[i as usize % 6];
+            let fb = face_sets[(i / 6) as usize % 6];
+            let masks = [
+                FastDie::new(&Die::new(fa.to_vec()).unwrap()).mask,
+                FastDie::new(&Die::new(fb.to_vec()).unwrap()).mask,
+            ];
+            for v in [Variant::Default, Variant::GoalFirst, Variant::FrozenGoal] {
+                let fast =
+                    !can_change(p.sides[0], masks[0], v) && !can_change(p.sides[1], masks[1], v);
+                assert_eq!(fast, p.deadlocked([fa, fb], v), "{p:?} {fa:?} {fb:?} {v:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn moves_of_out_of_range_faces_are_zero_and_change_nothing() {
+        let d = FastDie::new(&Die::new(vec![0, 6, 44, 100]).unwrap());
+        let moves: Vec<u32> = d.face_moves.iter().map(|&fm| fm as u32).collect();
+        assert_eq!(moves, vec![0, 6, 0, 0]);
+        assert_eq!(d.mask, 1 << 6);
+        let mut p = pos(&[0, 5], 2, &[7], 3);
+        let before = p;
+        let [a, b] = &mut p.sides;
+        assert!(!step_in_range(a, b, 0, Variant::Default));
+        assert_eq!(p, before);
     }
 }

@@ -15,6 +15,7 @@
 //! - [`model`]: the opponent model weighing sampled hands by the opponents' actions.
 //! - [`rollout`]: the playout policy (a scored heuristic on bit masks, greedy or softmax) and
 //!   the features its weights multiply.
+//! - [`endgame`]: PIMC with an exact solver per world once hands are small.
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
 //! - `prior` (feature `research`): measuring the determinizer's evidence weights from games.
@@ -29,6 +30,7 @@
 pub mod arena;
 pub mod cards;
 pub mod determinize;
+pub mod endgame;
 pub mod filter;
 pub mod game;
 pub mod game_impl;

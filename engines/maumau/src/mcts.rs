@@ -4,6 +4,7 @@
 //! player's choices, and progressive bias.
 
 use crate::cards::Suit;
+use crate::endgame::{pimc, EndgameParams};
 use crate::game::{Action, Game};
 use crate::knowledge::Knowledge;
 use crate::model::ModelWeights;
@@ -90,6 +91,9 @@ pub struct IsmctsParams {
     pub model: ModelWeights,
     /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
     pub threads: usize,
+    /// The endgame search: PIMC with an exact solver per world once every hand is small
+    /// (two seats; `hand = 0` leaves every move to ISMCTS).
+    pub endgame: EndgameParams,
 }
 
 impl Default for IsmctsParams {
@@ -135,6 +139,7 @@ impl Default for IsmctsParams {
                 jack: 12.5,
             },
             threads: 1,
+            endgame: EndgameParams::OFF,
         }
     }
 }
@@ -164,6 +169,7 @@ impl IsmctsParams {
             },
             model: ModelWeights::OFF,
             threads: 1,
+            endgame: EndgameParams::OFF,
         }
     }
 
@@ -196,6 +202,23 @@ impl IsmctsPlayer {
     /// Statistics of the last search (none if the move was forced).
     pub fn last_search(&self) -> Option<&SearchStats<Action>> {
         self.last.as_ref()
+    }
+
+    /// The endgame search's action when it takes this decision: two seats, every hand at
+    /// most `params.endgame.hand` cards (see [`crate::endgame`]); `None` leaves it to ISMCTS.
+    pub fn endgame(&mut self, know: &Knowledge) -> Option<Action> {
+        let p = self.params;
+        let small = |s: usize| know.hand_size(s) as u32 <= p.endgame.hand;
+        if p.endgame.hand == 0 || know.players() != 2 || !(small(0) && small(1)) {
+            return None;
+        }
+        if know.hand().len() as u32 > p.endgame.hand {
+            return None;
+        }
+        let mut model_rng = SimRng::new(self.rng.random());
+        let det = Determinizer::new(know, &p.evidence, &p.model, &mut model_rng);
+        let mut rng = SimRng::new(self.rng.random());
+        pimc(&det, &p.endgame, &mut rng).best
     }
 
     /// Searches from `know` and returns the merged root statistics.
@@ -241,6 +264,9 @@ impl Player for IsmctsPlayer {
                 card,
                 wish: Suit::Pik,
             };
+        }
+        if let Some(a) = self.endgame(know) {
+            return a;
         }
         let stats = self.search(know, tc);
         let best = stats.best;

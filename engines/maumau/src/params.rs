@@ -73,6 +73,12 @@ kibitz_search::tunable_fields! {
         "om_p78" => model.special, 0.0..=20.0, step 1.0;
         /// opponent model: cost of a Jack in the soft greedy score (cards of a suit)
         "om_pjack" => model.jack, 0.0..=40.0, step 2.0;
+        /// endgame PIMC once no hand holds more cards than this (0 = off)
+        "eg_hand" => endgame.hand, 0..=8, step 1, valid 0..=32;
+        /// endgame PIMC: determinized worlds per decision
+        "eg_worlds" => endgame.worlds, 4..=512, step 8, valid 1..=1000000;
+        /// endgame PIMC: plies of the exact search per world
+        "eg_depth" => endgame.depth, 2..=16, step 1, valid 1..=64;
 
     }
 }

@@ -46,6 +46,7 @@ pub mod arena;
 pub mod bitboard;
 pub mod board;
 pub mod captures;
+pub mod endgame;
 pub mod error;
 pub mod eval;
 pub mod game_impl;

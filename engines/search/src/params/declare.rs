@@ -50,7 +50,7 @@ impl ParamValue for bool {
         f64::from(u8::from(self))
     }
     fn from_f64(v: f64) -> Self {
-        v != 0.0
+        v.round() != 0.0
     }
 }
 
