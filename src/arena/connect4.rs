@@ -704,6 +704,7 @@ mod tests {
                     index: seed,
                     unit: seed,
                     slot: seed % 2,
+                    seating: crate::arena::Seating::single(2, (seed % 2) as usize),
                     opening: None,
                     tc_ms: None,
                 };
@@ -759,6 +760,7 @@ mod tests {
             index: 0,
             unit: 0,
             slot: 0,
+            seating: crate::arena::Seating::single(2, 0),
             opening: None,
             tc_ms: None,
         };

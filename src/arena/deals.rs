@@ -51,6 +51,7 @@ mod tests {
             index: 0,
             unit: 0,
             slot: 0,
+            seating: crate::arena::Seating::single(2, 0),
             opening: Some("77"),
             tc_ms: None,
         };

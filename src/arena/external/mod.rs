@@ -330,6 +330,7 @@ mod tests {
             index: 0,
             unit: 0,
             slot: 0,
+            seating: crate::arena::Seating::single(2, 0),
             opening: None,
             tc_ms: None,
         };
