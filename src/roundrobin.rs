@@ -128,7 +128,13 @@ pub fn fit(players: usize, pairs: &[PairOutcome], anchor: Anchor) -> anyhow::Res
 
 /// Runs `kibitz roundrobin`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let arena = crate::arena::cli::with_adjudication(adapter(&args.game)?, args.adjudicate)?;
+    let game = adapter(&args.game)?;
+    let options = crate::arena::GameOptions {
+        seats: crate::arena::check_seats(game.as_ref(), None)?,
+        adjudicate: args.adjudicate,
+        ..Default::default()
+    };
+    let arena = crate::arena::configured(game, &options)?;
     if args.openings.is_some() && !arena.takes_openings() {
         anyhow::bail!("--openings: {} has no openings", arena.name());
     }
@@ -151,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             s
         }
     };
-    if args.deals.is_some() && !crate::arena::deals::GAMES.contains(&arena.name()) {
+    if args.deals.is_some() && !arena.takes_deals() {
         anyhow::bail!("--deals: {} has no deals", arena.name());
     }
     let openings = match (&args.openings, &args.deals) {

@@ -74,24 +74,6 @@ pub struct MatchArgs {
     pub seats: Option<usize>,
 }
 
-/// `arena` with `--adjudicate NODES` applied: Connect Four's [`super::connect4::Adjudicated`],
-/// refused for games without an exact solver.
-pub fn with_adjudication(
-    arena: Box<dyn super::Arena>,
-    nodes: Option<Option<u64>>,
-) -> anyhow::Result<Box<dyn super::Arena>> {
-    match nodes {
-        None => Ok(arena),
-        Some(nodes) if arena.name() == "connect4" => Ok(Box::new(super::connect4::Adjudicated {
-            nodes: nodes.unwrap_or(super::connect4::ADJUDICATE_NODES),
-        })),
-        Some(_) => anyhow::bail!(
-            "--adjudicate: {} has no exact solver (only connect4 has)",
-            arena.name()
-        ),
-    }
-}
-
 /// Parses `elo0,elo1[,alpha,beta]`.
 pub fn parse_sprt(s: &str) -> anyhow::Result<Sprt> {
     let v: Vec<f64> = s
@@ -119,19 +101,13 @@ pub fn parse_sprt(s: &str) -> anyhow::Result<Sprt> {
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let game = adapter(&args.game)?;
     let seats = super::check_seats(game.as_ref(), args.seats)?;
-    let arena: Box<dyn super::Arena> = if game.name() == "maumau" {
-        Box::new(super::maumau::Maumau {
-            seats,
-            exhaustion: match args.exhaustion_winner.as_str() {
-                "second-seat" => kibitz_maumau::game::ExhaustionWinner::SecondSeat,
-                "most-valid-moves" => kibitz_maumau::game::ExhaustionWinner::MostValidMoves,
-                o => anyhow::bail!("--exhaustion-winner {o:?}: second-seat or most-valid-moves"),
-            },
-        })
-    } else {
-        game
+    let options = super::GameOptions {
+        seats,
+        exhaustion_winner: (args.exhaustion_winner != "second-seat")
+            .then(|| args.exhaustion_winner.clone()),
+        adjudicate: args.adjudicate,
     };
-    let arena = with_adjudication(arena, args.adjudicate)?;
+    let arena = super::configured(game, &options)?;
     // Flags that would do nothing for this game, and bad specs, fail before anything is printed.
     if args.openings.is_some() && !arena.takes_openings() {
         anyhow::bail!(
@@ -139,15 +115,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             arena.name()
         );
     }
-    if args.deals.is_some() && !super::deals::GAMES.contains(&arena.name()) {
+    if args.deals.is_some() && !arena.takes_deals() {
         anyhow::bail!(
             "--deals: {} has no deals (Mau-Mau and Koehandel have; Connect Four and Piranhas take --openings)",
-            arena.name()
-        );
-    }
-    if args.exhaustion_winner != "second-seat" && arena.name() != "maumau" {
-        anyhow::bail!(
-            "--exhaustion-winner is a Mau-Mau rule; {} has none",
             arena.name()
         );
     }

@@ -289,6 +289,14 @@ impl Arena for Connect4 {
     fn takes_openings(&self) -> bool {
         true
     }
+    fn configure(&self, opts: &super::GameOptions) -> anyhow::Result<Option<Box<dyn Arena>>> {
+        opts.refuse_exhaustion(self.name())?;
+        Ok(opts.adjudicate.map(|nodes| {
+            Box::new(Adjudicated {
+                nodes: nodes.unwrap_or(ADJUDICATE_NODES),
+            }) as Box<dyn Arena>
+        }))
+    }
     fn name(&self) -> &'static str {
         "connect4"
     }

@@ -11,9 +11,6 @@
 use super::Job;
 use anyhow::Context;
 
-/// Games that take `--deals`.
-pub const GAMES: [&str; 2] = ["maumau", "koehandel"];
-
 /// Parses one deal line: the deal seed.
 pub fn parse(line: &str) -> anyhow::Result<u64> {
     line.trim()

@@ -107,6 +107,9 @@ impl Player for Logged {
 }
 
 impl Arena for Koehandel {
+    fn takes_deals(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "koehandel"
     }

@@ -161,6 +161,21 @@ impl Maumau {
 }
 
 impl Arena for Maumau {
+    fn takes_deals(&self) -> bool {
+        true
+    }
+    fn configure(&self, opts: &super::GameOptions) -> anyhow::Result<Option<Box<dyn Arena>>> {
+        opts.refuse_adjudication(self.name())?;
+        let exhaustion = match opts.exhaustion_winner.as_deref().unwrap_or("second-seat") {
+            "second-seat" => kibitz_maumau::game::ExhaustionWinner::SecondSeat,
+            "most-valid-moves" => kibitz_maumau::game::ExhaustionWinner::MostValidMoves,
+            o => anyhow::bail!("--exhaustion-winner {o:?}: second-seat or most-valid-moves"),
+        };
+        Ok(Some(Box::new(Maumau {
+            seats: opts.seats,
+            exhaustion,
+        })))
+    }
     fn name(&self) -> &'static str {
         "maumau"
     }

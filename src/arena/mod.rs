@@ -196,6 +196,17 @@ pub trait Arena: Sync {
     fn takes_openings(&self) -> bool {
         false
     }
+    /// Whether `--deals FILE` means something for this game (a deal seed per line).
+    fn takes_deals(&self) -> bool {
+        false
+    }
+    /// This game set up with the options only some games have, or `None` when it plays as it
+    /// is. An option the game does not have is refused with a message naming the flag; the
+    /// default refuses every option, so a flag that would do nothing never passes silently.
+    fn configure(&self, opts: &GameOptions) -> anyhow::Result<Option<Box<dyn Arena>>> {
+        opts.refuse_all(self.name())?;
+        Ok(None)
+    }
     /// The same positions as [`Arena::replay`], structured for `kibitz serve` to draw: one
     /// [`Position`] for the start and after every move, `state` a game-specific JSON object
     /// (documented at each adapter's `positions`). The default carries the text board as
@@ -210,6 +221,46 @@ pub trait Arena: Sync {
             })
             .collect())
     }
+}
+
+/// Options of `kibitz match` / `roundrobin` that only some games have ([`Arena::configure`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameOptions {
+    /// Players at one table (`--seats`), already checked by [`check_seats`].
+    pub seats: usize,
+    /// `--exhaustion-winner` when given other than the default (a Mau-Mau rule).
+    pub exhaustion_winner: Option<String>,
+    /// `--adjudicate[=NODES]` (games with an exact solver).
+    pub adjudicate: Option<Option<u64>>,
+}
+
+impl GameOptions {
+    /// Refuses `--exhaustion-winner` for a game without that rule.
+    pub fn refuse_exhaustion(&self, game: &str) -> anyhow::Result<()> {
+        if self.exhaustion_winner.is_some() {
+            anyhow::bail!("--exhaustion-winner is a Mau-Mau rule; {game} has none");
+        }
+        Ok(())
+    }
+
+    /// Refuses `--adjudicate` for a game without an exact solver.
+    pub fn refuse_adjudication(&self, game: &str) -> anyhow::Result<()> {
+        if self.adjudicate.is_some() {
+            anyhow::bail!("--adjudicate: {game} has no exact solver to adjudicate with");
+        }
+        Ok(())
+    }
+
+    /// Refuses every option: what a game without any of them answers.
+    pub fn refuse_all(&self, game: &str) -> anyhow::Result<()> {
+        self.refuse_exhaustion(game)?;
+        self.refuse_adjudication(game)
+    }
+}
+
+/// `arena` set up with `opts` ([`Arena::configure`]).
+pub fn configured(arena: Box<dyn Arena>, opts: &GameOptions) -> anyhow::Result<Box<dyn Arena>> {
+    Ok(arena.configure(opts)?.unwrap_or(arena))
 }
 
 /// One position of a recorded game as the viewer draws it (see [`Arena::positions`]).
