@@ -19,6 +19,10 @@ pub struct EngineParams {
     /// Share of the soft budget the solver may use before the fallback, in thousandths
     /// (an integer keeps the struct `Eq`; the parameter `solver_share` is the fraction).
     pub solver_share_permille: u32,
+    /// Share of what is left of the soft budget (node budget: of the per-move node limit)
+    /// for cheap null-window proofs among the fallback's candidates
+    /// ([`crate::root::cheap_proofs`]), in thousandths; 0 turns them off.
+    pub cheap_share_permille: u32,
 }
 
 impl Default for EngineParams {
@@ -27,6 +31,7 @@ impl Default for EngineParams {
             weights: Weights::default(),
             lmr: true,
             solver_share_permille: (crate::engine::SOLVER_SHARE * 1000.0).round() as u32,
+            cheap_share_permille: (crate::engine::CHEAP_SHARE * 1000.0).round() as u32,
         }
     }
 }
@@ -90,6 +95,14 @@ impl Tunable for EngineParams {
                 0.05,
                 "share of the soft budget for the exact solver before the heuristic fallback",
             ),
+            spec(
+                "cheap_share",
+                crate::engine::CHEAP_SHARE,
+                0.0,
+                0.9,
+                0.05,
+                "share of the rest for cheap null-window proofs among the fallback's candidates",
+            ),
         ]
     }
 
@@ -105,6 +118,9 @@ impl Tunable for EngineParams {
             "solver_share" => {
                 self.solver_share_permille = (value.clamp(0.0, 1.0) * 1000.0).round() as u32
             }
+            "cheap_share" => {
+                self.cheap_share_permille = (value.clamp(0.0, 1.0) * 1000.0).round() as u32
+            }
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
@@ -119,6 +135,7 @@ impl Tunable for EngineParams {
             "tempo" => self.weights.tempo as f64,
             "lmr" => f64::from(u8::from(self.lmr)),
             "solver_share" => self.solver_share_permille as f64 / 1000.0,
+            "cheap_share" => self.cheap_share_permille as f64 / 1000.0,
             _ => return None,
         })
     }
