@@ -82,6 +82,10 @@ pub struct SolverConfig {
     /// every finished answer narrows the score range. Off by default: on 12 lines of
     /// Test_L1_R3 it cost +39 % nodes over one thread against +22 % for plain Lazy SMP.
     pub split_windows: bool,
+    /// In a parallel solve, odd-numbered helpers search the root moves from the second one
+    /// on (with ABDADA, [`Self::abdada_min_empty`]), so two threads start on different root
+    /// subtrees.
+    pub split_root: bool,
     /// Start the table small after every clear and let it double as it fills (cheap for
     /// many short solves); off, it has its full size from the start, so no move ever pays
     /// for a doubling between two clock checks (the bot's choice).
@@ -109,6 +113,7 @@ impl Default for SolverConfig {
             near_kb: 256,
             abdada_min_empty: 20,
             split_windows: false,
+            split_root: false,
         }
     }
 }
@@ -141,6 +146,9 @@ pub struct Solver<B: Bits> {
     stride4: u32,
     /// Positions being searched by some thread of a parallel solve (ABDADA), if any.
     busy: Option<std::sync::Arc<parallel::Busy>>,
+    /// In a parallel solve with [`SolverConfig::split_root`], the stone count of the root
+    /// for a helper that searches the root moves from the second one on (`u32::MAX`: none).
+    split_root: u32,
     /// Whether the CPU has the `popcnt` instruction (the search then runs a copy using it).
     popcnt: bool,
 }
@@ -258,6 +266,7 @@ impl<B: Bits> Solver<B> {
         let key_bits = (w * (geo.rows() + 1)).min(64) as u32;
         Self {
             busy: None,
+            split_root: u32::MAX,
             popcnt,
             stride4,
             good_rows,

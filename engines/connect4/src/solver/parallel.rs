@@ -204,6 +204,13 @@ impl<B: Bits + Send> ParallelSolver<B> {
             let stop = Arc::new(AtomicBool::new(false));
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
             let (main, helpers) = workers.split_first_mut()?;
+            for (k, h) in helpers.iter_mut().enumerate() {
+                h.split_root = if h.config.split_root && k % 2 == 0 {
+                    moves
+                } else {
+                    u32::MAX
+                };
+            }
             let test = |w: &mut Solver<B>, probe: i32| {
                 w.tc = ptc.clone();
                 w.aborted = false;
