@@ -21,11 +21,21 @@ const BOOK_FILE: &str = "engines/connect4/book/book_7x6.bin";
 /// `kibitz connect4` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
-    /// Read `<moves> [<score>]` lines (1-based column digits, 7×6) from stdin, print
-    /// `<moves> <score>`; a blank line is the empty board (printed as ` <score>`, the move
-    /// string being empty). Unreadable lines, finished games and wrong scores are named on
-    /// stderr and make the exit status non-zero.
+    /// Read `<moves> [<score>]` lines (1-based column digits, or 1-based column numbers
+    /// separated by commas on boards wider than 9) from stdin, print `<moves> <score>`; a
+    /// blank line is the empty board (printed as ` <score>`, the move string being empty).
+    /// Any size with columns × (rows + 1) ≤ 128 (default 7×6, connect 4). Unreadable lines,
+    /// finished games and wrong scores are named on stderr and make the exit status non-zero.
     Solve {
+        /// Board columns.
+        #[arg(long, default_value_t = 7)]
+        columns: usize,
+        /// Board rows.
+        #[arg(long, default_value_t = 6)]
+        rows: usize,
+        /// Line length.
+        #[arg(long, default_value_t = 4)]
+        connect: usize,
         /// Transposition table size in MiB (at most 3/4 of the machine's memory).
         #[arg(long, default_value_t = 256, value_parser = kibitz_net::memory::parse_table_mb)]
         hash: usize,
@@ -51,7 +61,7 @@ pub enum Cmd {
         /// Transposition table size in MiB (at most 3/4 of the machine's memory).
         #[arg(long, default_value_t = 64, value_parser = kibitz_net::memory::parse_table_mb)]
         hash: usize,
-        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule, abdada_min_empty).
+        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule, abdada_min_empty, split_windows, split_root).
         #[arg(long = "param")]
         params: Vec<String>,
         /// Only win / draw / loss (checks the sign of the expected score).
@@ -228,11 +238,24 @@ pub enum Cmd {
 pub fn run(cmd: Cmd) -> anyhow::Result<()> {
     match cmd {
         Cmd::Solve {
+            columns,
+            rows,
+            connect,
             hash,
             weak,
             empty,
             threads,
-        } => solve::solve(hash, weak, empty, threads as usize),
+        } => solve::solve(
+            solve::Size {
+                columns,
+                rows,
+                connect,
+            },
+            hash,
+            weak,
+            empty,
+            threads as usize,
+        ),
         Cmd::Bench {
             files,
             limit,
@@ -374,6 +397,8 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
         "near_empty" => config.near_empty = v as u32,
         "near_kb" => config.near_kb = v as usize,
         "abdada_min_empty" => config.abdada_min_empty = v.min(u32::MAX as u64) as u32,
+        "split_windows" => config.split_windows = v != 0,
+        "split_root" => config.split_root = v != 0,
         "forcing_weight" => config.forcing_weight = v as u32,
         "keep_threat_weight" => config.keep_threat_weight = v as u32,
         "stack_weight" => config.stack_weight = v as u32,

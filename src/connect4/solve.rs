@@ -1,46 +1,135 @@
 //! `kibitz connect4 solve` and `bench`: score test-set lines, check them, time the solver.
 //!
-//! Both read `<moves> [<score>]` lines (1-based column digits, 7 × 6). A line that cannot be
-//! read, or whose position is already decided ("game over"), is an error; so is a score that
-//! disagrees with ours. Every such line is named on stderr and the command exits non-zero
-//! after doing all the others.
+//! Both read `<moves> [<score>]` lines: 1-based column digits as in the test sets, or, on
+//! boards wider than nine columns (where a digit cannot name every column), 1-based column
+//! numbers separated by commas (`1,10,5`; commas are accepted on every size). `solve` takes
+//! any board size (`--columns --rows --connect`; 64-bit bitboards where the board fits, else
+//! 128-bit ones), `bench` the 7 × 6 test sets. A line that cannot be read, or whose position
+//! is already decided ("game over"), is an error; so is a score that disagrees with ours.
+//! Every such line is named on stderr and the command exits non-zero after doing all the
+//! others.
 
 use super::{cpu_now, file_label, fmt_dur, process_cpu_now};
 use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
+use kibitz_connect4::bitboard::Bits;
 use kibitz_connect4::solver::parallel::ParallelSolver;
-use kibitz_connect4::{Board, Geometry, Solver, SolverConfig, TimeControl};
+use kibitz_connect4::{Board, Geometry, Position, Solver, SolverConfig, TimeControl};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The serial solver (one thread, deterministic) or the parallel one.
+/// A board size: columns, rows and line length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Columns.
+    pub columns: usize,
+    /// Rows.
+    pub rows: usize,
+    /// Stones in a line that win.
+    pub connect: usize,
+}
+
+impl Size {
+    /// The standard 7 × 6 board, connect 4 (the test sets' size).
+    pub const STANDARD: Size = Size {
+        columns: 7,
+        rows: 6,
+        connect: 4,
+    };
+
+    /// Checks that the solver supports the size (bitboard width, a line that fits).
+    pub fn checked(self) -> anyhow::Result<Self> {
+        if !kibitz_connect4::line_fits(self.columns, self.rows, self.connect) {
+            bail!(
+                "no line of {} fits on a {}×{} board (connect must not exceed both columns and rows)",
+                self.connect,
+                self.columns,
+                self.rows
+            );
+        }
+        Position::new(self.columns, self.rows, self.connect)?;
+        Ok(self)
+    }
+
+    /// Whether 64-bit bitboards hold the board (the faster solver).
+    fn narrow(self) -> bool {
+        Geometry::<u64>::new(self.columns, self.rows, self.connect).is_ok()
+    }
+}
+
+/// The serial solver (one thread, deterministic) or the parallel one, on 64-bit bitboards
+/// or, for boards that need them, 128-bit ones.
 pub enum AnySolver {
     /// One thread.
     One(Box<Solver<u64>>),
     /// Several threads over one shared table.
     Many(ParallelSolver<u64>),
+    /// One thread, 128-bit bitboards.
+    OneWide(Box<Solver<u128>>),
+    /// Several threads, 128-bit bitboards.
+    ManyWide(ParallelSolver<u128>),
+}
+
+/// The board of `moves` (0-based columns, known to be legal) in bitboard word `B`.
+fn board_of<B: Bits>(size: Size, moves: &[usize]) -> Option<Board<B>> {
+    Board::<B>::from_moves(size.columns, size.rows, size.connect, moves).ok()
 }
 
 impl AnySolver {
     /// A 7 × 6 solver with `threads` threads.
     pub fn new(config: SolverConfig, threads: usize) -> anyhow::Result<Self> {
-        let geo = Geometry::<u64>::new(7, 6, 4).context("7×6 fits 64 bits")?;
-        Ok(if threads <= 1 {
-            Self::One(Box::new(Solver::new(geo, config)))
+        Self::with_size(Size::STANDARD, config, threads)
+    }
+
+    /// A solver for `size` with `threads` threads.
+    pub fn with_size(size: Size, config: SolverConfig, threads: usize) -> anyhow::Result<Self> {
+        let size = size.checked()?;
+        let (c, r, n) = (size.columns, size.rows, size.connect);
+        Ok(if size.narrow() {
+            let geo = Geometry::<u64>::new(c, r, n)?;
+            if threads <= 1 {
+                Self::One(Box::new(Solver::new(geo, config)))
+            } else {
+                Self::Many(ParallelSolver::new(geo, config, threads))
+            }
         } else {
-            Self::Many(ParallelSolver::new(geo, config, threads))
+            let geo = Geometry::<u128>::new(c, r, n)?;
+            if threads <= 1 {
+                Self::OneWide(Box::new(Solver::new(geo, config)))
+            } else {
+                Self::ManyWide(ParallelSolver::new(geo, config, threads))
+            }
         })
     }
 
-    /// The exact score, or with `weak` win / draw / loss (`None` only on a deadline).
-    pub fn solve(&mut self, board: &Board<u64>, weak: bool, tc: &TimeControl) -> Option<i32> {
-        match (self, weak) {
-            (Self::One(s), true) => s.solve_window(board, -1, 1, tc),
-            (Self::One(s), false) => s.solve(board, tc),
-            (Self::Many(s), true) => s.solve_window(board, -1, 1, tc),
-            (Self::Many(s), false) => s.solve(board, tc),
+    /// The exact score of the position of `line`, or with `weak` win / draw / loss (`None`
+    /// only on a deadline, or when the line is for another size).
+    pub fn solve(&mut self, line: &Line, weak: bool, tc: &TimeControl) -> Option<i32> {
+        let size = line.size;
+        let w = |lo: i32, hi: i32| if weak { (-1, 1) } else { (lo, hi) };
+        match self {
+            Self::One(s) => {
+                let b = board_of::<u64>(size, &line.columns)?;
+                let (lo, hi) = w(i32::MIN, i32::MAX);
+                s.solve_window(&b, lo, hi, tc)
+            }
+            Self::Many(s) => {
+                let b = board_of::<u64>(size, &line.columns)?;
+                let (lo, hi) = w(i32::MIN, i32::MAX);
+                s.solve_window(&b, lo, hi, tc)
+            }
+            Self::OneWide(s) => {
+                let b = board_of::<u128>(size, &line.columns)?;
+                let (lo, hi) = w(i32::MIN, i32::MAX);
+                s.solve_window(&b, lo, hi, tc)
+            }
+            Self::ManyWide(s) => {
+                let b = board_of::<u128>(size, &line.columns)?;
+                let (lo, hi) = w(i32::MIN, i32::MAX);
+                s.solve_window(&b, lo, hi, tc)
+            }
         }
     }
 
@@ -55,6 +144,14 @@ impl AnySolver {
                 s.clear();
                 s.reset_nodes();
             }
+            Self::OneWide(s) => {
+                s.clear();
+                s.reset_nodes();
+            }
+            Self::ManyWide(s) => {
+                s.clear();
+                s.reset_nodes();
+            }
         }
     }
 
@@ -63,23 +160,28 @@ impl AnySolver {
         match self {
             Self::One(s) => s.nodes(),
             Self::Many(s) => s.nodes(),
+            Self::OneWide(s) => s.nodes(),
+            Self::ManyWide(s) => s.nodes(),
         }
     }
 
-    /// Consults the embedded opening book inside the tree.
+    /// Consults the embedded opening book inside the tree (7 × 6 only; other sizes have
+    /// none).
     pub fn use_book(&mut self) {
         let book = kibitz_connect4::book::Book::embedded();
         match self {
-            Self::One(s) => s.set_book(Some(&book)),
+            Self::One(s) if s.geometry().cells() == 42 => s.set_book(Some(&book)),
             Self::Many(s) => s.set_book(Some(&book)),
+            _ => {}
         }
     }
 
     /// Thread count.
     fn threads(&self) -> usize {
         match self {
-            Self::One(_) => 1,
+            Self::One(_) | Self::OneWide(_) => 1,
             Self::Many(s) => s.threads(),
+            Self::ManyWide(s) => s.threads(),
         }
     }
 }
@@ -89,14 +191,51 @@ impl AnySolver {
 pub struct Line {
     /// The move string as given.
     pub moves: String,
-    /// The position.
-    pub board: Board<u64>,
+    /// The board size.
+    pub size: Size,
+    /// The moves, 0-based columns.
+    pub columns: Vec<usize>,
     /// The expected score, if the line has one.
     pub expected: Option<i32>,
 }
 
-/// Parses `<moves> [<score>]`; `Ok(None)` for a blank line. A finished game is an error.
+/// The 0-based columns of a move string: 1-based digits, or 1-based numbers separated by
+/// commas when the string holds a comma.
+fn parse_move_string(moves: &str) -> Result<Vec<usize>, String> {
+    if moves.contains(',') {
+        moves
+            .split(',')
+            .enumerate()
+            .map(|(i, f)| match f.trim().parse::<usize>() {
+                Ok(c) if c > 0 => Ok(c - 1),
+                _ => Err(format!(
+                    "move {}: {f:?} is not a column number (1-based)",
+                    i + 1
+                )),
+            })
+            .collect()
+    } else {
+        moves
+            .chars()
+            .map(|ch| match ch.to_digit(10) {
+                Some(d) if d > 0 => Ok(d as usize - 1),
+                _ => Err(format!(
+                    "bad move character {ch:?} (1-based column digits, or numbers separated by commas)"
+                )),
+            })
+            .collect()
+    }
+}
+
+/// Parses `<moves> [<score>]` for the 7 × 6 board; `Ok(None)` for a blank line. A finished
+/// game is an error.
 pub fn parse_line(text: &str) -> Result<Option<Line>, String> {
+    parse_sized_line(text, Size::STANDARD)
+}
+
+/// Parses `<moves> [<score>]` for a board of `size`; `Ok(None)` for a blank line. A finished
+/// game is an error.
+pub fn parse_sized_line(text: &str, size: Size) -> Result<Option<Line>, String> {
     let mut fields = text.split_whitespace();
     let Some(moves) = fields.next() else {
         return Ok(None);
@@ -111,54 +250,84 @@ pub fn parse_line(text: &str) -> Result<Option<Line>, String> {
     if let Some(extra) = fields.next() {
         return Err(format!("unexpected field {extra:?}"));
     }
-    let board = Board::<u64>::from_digits(7, 6, 4, moves).map_err(|e| e.to_string())?;
+    let columns = parse_move_string(moves)?;
+    let one_based: Vec<usize> = columns.iter().map(|c| c + 1).collect();
+    let board = Position::from_one_based(size.columns, size.rows, size.connect, &one_based)
+        .map_err(|e| e.to_string())?;
     if board.is_over() {
         return Err("game over: the position is already decided".into());
     }
     Ok(Some(Line {
         moves: moves.to_string(),
-        board,
+        size,
+        columns,
         expected,
     }))
 }
 
-/// The empty 7 × 6 board as a line without an expected score (a blank input line).
-fn empty_line() -> Line {
+/// The empty board as a line without an expected score (a blank input line).
+fn empty_line(size: Size) -> Line {
     Line {
         moves: String::new(),
-        board: Board::<u64>::from_digits(7, 6, 4, "").expect("7×6 fits"),
+        size,
+        columns: Vec::new(),
         expected: None,
     }
 }
 
-/// A line of `kibitz connect4 solve`'s input: like [`parse_line`], but a blank line is the
-/// empty board (the position Pons's sets write as an empty move string).
-pub fn solve_line(text: &str) -> Result<Line, String> {
-    Ok(parse_line(text)?.unwrap_or_else(empty_line))
+/// A line of `kibitz connect4 solve`'s input: like [`parse_sized_line`], but a blank line is
+/// the empty board (the position Pons's sets write as an empty move string).
+pub fn solve_line(text: &str, size: Size) -> Result<Line, String> {
+    Ok(parse_sized_line(text, size)?.unwrap_or_else(|| empty_line(size)))
 }
 
 /// `kibitz connect4 solve`: stdin lines to `<moves> <score>` on stdout (a blank line is the
 /// empty board); with `empty` only the empty board, stdin unread.
-pub fn solve(hash: usize, weak: bool, empty: bool, threads: usize) -> anyhow::Result<()> {
-    let mut solver = AnySolver::new(
+pub fn solve(
+    size: Size,
+    hash: usize,
+    weak: bool,
+    empty: bool,
+    threads: usize,
+) -> anyhow::Result<()> {
+    let mut solver = AnySolver::with_size(
+        size,
         SolverConfig {
             hash_mb: hash,
             ..Default::default()
         },
         threads,
     )?;
+    let input: Box<dyn BufRead> = if empty {
+        Box::new(std::io::Cursor::new(Vec::new()))
+    } else {
+        Box::new(std::io::stdin().lock())
+    };
     let mut out = std::io::stdout().lock();
+    solve_lines(&mut solver, size, weak, empty, input, &mut out)
+}
+
+/// The body of [`solve`]: every line of `input` (or, with `empty`, the empty board alone)
+/// solved with `solver`, `<moves> <score>` written to `out`.
+pub fn solve_lines(
+    solver: &mut AnySolver,
+    size: Size,
+    weak: bool,
+    empty: bool,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     let tc = TimeControl::infinite();
     let (mut bad, mut wrong) = (0usize, 0usize);
     let input: Box<dyn Iterator<Item = std::io::Result<Vec<u8>>>> = if empty {
         Box::new(std::iter::once(Ok(Vec::new())))
     } else {
-        Box::new(std::io::stdin().lock().split(b'\n'))
+        Box::new(input.split(b'\n'))
     };
     for (i, line) in input.enumerate() {
         let line = line.context("reading stdin")?;
         let text = String::from_utf8_lossy(&line);
-        let l = match solve_line(&text) {
+        let l = match solve_line(&text, size) {
             Ok(l) => l,
             Err(e) => {
                 eprintln!("line {}: {:?}: {e}", i + 1, text.trim());
@@ -167,7 +336,7 @@ pub fn solve(hash: usize, weak: bool, empty: bool, threads: usize) -> anyhow::Re
             }
         };
         let score = solver
-            .solve(&l.board, weak, &tc)
+            .solve(&l, weak, &tc)
             .context("the solver has no time limit here")?;
         match l.expected.map(|e| if weak { e.signum() } else { e }) {
             Some(e) if e != score => {
@@ -307,7 +476,7 @@ fn bench_set(solver: &mut AnySolver, path: &Path, set: &[Line], weak: bool) -> S
         let cpu_clock = if parallel { process_cpu_now } else { cpu_now };
         let c0 = cpu_clock();
         let t = Instant::now();
-        let score = solver.solve(&l.board, weak, &tc);
+        let score = solver.solve(l, weak, &tc);
         let dt = t.elapsed();
         let cpu = cpu_clock().saturating_sub(c0);
         let expected = l.expected.map(|e| if weak { e.signum() } else { e });
@@ -351,11 +520,89 @@ mod tests {
     #[test]
     fn a_blank_solve_line_is_the_empty_board() {
         for text in ["", "   ", "\r"] {
-            let l = super::solve_line(text).unwrap();
-            assert_eq!(l.board.moves_played(), 0, "{text:?}");
+            let l = super::solve_line(text, super::Size::STANDARD).unwrap();
+            assert!(l.columns.is_empty(), "{text:?}");
             assert_eq!((l.moves.as_str(), l.expected), ("", None));
         }
-        let l = super::solve_line("4455 -3").unwrap();
+        let l = super::solve_line("4455 -3", super::Size::STANDARD).unwrap();
         assert_eq!((l.moves.as_str(), l.expected), ("4455", Some(-3)));
+    }
+
+    fn run(size: super::Size, threads: usize, input: &str) -> anyhow::Result<String> {
+        let mut solver = super::AnySolver::with_size(
+            size,
+            kibitz_connect4::SolverConfig {
+                hash_mb: 4,
+                ..Default::default()
+            },
+            threads,
+        )?;
+        let mut out = Vec::new();
+        super::solve_lines(&mut solver, size, false, false, input.as_bytes(), &mut out)?;
+        Ok(String::from_utf8(out).expect("utf-8"))
+    }
+
+    #[test]
+    fn other_sizes_solve_alike_at_one_and_two_threads() {
+        // 9×7 and 8×8 (digits), 10×6 (comma-separated numbers, column 10 included): late
+        // positions (random play) scored by the serial solver and by two threads.
+        let lines = [
+            (9, 7, "325288874681771854261119174817795574544"),
+            (8, 8, "3252888746817718542611117667164687444826"),
+            (
+                10,
+                6,
+                "3,10,2,5,2,8,8,8,7,4,2,2,1,7,7,10,1,8,5,4,2,6,1,1,1,9,1,8,8,9,7,5,6,10,10,9",
+            ),
+        ];
+        for (columns, rows, moves) in lines {
+            let size = super::Size {
+                columns,
+                rows,
+                connect: 4,
+            };
+            let one = run(size, 1, moves).unwrap();
+            let two = run(size, 2, moves).unwrap();
+            assert_eq!(one, two, "{columns}×{rows}");
+            assert!(one.starts_with(moves), "{one}");
+            // The printed score is checked when fed back as the expected one.
+            run(size, 1, one.trim()).unwrap();
+            let (_, score) = one.trim().rsplit_once(' ').unwrap();
+            let wrong = format!("{moves} {}", score.parse::<i32>().unwrap() + 1);
+            assert!(
+                run(size, 1, &wrong).is_err(),
+                "{columns}×{rows}: a wrong score passed"
+            );
+        }
+    }
+
+    #[test]
+    fn sizes_and_move_strings_are_checked() {
+        let size = |columns, rows, connect| super::Size {
+            columns,
+            rows,
+            connect,
+        };
+        assert!(size(20, 7, 4).checked().is_err());
+        assert!(size(3, 3, 4).checked().is_err());
+        assert!(size(10, 6, 4).checked().is_ok());
+        let e = super::parse_sized_line("1,11 0", size(10, 6, 4)).unwrap_err();
+        assert!(e.contains("no column 11"), "{e}");
+        let e = super::parse_sized_line("1,,2", size(10, 6, 4)).unwrap_err();
+        assert!(e.contains("move 2"), "{e}");
+        let l = super::parse_sized_line("10,1,10", size(10, 6, 4))
+            .unwrap()
+            .unwrap();
+        assert_eq!(l.columns, vec![9, 0, 9]);
+        assert_eq!(
+            super::parse_sized_line("414", size(7, 6, 4))
+                .unwrap()
+                .unwrap()
+                .columns,
+            super::parse_sized_line("4,1,4", size(7, 6, 4))
+                .unwrap()
+                .unwrap()
+                .columns
+        );
     }
 }

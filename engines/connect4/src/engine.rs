@@ -14,7 +14,10 @@
 //!    bound are the only candidates ([`crate::root::MoveBounds::candidates`]): one is played
 //!    at once (source `"bounds"`), between several heuristic alpha-beta
 //!    ([`kibitz_search::alphabeta`]) with the threat evaluation ([`crate::eval`]) picks in the
-//!    remaining time. The fallback never plays a move the finished exact work showed worse.
+//!    remaining time; before the heuristic search, cheap proofs ([`root::cheap_proofs`],
+//!    with the tunable share `cheap_share` of what is left, off by default: one null window
+//!    per candidate, one step above the best proven value) may single out a move that wins or does not lose and drop moves
+//!    shown worse. The fallback never plays a move the finished exact work showed worse.
 //!
 //! The solver's and the searcher's tables live in the [`Engine`] and survive between moves and
 //! aborted (pondering) searches; so do the proven values of the last few choices.
@@ -138,7 +141,8 @@ impl Engine {
         }
     }
 
-    /// Limits every move to `nodes` solver nodes plus `nodes` heuristic-search nodes
+    /// Limits every move to `nodes` solver nodes, plus `nodes × cheap_share` solver nodes
+    /// of cheap proofs among the fallback's candidates, plus `nodes` heuristic-search nodes
     /// (`None`: no limit). Unlike the clock this is reproducible, for tests and audits.
     pub fn set_node_limit(&mut self, nodes: Option<u64>) {
         match &mut self.inner {
@@ -382,8 +386,29 @@ impl<B: Bits + Into<u128>> Core<B> {
             choice.nodes = self.solver.nodes();
         }
         // 5. Fallback: only moves reaching the best proven bound; heuristic search among
-        //    several in the remaining time.
-        let candidates = bounds.candidates(known);
+        //    several in the remaining time. First cheap proofs among the candidates (a
+        //    null window each, one step above the best proven value) with a share of what
+        //    is left: a move shown to win (or not to lose) decides, one shown worse drops.
+        let mut candidates = bounds.candidates(known);
+        if solve && candidates.len() > 1 {
+            let share = self.params.cheap_share;
+            if share > 0.0 {
+                let ctc = phase(tc, share);
+                let extra = self
+                    .node_limit
+                    .map_or(u64::MAX, |n| (n as f64 * share) as u64);
+                root::cheap_proofs(
+                    &mut self.solver,
+                    &board,
+                    &mut bounds,
+                    &candidates,
+                    extra,
+                    &ctc,
+                );
+                choice.nodes = self.solver.nodes();
+                candidates = bounds.candidates(known);
+            }
+        }
         if let [c] = candidates[..] {
             self.remember(history, c, bounds.lo[c]);
             return Choice {

@@ -239,6 +239,70 @@ fn find_at_least<B: Bits>(
     result
 }
 
+/// Cheap proofs before a heuristic pick (issue 39): when the solve of the root ran out of
+/// budget with several `candidates` left, each of them gets a null-window test at the value
+/// just above the best proven one `w` (clamped to loss / draw / win): "does it avoid the
+/// loss" when no move is proven to draw, "does it win" when one is; once a move reaches
+/// the step, the next one is tried with what is left. All tests of a step share out the
+/// rest of `nodes` equally (the table keeps what the root solve finished, so a test goes on
+/// where that one stopped), in the solver's move order. A move proven to reach `w + 1`
+/// then leads the candidates, one proven below stays out while another is open
+/// ([`MoveBounds::candidates`]). Stops at `tc`'s deadline; the solver's node limit is
+/// restored. Returns the number of tests that finished.
+pub fn cheap_proofs<B: Bits>(
+    solver: &mut Solver<B>,
+    board: &Board<B>,
+    bounds: &mut MoveBounds,
+    candidates: &[usize],
+    nodes: u64,
+    tc: &TimeControl,
+) -> usize {
+    let value = |x: i32| x.clamp(-1, 1);
+    let Some(w) = bounds.legal().map(|c| value(bounds.lo[c])).max() else {
+        return 0;
+    };
+    if candidates.len() < 2 {
+        return 0;
+    }
+    let global = solver.node_limit();
+    let end = solver.nodes().saturating_add(nodes);
+    let order = solver.ordered_moves(board);
+    let mut done = 0;
+    let mut t = w + 1;
+    'steps: while t <= 1 {
+        let open: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&c| candidates.contains(&c) && bounds.lo[c] < t && bounds.hi[c] >= t)
+            .collect();
+        if open.is_empty() {
+            break;
+        }
+        let cap = (end.saturating_sub(solver.nodes()) / open.len() as u64).max(1);
+        let mut reached = false;
+        for c in open {
+            if tc.hard_expired() || solver.nodes() >= end {
+                break 'steps;
+            }
+            solver.set_node_limit(Some(solver.nodes().saturating_add(cap).min(end)));
+            if let Some(holds) = solver.move_at_least(board, c, t, tc) {
+                bounds.record(c, t, holds);
+                done += 1;
+                if holds {
+                    reached = true;
+                    break;
+                }
+            }
+        }
+        if !reached {
+            break;
+        }
+        t += 1;
+    }
+    solver.set_node_limit(global);
+    done
+}
+
 /// A perfect move for `board` like [`Solver::best_move`], narrowing `bounds` (made by
 /// [`MoveBounds::new`]) with every finished test so that the caller can fall back safely
 /// when this returns `None` (budget spent before the weak value and a move keeping it were
@@ -417,5 +481,35 @@ mod tests {
                 "column {c}: {v} not in bounds"
             );
         }
+    }
+
+    #[test]
+    fn cheap_proofs_single_out_a_proven_move_and_keep_bounds_true() {
+        // Audit position 57625421343 (issue 39): at 200k nodes the root solve proves only a
+        // draw (column 4); column 3 wins. Cheap proofs with room enough settle it.
+        let b = Board::<u64>::from_digits(7, 6, 4, "57625421343").unwrap();
+        let inf = TimeControl::infinite();
+        let mut s = solver();
+        s.set_node_limit(Some(20_000));
+        let mut mb = MoveBounds::new(&s, &b);
+        assert!(solve_root(&mut s, &b, &mut mb, None, &inf, &inf).is_none());
+        let before = mb.candidates(None);
+        assert!(before.len() > 1, "{before:?}");
+        s.set_node_limit(Some(s.nodes()));
+        let done = cheap_proofs(&mut s, &b, &mut mb, &before, 5_000_000, &inf);
+        assert!(done > 0);
+        // The node limit of the caller is restored.
+        assert!(s.node_limit().is_some_and(|l| l < s.nodes()));
+        let after = mb.candidates(None);
+        let mut oracle = solver();
+        for c in mb.legal().collect::<Vec<_>>() {
+            let v = oracle.score_move(&b, c, &inf).unwrap();
+            assert!(mb.lo[c] <= v && v <= mb.hi[c], "column {c}: {v}");
+        }
+        let best = after
+            .iter()
+            .map(|&c| oracle.score_move(&b, c, &inf).unwrap().signum())
+            .min();
+        assert_eq!(best, Some(1), "{after:?} all win");
     }
 }

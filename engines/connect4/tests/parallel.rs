@@ -109,3 +109,57 @@ fn one_thread_is_deterministic() {
     assert_eq!(a, run());
     assert!(a.1 > 0);
 }
+
+#[test]
+fn split_windows_give_the_same_scores() {
+    // The second thread tests another null window (`SolverConfig::split_windows`): every
+    // finished answer narrows the range, so the scores must not change.
+    split_check(SolverConfig {
+        hash_mb: 16,
+        split_windows: true,
+        ..Default::default()
+    });
+}
+
+#[test]
+fn split_root_moves_give_the_same_scores() {
+    // The helper starts on the second root move (`SolverConfig::split_root`).
+    split_check(SolverConfig {
+        hash_mb: 16,
+        split_root: true,
+        ..Default::default()
+    });
+}
+
+/// Lines of 12+ stones of Test_L1_R3 (they go parallel: millions of nodes each) and a
+/// sample of Test_L2_R2 at two threads with `config`: exact and weak scores right.
+fn split_check(config: SolverConfig) {
+    let mut s = ParallelSolver::new(Geometry::new(7, 6, 4).unwrap(), config, 2);
+    let inf = TimeControl::infinite();
+    let mut n = 0;
+    for (moves, expected) in sample("Test_L1_R3", 1, 1) {
+        if moves.len() < 12 {
+            continue;
+        }
+        let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+        s.clear();
+        s.reset_nodes();
+        assert_eq!(s.solve(&b, &inf), Some(expected), "Test_L1_R3 {moves}");
+        s.clear();
+        assert_eq!(
+            s.solve_window(&b, -1, 1, &inf),
+            Some(expected.signum()),
+            "{moves} weak"
+        );
+        n += 1;
+        if n == 3 {
+            break;
+        }
+    }
+    assert_eq!(n, 3);
+    for (moves, expected) in sample("Test_L2_R2", 23, 100) {
+        let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+        s.clear();
+        assert_eq!(s.solve(&b, &inf), Some(expected), "Test_L2_R2 {moves}");
+    }
+}

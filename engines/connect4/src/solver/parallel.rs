@@ -9,13 +9,18 @@
 //! all (every stored bound is a true bound, so any finished answer is exact); the others are
 //! stopped through a per-test stop flag and keep nothing of their unfinished part.
 //!
+//! With [`SolverConfig::split_windows`] (off by default: measured worse) the second thread does not repeat the
+//! main thread's test but tests another null window at the same time (zero, or the
+//! neighbour of the main's), so that a root test costing more than its share no longer
+//! holds both threads: every finished answer of either narrows the score range.
+//!
 //! Each test first runs on the main thread alone for [`SERIAL_NODES`] nodes; only a test
 //! still open then gets the helpers. Threads come only from the count given
 //! ([`ParallelSolver::new`]), through `std::thread::scope`. With one thread the search is the serial one on a full-size table
 //! (deterministic); with more, which thread answers first varies, so node counts do too, but
 //! scores never.
 
-use super::{narrow_root, Solver, SolverConfig, Table};
+use super::{choose_probe, Solver, SolverConfig, Table};
 use crate::bitboard::Bits;
 use crate::board::Board;
 use crate::book::Book;
@@ -166,8 +171,13 @@ impl<B: Bits + Send> ParallelSolver<B> {
             Err(score) => return Some(score),
         };
         let rule = self.workers[0].config.probe_rule;
+        let split = self.workers[0].config.split_windows && self.workers.len() > 1;
         let workers = &mut self.workers;
-        narrow_root(min, max, rule, |med| {
+        let (mut min, mut max) = (min, max);
+        let (mut pass, mut last_high) = (0u32, false);
+        while min < max {
+            let med = choose_probe(min, max, rule, pass, last_high);
+            pass += 1;
             // Most tests are small: the main thread alone first, so that they cost no
             // thread start (which on a busy machine waits for a core).
             let main = &mut workers[0];
@@ -177,40 +187,115 @@ impl<B: Bits + Send> ParallelSolver<B> {
             let r = main.negamax(cur, mask, moves, med, med + 1);
             main.node_limit = u64::MAX;
             if !main.aborted {
-                return Some(r);
+                last_high = r > med;
+                narrow(&mut min, &mut max, med, r);
+                continue;
             }
             if tc.hard_expired() {
                 return None;
             }
+            // The second thread tests another window when asked to (see
+            // `SolverConfig::split_windows`), the others the main one.
+            let alt = if split {
+                other_window(min, max, med)
+            } else {
+                med
+            };
             let stop = Arc::new(AtomicBool::new(false));
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
             let (main, helpers) = workers.split_first_mut()?;
-            let test = |w: &mut Solver<B>| {
+            for (k, h) in helpers.iter_mut().enumerate() {
+                h.split_root = if h.config.split_root && k % 2 == 0 {
+                    moves
+                } else {
+                    u32::MAX
+                };
+            }
+            let test = |w: &mut Solver<B>, probe: i32| {
                 w.tc = ptc.clone();
                 w.aborted = false;
-                let r = w.negamax(cur, mask, moves, med, med + 1);
+                let r = w.negamax(cur, mask, moves, probe, probe + 1);
                 if w.aborted {
                     None
                 } else {
                     stop.store(true, Ordering::Relaxed);
-                    Some(r)
+                    Some((probe, r))
                 }
             };
-            std::thread::scope(|sc| {
+            let answers: Vec<(i32, i32)> = std::thread::scope(|sc| {
                 let handles: Vec<_> = helpers
                     .iter_mut()
-                    .map(|w| sc.spawn(move || test(w)))
+                    .enumerate()
+                    .map(|(k, w)| {
+                        let probe = if k == 0 { alt } else { med };
+                        sc.spawn(move || test(w, probe))
+                    })
                     .collect();
-                let mut first = test(main);
+                let mut answers: Vec<(i32, i32)> = test(main, med).into_iter().collect();
                 for h in handles {
                     // A helper that panicked answers nothing; the main thread's answer or
                     // another helper's stands.
-                    if let Ok(Some(r)) = h.join() {
-                        first = first.or(Some(r));
+                    if let Ok(Some(a)) = h.join() {
+                        answers.push(a);
                     }
                 }
-                first
-            })
-        })
+                answers
+            });
+            if answers.is_empty() {
+                return None;
+            }
+            // Every finished test is a true bound: each narrows the range.
+            for (probe, r) in answers {
+                if probe == med {
+                    last_high = r > med;
+                }
+                narrow(&mut min, &mut max, probe, r);
+            }
+        }
+        Some(min)
+    }
+}
+
+/// Narrows the score range `[min, max)` (as in the serial `narrow_root`) with the fail-soft
+/// answer `r` of the null-window test at `probe`.
+fn narrow(min: &mut i32, max: &mut i32, probe: i32, r: i32) {
+    if r <= probe {
+        *max = (*max).min(r.max(*min));
+    } else {
+        *min = (*min).max(r.min(*max));
+    }
+}
+
+/// The window the second thread tests while the main one tests `med` in `[min, max)`: zero
+/// (the draw line, where most hard positions lie) when the main thread tests elsewhere,
+/// else the neighbour of `med` on the side where the range is wider; `med` itself when the
+/// range holds nothing else.
+fn other_window(min: i32, max: i32, med: i32) -> i32 {
+    if med != 0 && min <= 0 && 0 < max {
+        0
+    } else if med - min >= max - 1 - med && med > min {
+        med - 1
+    } else if med + 1 < max {
+        med + 1
+    } else {
+        med
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{narrow, other_window};
+
+    #[test]
+    fn the_second_window_differs_while_the_range_allows() {
+        assert_eq!(other_window(-1, 1, 0), -1);
+        assert_eq!(other_window(-18, 19, 9), 0);
+        assert_eq!(other_window(0, 1, 0), 0);
+        assert_eq!(other_window(2, 5, 3), 2);
+        let (mut lo, mut hi) = (-5, 6);
+        narrow(&mut lo, &mut hi, 0, 3); // fail high with 3: score ≥ 3
+        assert_eq!((lo, hi), (3, 6));
+        narrow(&mut lo, &mut hi, 4, 4); // fail low with 4: score ≤ 4
+        assert_eq!((lo, hi), (3, 4));
     }
 }

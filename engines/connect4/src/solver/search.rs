@@ -340,7 +340,12 @@ impl<B: Bits> Solver<B> {
                 // then its result is likely in the table.
                 let b = std::sync::Arc::clone(b);
                 let mut deferred = arrayvec::ArrayVec::<usize, 64>::new();
-                for (i, c) in list.columns().enumerate() {
+                let mut cols: arrayvec::ArrayVec<usize, 64> = list.columns().collect();
+                if moves == self.split_root && cols.len() > 1 {
+                    // A helper splitting the root moves starts with the second one.
+                    cols.rotate_left(1);
+                }
+                for (i, c) in cols.into_iter().enumerate() {
                     let m = next & self.column_masks[c];
                     let ck = self.tt_key(child_cur, mask | m, moves + 1).0;
                     if i > 0 && b.is_busy(ck) {
