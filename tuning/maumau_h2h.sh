@@ -13,6 +13,9 @@
 #                (pick one below 32768: above it Linux hands ports to outgoing sockets; a
 #                server that finds its port taken is started again on the next one)
 #   RECORDS:     folder for the servers' records (RECORDS/maumau.jsonl) and the processes' stderr
+#   TIME_MS:     the bots' move budget (`maumau-bot --time-ms`: soft half of it by the one clock
+#                rule; before the clock rule it was the soft budget itself, so old runs at T
+#                compare with runs at 2T now)
 #   env NEW_NAME, OLD_NAME: the sides' names in the records (default new, old)
 #   env NEW_ARGS, OLD_ARGS: more maumau-bot flags per side, e.g. NEW_ARGS="--strategy heuristic"
 #                           to calibrate a build against a fixed bot

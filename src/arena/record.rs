@@ -16,7 +16,8 @@
 //! - `setup` is what the game starts from, per game:
 //!   connect4 `{"columns", "rows", "connect", "opening"}` (opening = 1-based column digits,
 //!   left out when there is none);
-//!   piranhas `{"krakens": "x,y,x,y"}`; maumau `{"deal_seed", "exhaustion_winner", "players",
+//!   piranhas `{"krakens": "x,y,x,y"}` (+ `"board"`, 100 letters as `data/` writes them, when
+//!   an `--openings` line gave a whole board); maumau `{"deal_seed", "exhaustion_winner", "players",
 //!   "max_turns", "deck": [cards in deal order]}` (+ `"effect_groups"` when seats share 7/8
 //!   effects); koehandel `{"deck_seed", "deck": [animal letters]}`.
 //! - `moves` in the game's own notation: connect4 1-based columns; piranhas `x,y,DIR` as the
@@ -28,7 +29,13 @@
 //! - `result`: `{"winner": seat or null, "reason": text, ...}` plus game-specific details
 //!   (scores, end reason; connect4 `illegal`: a faulty last announcement, not in `moves`;
 //!   piranhas `points`, `swarm`, `cause` per colour and the server's own `server_reason`
-//!   text when a server played the game; `reason` reads as in a match either way).
+//!   text when a server played the game; `reason` reads as in a match either way; a `cmd:`
+//!   player that never joined has the `cause` `NOT_JOINED`, a kibitz word the contest's server
+//!   does not have). Connect Four games ended by `--adjudicate` give the reason
+//!   `adjudicated (proven win for first player)`, `… second player` or `adjudicated (proven
+//!   draw)`.
+//! - `stderr` (games with a `cmd:` player): `{seat: path}` of the file that kept the external
+//!   program's standard error for this game.
 //! - `think` (optional, arena records only): what our in-process player's search knew, one
 //!   entry per element of `moves`, `null` where the player says nothing (random, greedy and
 //!   heuristic players, forced moves), every field but `seat` optional; `ms` is the wall time

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 pub struct AuditArgs {
     /// Number of games (spread over opponents and colours).
     pub games: usize,
-    /// The bot's reply time per move in ms, as `connect4-bot --time-ms` (engine soft budget
+    /// The bot's reply time per move in ms, as `connect4-bot --time-ms T --overhead-ms 15` (engine soft budget
     /// half of it, hard deadline 30 ms before it).
     pub time_ms: u64,
     /// Deterministic node budget per move instead of the clock.

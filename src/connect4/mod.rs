@@ -151,7 +151,7 @@ pub enum Cmd {
         /// Number of games (cycling through the opponents, then colours).
         #[arg(long, default_value_t = 30)]
         games: usize,
-        /// Reply time per bot move in ms, as `connect4-bot --time-ms`: the engine gets half of it
+        /// Reply time per bot move in ms, as `connect4-bot --time-ms T --overhead-ms 15`: the engine gets half of it
         /// as soft budget and a hard deadline 30 ms before it (no pondering: opponents answer
         /// at once).
         #[arg(long, default_value_t = 200)]
@@ -221,7 +221,7 @@ pub enum Cmd {
         /// Number of games (half with each colour).
         #[arg(long, default_value_t = 20)]
         games: usize,
-        /// Reply time per move in ms, as `connect4-bot --time-ms` (soft half, hard 30 ms before).
+        /// Reply time per move in ms, as `connect4-bot --time-ms T --overhead-ms 15` (soft half, hard 30 ms before).
         #[arg(long, default_value_t = 200)]
         ms: u64,
         /// The opponent: `random`, `weak`, or `self` / `engine` (same engine, own table, random

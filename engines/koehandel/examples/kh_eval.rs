@@ -1,6 +1,6 @@
 //! Strength measurement with per-game output, for paired comparisons:
 //! `cargo run --release -p kibitz-koehandel --features research --example kh_eval -- GAMES p1,p2,p3,p4 [SEED]
-//! [THREADS] [CSV] [FIRST]` (FIRST: skip games below it, to resume a stopped run). Seats rotate over the same decks as `kibitz koehandel match` (games
+//! [THREADS] [CSV] [FIRST]` (FIRST: skip games below it, to resume a stopped run). Seats rotate over the same decks as the old `kibitz koehandel match` did (games
 //! `4i..4i+3` share deck `SEED+i`); prints every entrant's win share ± 95 % and entrant 1's
 //! decision time (mean and max over all its decisions); CSV gets one row per game as it
 //! finishes (`game,share1..4,score1..4`) so two runs on the same seed can be paired.
