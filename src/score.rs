@@ -38,6 +38,11 @@ pub struct Args {
     /// Print exactly one JSON object on stdout instead of the tables.
     #[arg(long)]
     pub json: bool,
+    /// Also write A's Elo ± 95 % and the SPRT log-likelihood ratio over the games, in record
+    /// order, as `DIR/elo.svg` and `DIR/sprt.svg` (needs `--a`; SPRT bounds from `--sprt`,
+    /// else [0, 10]).
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
 }
 
 /// One game as this command needs it: who sat where, and who won.
@@ -88,6 +93,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => standings(&games),
         Some(a) => head_to_head(&games, a, args.b.as_deref(), sprt.as_ref())?,
     };
+    if let Some(dir) = &args.plots {
+        let a = args
+            .a
+            .as_deref()
+            .context("--plots draws A's match: name A with --a")?;
+        let run = running(&games, a, args.b.as_deref());
+        let (elo, llr) =
+            crate::serve::plots::match_plots(&run, sprt.as_ref().unwrap_or(&Sprt::default()));
+        std::fs::create_dir_all(dir).with_context(|| format!("--plots {}", dir.display()))?;
+        for (name, svg) in [("elo.svg", elo), ("sprt.svg", llr)] {
+            let path = dir.join(name);
+            std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+        }
+    }
     if args.json {
         println!("{}", report.json);
     } else {
@@ -244,6 +264,32 @@ fn standings(games: &[Game]) -> Report {
 }
 
 /// A's games (against B, or against anyone), per seat A sat in and overall.
+/// The games A played (against B, if given), each with A's seat, in record order.
+fn games_of<'g>(
+    games: &'g [Game],
+    a: &'g str,
+    b: Option<&'g str>,
+) -> impl Iterator<Item = (&'g Game, usize)> + 'g {
+    games.iter().filter_map(move |g| {
+        let seat = g.players.iter().position(|p| p == a)?;
+        if b.is_some_and(|b| !g.players.iter().any(|p| p == b)) {
+            return None;
+        }
+        Some((g, seat))
+    })
+}
+
+/// A's running W/D/L after each of its games, in record order (for `--plots`).
+fn running(games: &[Game], a: &str, b: Option<&str>) -> Vec<(u32, u32, u32)> {
+    let mut t = SideTally::default();
+    games_of(games, a, b)
+        .map(|(g, seat)| {
+            add(&mut t, seat, &g.winners);
+            (t.wins, t.draws, t.losses)
+        })
+        .collect()
+}
+
 fn head_to_head(
     games: &[Game],
     a: &str,
@@ -256,13 +302,7 @@ fn head_to_head(
         ..SideTally::default()
     };
     let mut played = Vec::new();
-    for g in games {
-        let Some(seat) = g.players.iter().position(|p| p == a) else {
-            continue;
-        };
-        if b.is_some_and(|b| !g.players.iter().any(|p| p == b)) {
-            continue;
-        }
+    for (g, seat) in games_of(games, a, b) {
         let t = seats.entry((g.kind.clone(), seat)).or_default();
         t.label = seat_label(&g.kind, seat);
         add(t, seat, &g.winners);

@@ -302,3 +302,36 @@ fn the_same_name_in_two_games_is_two_rows() {
         "{text}"
     );
 }
+
+/// `--plots DIR` draws A's running Elo and SPRT over its games in record order: one point per
+/// game of A (games without A left out), the SPRT bounds from `--sprt`.
+#[test]
+fn plots_draw_one_point_per_game_of_a() {
+    let dir = fresh_dir("score-plots");
+    let file = write(
+        &dir,
+        "m.jsonl",
+        &[
+            rec("connect4", &["new", "old"], Some(0), "line"),
+            rec("connect4", &["old", "new"], Some(0), "line"),
+            rec("connect4", &["x", "y"], Some(0), "line"),
+            rec("connect4", &["new", "old"], None, "full board"),
+        ],
+    );
+    let plots = dir.join("plots");
+    let p = plots.to_string_lossy();
+    let out = kibitz(&[
+        "score", &file, "--a", "new", "--sprt", "0,20", "--plots", &p,
+    ]);
+    assert!(out.ok, "{}", out.stderr);
+    let elo = std::fs::read_to_string(plots.join("elo.svg")).expect("elo.svg");
+    let sprt = std::fs::read_to_string(plots.join("sprt.svg")).expect("sprt.svg");
+    let points = |svg: &str| {
+        let i = svg.find("class=\"series\" points=\"").expect("a series") + 23;
+        svg[i..svg[i..].find('"').unwrap() + i].split(' ').count()
+    };
+    assert_eq!((points(&elo), points(&sprt)), (3, 3), "3 games of new");
+    assert!(sprt.contains("[0, 20]") && sprt.contains(">H1<"), "{sprt}");
+    let no_a = kibitz(&["score", &file, "--plots", &p]);
+    assert!(!no_a.ok && no_a.stderr.contains("--a"), "{}", no_a.stderr);
+}

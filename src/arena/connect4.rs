@@ -199,7 +199,7 @@ impl Mover {
     }
 
     /// [`Mover::choose`] plus what the search knew, for the record's `think` key (see
-    /// `arena::record`): `{"score", "exact", "depth", "nodes", "source", "ms"}` with the
+    /// `arena::record`): `{"score", "exact", "depth", "nodes", "source", "ms", "pv"}` with the
     /// score from the mover's side (`None` score: not proven, left out); `None` for the random
     /// player, which knows nothing.
     pub fn choose_thinking(
@@ -228,6 +228,10 @@ impl Mover {
         });
         if let Some(score) = choice.score {
             think["score"] = json!(score);
+        }
+        if !choice.pv.is_empty() {
+            // 1-based columns, as the record's moves.
+            think["pv"] = json!(choice.pv.iter().map(|c| c + 1).collect::<Vec<_>>());
         }
         (choice.column, Some(think))
     }
@@ -662,6 +666,7 @@ mod tests {
         let moves = rec["moves"].as_array().unwrap();
         let think = rec["think"].as_array().unwrap();
         assert_eq!(think.len(), moves.len());
+        let mut searched = 0;
         for (i, t) in think.iter().enumerate() {
             // A (search) is first: the moves after the opening alternate A, B, A, ...
             if i % 2 == 0 {
@@ -670,10 +675,18 @@ mod tests {
                     t["nodes"].as_u64().is_some() && t["depth"].as_u64().is_some(),
                     "{t}"
                 );
+                if t["source"] == "search" {
+                    // The line starts with the move played (1-based, as the moves).
+                    assert_eq!(t["pv"][0], moves[i], "{t}");
+                    searched += 1;
+                } else {
+                    assert!(t.get("pv").is_none(), "{t}");
+                }
             } else {
                 assert!(t.is_null(), "random thinks nothing: {t}");
             }
         }
+        assert!(searched > 0, "no move of A came from the heuristic search");
         let quiet = Job { a: "random", ..job };
         assert!(Connect4.play(&quiet).unwrap().record.get("think").is_none());
     }

@@ -41,8 +41,8 @@
 //!   heuristic players, forced moves), every field but `seat` optional; `ms` is the wall time
 //!   the choice took. Per game:
 //!   connect4 `engine` / `search` `{"seat", "score", "exact", "depth", "nodes", "source",
-//!   "ms"}` (`score` the exact spec score when `exact`, else the proven sign; its search
-//!   keeps no principal variation);
+//!   "ms", "pv"}` (`score` the exact spec score when `exact`, else the proven sign; `pv` the
+//!   heuristic search's line in 1-based columns, only for `source: "search"`);
 //!   piranhas `search` `{"seat", "score", "depth", "nodes", "ms", "pv"}` (`score` from the
 //!   mover's side in centi-units, `pv` the principal variation as `x,y,DIR` moves, the move
 //!   played first);

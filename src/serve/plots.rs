@@ -145,10 +145,10 @@ fn plot(title: &str, class: &str, ys: &[(f64, f64, f64)], refs: &[(f64, &str)]) 
 /// The Elo plot's range: unbounded values are drawn at ±this.
 const ELO_PLOT_RANGE: f64 = 800.0;
 
-/// The match page of one record file.
-pub fn match_page(key: &Key, records: &[Value]) -> String {
-    let (a, run) = running(records);
-    let sprt = Sprt::default();
+/// The two plots of a match from A's running W/D/L after each game: Elo of A with its 95 %
+/// band, and the SPRT log-likelihood ratio between its bounds. Shared by the match page and
+/// `kibitz score --plots DIR`, which writes them as files.
+pub fn match_plots(run: &[(u32, u32, u32)], sprt: &Sprt) -> (String, String) {
     let elo: Vec<(f64, f64, f64)> = run
         .iter()
         .map(|&(w, d, l)| {
@@ -172,6 +172,23 @@ pub fn match_page(key: &Key, records: &[Value]) -> String {
             (v, v, v)
         })
         .collect();
+    let (lower, upper) = sprt.bounds();
+    (
+        plot("Elo of A ± 95 %", "elo", &elo, &[(0.0, "0")]),
+        plot(
+            &format!("SPRT log-likelihood ratio [{}, {}]", sprt.elo0, sprt.elo1),
+            "llr",
+            &llr,
+            &[(lower, "H0"), (upper, "H1")],
+        ),
+    )
+}
+
+/// The match page of one record file.
+pub fn match_page(key: &Key, records: &[Value]) -> String {
+    let (a, run) = running(records);
+    let sprt = Sprt::default();
+    let (elo_svg, llr_svg) = match_plots(&run, &sprt);
     let (lower, upper) = sprt.bounds();
     let (w, d, l) = run.last().copied().unwrap_or((0, 0, 0));
     let e = elo_from_wdl(w, d, l);
@@ -199,13 +216,8 @@ pub fn match_page(key: &Key, records: &[Value]) -> String {
          <table><thead><tr><th>game</th><th>A's side</th><th>A's score</th></tr></thead><tbody>{rows}</tbody></table>",
         esc(&key.file),
         esc(&summary),
-        plot("Elo of A ± 95 %", "elo", &elo, &[(0.0, "0")]),
-        plot(
-            "SPRT log-likelihood ratio [0, 10]",
-            "llr",
-            &llr,
-            &[(lower, "H0"), (upper, "H1")]
-        ),
+        elo_svg,
+        llr_svg,
     );
     page(&format!("match {}", key.file), &body, "")
 }

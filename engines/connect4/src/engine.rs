@@ -53,6 +53,9 @@ pub struct Choice {
     /// reaching the best proven bound when the solver ran out of time), `"search"`
     /// (heuristic among the moves reaching the best proven bound) or `"none"`.
     pub source: &'static str,
+    /// The heuristic search's principal variation (0-based columns, `column` first) when
+    /// `source` is `"search"`; empty otherwise (the book and the solver keep no line).
+    pub pv: Vec<usize>,
 }
 
 /// How a depth-limited choice (`max_depth` given to [`Engine::choose`]) behaves.
@@ -322,6 +325,7 @@ impl<B: Bits + Into<u128>> Core<B> {
             depth: 0,
             nodes: 0,
             source: "none",
+            pv: Vec::new(),
         };
         if legal.is_empty() {
             return choice;
@@ -381,6 +385,7 @@ impl<B: Bits + Into<u128>> Core<B> {
                     nodes: self.solver.nodes(),
                     depth: empty,
                     source: "solver",
+                    pv: Vec::new(),
                 };
             }
             choice.nodes = self.solver.nodes();
@@ -442,6 +447,13 @@ impl<B: Bits + Into<u128>> Core<B> {
         choice.depth = it.depth;
         choice.nodes += it.nodes;
         choice.source = "search";
+        let pv: Vec<usize> = it.pv.iter().map(|&m| SearchPos::<B>::column(m)).collect();
+        // The line is the search's only while its first move is the one played.
+        choice.pv = if pv.first() == Some(&choice.column) {
+            pv
+        } else {
+            vec![choice.column]
+        };
         if it.score.abs() >= WIN - 1000 {
             // A proven result: convert "mate in n plies" to the §11 score.
             let n = WIN - it.score.abs();
