@@ -208,6 +208,15 @@ fn a_bot_that_never_registers_loses_at_the_connect_deadline() {
 }
 
 #[test]
+fn a_bot_that_registers_but_does_not_join_loses() {
+    let recs = all_lost("nojoin", "did not answer NEW SEASON with JOIN in time");
+    for r in &recs {
+        assert_eq!(r["moves"], json!([]));
+        assert!(log_of(r, a_seat(r)).contains("not joining the season"));
+    }
+}
+
+#[test]
 fn a_missing_program_loses_with_the_reason() {
     let (v, recs) = play(
         "cmd:/nonexistent/kibitz-bot -p {port}",

@@ -1,7 +1,7 @@
 """Connect Four test bot for `kibitz match connect4 --a cmd:'python3 tests/bots/connect4_bot.py
 -h {host} -p {port} -n {name}'`: registers over UDP (specs/connect4.md sections 2-5), joins the
 season, plays random legal columns on a 7x6 board and exits after the game's RESULT.
---mode crash|hang|late|illegal|noconnect misbehaves on purpose (the arena's failure tests).
+--mode crash|hang|late|illegal|noconnect|nojoin misbehaves on purpose (the arena's failure tests).
 Python 3 standard library only."""
 import argparse, os, random, socket, sys, time
 
@@ -34,6 +34,9 @@ while True:
         log(f"registered as {rest}")
         sock.settimeout(None)
     elif head == "NEW SEASON":
+        if args.mode == "nojoin":
+            log("not joining the season")
+            continue
         sock.sendto(f"JOIN;{rest}".encode(), server)
     elif head == "NEW GAME":
         log(f"new game against {rest}")
