@@ -235,7 +235,7 @@ fn a_missing_program_loses_with_the_reason() {
 }
 
 #[test]
-fn cmd_games_refuse_openings_and_bad_placeholders() {
+fn cmd_games_refuse_openings_adjudication_and_bad_placeholders() {
     need_python();
     let dir = fresh_dir("c4ext-openings");
     let openings = dir.join("openings.txt");
@@ -258,6 +258,26 @@ fn cmd_games_refuse_openings_and_bad_placeholders() {
     assert!(!out.ok);
     assert!(
         out.stderr.contains("cannot tell a bot an opening"),
+        "{}",
+        out.stderr
+    );
+    let out = run_bin(
+        KIBITZ,
+        &[
+            "match",
+            "connect4",
+            "--a",
+            &c4_bot("play"),
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--adjudicate",
+        ],
+    );
+    assert!(!out.ok);
+    assert!(
+        out.stderr.contains("--adjudicate is for built-in players"),
         "{}",
         out.stderr
     );
