@@ -386,6 +386,34 @@ mod tests {
         assert_eq!(rec.winner(), Some("first"));
     }
 
+    /// [`Lowest`], taking `.0` ms per move.
+    struct Slow(u64);
+
+    impl Chooser for Slow {
+        fn choose(&mut self, history: &[usize]) -> usize {
+            std::thread::sleep(Duration::from_millis(self.0));
+            Lowest.choose(history)
+        }
+    }
+
+    #[test]
+    fn in_process_seats_keep_their_own_budget_beyond_the_answer_time() {
+        // External seats would get 2 ms per answer; ours take 20 ms and still play it out.
+        let game =
+            ExternalGame::start([false, false], Duration::from_millis(2), (7, 6, 4)).unwrap();
+        let ended = game.play(
+            [Some(Box::new(Slow(20))), Some(Box::new(Slow(20)))],
+            Duration::from_secs(10),
+            Duration::from_secs(60),
+            &mut |_| None,
+        );
+        let Ended::Played(rec) = ended else {
+            panic!("{ended:?}")
+        };
+        assert_eq!(rec.moves.len(), 19, "{rec:?}");
+        assert_eq!(rec.winner(), Some("first"));
+    }
+
     #[test]
     fn a_seat_that_never_registers_loses_at_the_deadline() {
         let game =
