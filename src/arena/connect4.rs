@@ -13,6 +13,8 @@
 //!   otherwise heuristic alpha-beta to depth `D`; `nodes=N` bounds the solver and the search
 //!   per move.
 //! - `random`: uniformly random legal columns.
+//! - `cmd:PROGRAM ARGS` with `{host} {port} {name}`: an external bot over the contest's UDP
+//!   protocol on our server, from the empty board (see [`super::external`]).
 //!
 //! `--adjudicate[=NODES]` ([`Adjudicated`]): the exact solver ends a game as soon as it
 //! proves the result within NODES nodes per move (default [`ADJUDICATE_NODES`]).
@@ -352,6 +354,13 @@ impl Connect4 {
     /// before every move with a budget of `nodes` nodes, and the game ends with the result it
     /// proves (see [`Adjudicated`]).
     fn play_game(&self, job: &Job, adjudicate: Option<u64>) -> anyhow::Result<Played> {
+        if super::external::is_cmd(job.a) || super::external::is_cmd(job.b) {
+            anyhow::ensure!(
+                adjudicate.is_none(),
+                "--adjudicate is for built-in players: a cmd: game is played out on the server"
+            );
+            return super::external::connect4::play(job);
+        }
         let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let open = opening(job.opening, job.unit_seed())?;
         let a_first = job.slot == 0;

@@ -35,7 +35,9 @@
 //!   `adjudicated (proven win for first player)`, `… second player` or `adjudicated (proven
 //!   draw)`.
 //! - `stderr` (games with a `cmd:` player): `{seat: path}` of the file that kept the external
-//!   program's standard error for this game.
+//!   program's standard error for this game. A connect4 game with a `cmd:` player also keeps
+//!   the server's `server_result` (the `RESULT` datagram), has no opening and names its seats
+//!   `first` / `second` (the names the bots registered with).
 //! - `think` (optional, arena records only): what our in-process player's search knew, one
 //!   entry per element of `moves`, `null` where the player says nothing (random, greedy and
 //!   heuristic players, forced moves), every field but `seat` optional; `ms` is the wall time

@@ -49,6 +49,24 @@ pub struct ServerConfig {
     /// Seed written into the records (the server itself draws nothing at random; a
     /// tournament passes its seed so a record names the run it came from).
     pub seed: Option<u64>,
+    /// Play exactly one game between two named players instead of seasons (our extension,
+    /// for `kibitz match` with an external `cmd:` seat; see [`crate::external`]). `None`
+    /// (the default) keeps the original's seasons. The wire protocol is unchanged.
+    pub one_game: Option<OneGame>,
+}
+
+/// One game instead of seasons ([`ServerConfig::one_game`]): the server waits until both
+/// names are registered (MINPLAYERS is ignored), sends `NEW SEASON` to those two only, plays
+/// one game `names[0]` (home, moves first) against `names[1]` if both `JOIN`, and stops
+/// ([`crate::server::Server::finished`]). Anyone else who registers is never invited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OneGame {
+    /// Home (moves first), then away.
+    pub names: [String; 2],
+    /// Answer time (JOIN and INSERT) of each of the two, in the order of `names`; it replaces
+    /// `TIMEOUT` for them, so an external bot can be held to the contest's clock while our
+    /// in-process player keeps its own budget.
+    pub timeouts: [Duration; 2],
 }
 
 impl Default for ServerConfig {
@@ -67,6 +85,7 @@ impl Default for ServerConfig {
             print_standings: false,
             records: None,
             seed: None,
+            one_game: None,
         }
     }
 }
@@ -171,7 +190,29 @@ impl ServerConfig {
         if self.timeout.is_zero() {
             return Err(bad("TIMEOUT", "0", "milliseconds, at least 1"));
         }
+        if let Some(g) = &self.one_game {
+            if g.names[0] == g.names[1] {
+                return Err(bad("one_game", &g.names[0], "two different names"));
+            }
+            if g.timeouts.iter().any(Duration::is_zero) {
+                return Err(bad("one_game", "0", "answer times of at least 1 ms"));
+            }
+        }
         Ok(())
+    }
+
+    /// The answer time allowed to `name`: its [`OneGame::timeouts`] entry in a one-game
+    /// server, else `TIMEOUT`.
+    pub fn timeout_for(&self, name: &str) -> Duration {
+        self.one_game
+            .as_ref()
+            .and_then(|g| {
+                g.names
+                    .iter()
+                    .position(|n| n == name)
+                    .map(|i| g.timeouts[i])
+            })
+            .unwrap_or(self.timeout)
     }
 }
 

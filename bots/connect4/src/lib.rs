@@ -38,6 +38,7 @@
 
 pub mod client;
 pub mod config;
+pub mod external;
 pub mod movestats;
 pub mod protocol;
 pub mod record;

@@ -87,8 +87,18 @@ pub(crate) async fn run_seasons(inner: Arc<Inner>) {
         // registration and every 5 s.
         loop {
             let registered = inner.registered.notified();
-            let n = inner.state().players.len();
-            if n >= inner.config.min_players.max(1) {
+            let ready = {
+                let st = inner.state();
+                match &inner.config.one_game {
+                    // One game: both of its players, whoever else registered.
+                    Some(g) => g
+                        .names
+                        .iter()
+                        .all(|n| st.players.iter().any(|p| &p.name == n)),
+                    None => st.players.len() >= inner.config.min_players.max(1),
+                }
+            };
+            if ready {
                 break;
             }
             tokio::select! {
@@ -103,7 +113,8 @@ pub(crate) async fn run_seasons(inner: Arc<Inner>) {
             r = play_season(&inner, number) => r,
             _ = shutdown.changed() => return,
         };
-        let done = inner.config.seasons.is_some_and(|s| number >= s);
+        let done =
+            inner.config.seasons.is_some_and(|s| number >= s) || inner.config.one_game.is_some();
         let (lines, table) = {
             let mut st = inner.state();
             st.push_season(result);
@@ -129,15 +140,21 @@ pub(crate) async fn run_seasons(inner: Arc<Inner>) {
 
 async fn play_season(inner: &Arc<Inner>, number: u32) -> SeasonResult {
     debug!(season = number, "Season starting");
-    let invited: Vec<Seat> = inner
-        .state()
-        .players
-        .iter()
-        .map(|p| Seat {
-            name: p.name.clone(),
-            addr: p.addr,
-        })
-        .collect();
+    let seat = |p: &crate::server::Player| Seat {
+        name: p.name.clone(),
+        addr: p.addr,
+    };
+    let invited: Vec<Seat> = match &inner.config.one_game {
+        // One game: only its two players, home first (so the schedule's first game is theirs).
+        Some(g) => {
+            let st = inner.state();
+            g.names
+                .iter()
+                .filter_map(|n| st.players.iter().find(|p| &p.name == n).map(seat))
+                .collect()
+        }
+        None => inner.state().players.iter().map(seat).collect(),
+    };
     // NEW SEASON to everyone, each with its own token; wait for the JOINs concurrently.
     let mut waits = tokio::task::JoinSet::new();
     for (i, seat) in invited.iter().enumerate() {
@@ -145,7 +162,7 @@ async fn play_season(inner: &Arc<Inner>, number: u32) -> SeasonResult {
         inner
             .send(&ServerMsg::NewSeason(token.clone()), seat.addr)
             .await;
-        let deadline = Instant::now() + inner.config.timeout;
+        let deadline = Instant::now() + inner.config.timeout_for(&seat.name);
         let (inner, name) = (Arc::clone(inner), seat.name.clone());
         waits.spawn(async move {
             let answer = inner.await_reply(&name, &token, deadline).await;
@@ -176,7 +193,12 @@ async fn play_season(inner: &Arc<Inner>, number: u32) -> SeasonResult {
         games: Vec::new(),
         byes: Vec::new(),
     };
-    for day in season(seats.len()) {
+    let mut days = season(seats.len());
+    if inner.config.one_game.is_some() {
+        // Its first matchday: home against away (or a bye for the one who joined alone).
+        days.truncate(1);
+    }
+    for day in days {
         let mut games = Vec::new();
         for (home, away) in day {
             match (home, away) {
@@ -265,7 +287,7 @@ async fn play_game(inner: &Arc<Inner>, season: u32, home: Seat, away: Seat) -> G
         inner
             .send_to_seat(mover, &ServerMsg::YourTurn(token.clone()))
             .await;
-        let deadline = Instant::now() + c.timeout;
+        let deadline = Instant::now() + c.timeout_for(&mover.name);
         let lose = |reason| GameResult::Lose {
             loser: mover.name.clone(),
             reason,
