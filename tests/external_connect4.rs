@@ -30,31 +30,35 @@ fn c4_bot(mode: &str) -> String {
     )
 }
 
-/// Runs a two-game match of `a` against `b` with records (`extra` flags added), returns the
+/// Runs a two-game match of `a` against `b` with records, returns the
 /// `--json` line and the records.
 fn play(a: &str, b: &str, tag: &str) -> (Value, Vec<Value>) {
+    play_with(a, b, tag, &[])
+}
+
+/// [`play`] with `extra` flags.
+fn play_with(a: &str, b: &str, tag: &str, extra: &[&str]) -> (Value, Vec<Value>) {
     need_python();
     let dir = fresh_dir(tag);
-    let out = run_bin(
-        KIBITZ,
-        &[
-            "match",
-            "connect4",
-            "--a",
-            a,
-            "--b",
-            b,
-            "--games",
-            "2",
-            "--seed",
-            "4",
-            "--concurrency",
-            "2",
-            "--json",
-            "--records",
-            dir.to_str().unwrap(),
-        ],
-    );
+    let mut args = vec![
+        "match",
+        "connect4",
+        "--a",
+        a,
+        "--b",
+        b,
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--concurrency",
+        "2",
+        "--json",
+        "--records",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = run_bin(KIBITZ, &args);
     assert!(out.ok, "{}", out.stderr);
     let v: Value = serde_json::from_str(out.stdout.trim()).unwrap();
     let recs = json_lines(&dir.join("connect4-4.jsonl"));
@@ -117,7 +121,9 @@ fn all_lost(mode: &str, needle: &str) -> Vec<Value> {
 
 #[test]
 fn python_bot_plays_connect4_through_the_server() {
-    let (v, recs) = play(&c4_bot("play"), "random", "c4ext-play");
+    // `--tc 2000`: the bot's answer time, so a test machine under load cannot make the
+    // Python bot lose on the contest's 250 ms (the failure tests keep the contest clock).
+    let (v, recs) = play_with(&c4_bot("play"), "random", "c4ext-play", &["--tc", "2000"]);
     let sum: u64 = ["wins", "draws", "losses"]
         .iter()
         .map(|k| v[k].as_u64().unwrap())

@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 /// Board of a `cmd:` game: the contest's (the arena's Connect Four is always 7 × 6, 4).
 const SIZE: (usize, usize, usize) = (7, 6, 4);
 
-/// The contest's answer time (spec §9 `TIMEOUT`), for the external seats.
+/// The contest's answer time (spec §9 `TIMEOUT`), for the external seats, unless `--tc MS`
+/// gives a time per move for specs without a limit of their own (a `cmd:` spec has none).
 pub const ANSWER_TIME: Duration = Duration::from_millis(250);
 
 /// A whole game never takes longer than this (42 answers of at most 250 ms for the command;
@@ -78,7 +79,8 @@ pub fn play(job: &Job) -> anyhow::Result<Played> {
             players[i] = Some(Box::new(Builtin(mover)));
         }
     }
-    let game = ExternalGame::start(external, ANSWER_TIME, SIZE)?;
+    let answer = job.tc_ms.map_or(ANSWER_TIME, Duration::from_millis);
+    let game = ExternalGame::start(external, answer, SIZE)?;
     let mut bots: [Option<Bot>; 2] = [None, None];
     for i in 0..2 {
         if let Some(cmd) = &cmds[i] {
