@@ -123,6 +123,21 @@ fn tempdir() -> std::io::Result<std::path::PathBuf> {
     Ok(d)
 }
 
+/// The last failed request in a seat's market log: `<why> (<ms> ms) to "<query>"`.
+fn failed_request(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    match lines.iter().rposition(|l| l.starts_with("< no answer")) {
+        Some(i) => format!(
+            "{} to {:?}",
+            lines[i].trim_start_matches("< "),
+            i.checked_sub(1)
+                .and_then(|j| lines.get(j))
+                .map_or("", |q| q.trim_start_matches("> "))
+        ),
+        None => format!("no answer ({})", lines.last().copied().unwrap_or("")),
+    }
+}
+
 fn stopped(seat: usize, reason: String) -> Finished {
     Finished {
         game: None,
@@ -213,13 +228,7 @@ async fn run(
         if let Some(snap) = market.game(1) {
             for &(seat, _) in &external {
                 if snap.counters[seat].failures > 0 {
-                    let last = snap.logs[seat]
-                        .lines()
-                        .rev()
-                        .find(|l| l.starts_with("< "))
-                        .unwrap_or("< no answer")
-                        .trim_start_matches("< ")
-                        .to_string();
+                    let last = failed_request(&snap.logs[seat]);
                     return Ok(stopped(
                         seat,
                         format!("seat {seat} failed a request: {last}"),
