@@ -1,9 +1,9 @@
 //! `kibitz maumau …`: matches between Mau-Mau players (engine: kibitz-maumau).
 
 use crate::arena::game_match;
+use clap::Subcommand;
 #[cfg(feature = "research")]
 use clap::Args;
-use clap::Subcommand;
 #[cfg(feature = "research")]
 use kibitz_maumau::game::Config;
 #[cfg(feature = "research")]
