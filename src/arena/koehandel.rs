@@ -142,6 +142,9 @@ impl Arena for Koehandel {
     }
 
     fn play(&self, job: &Job) -> anyhow::Result<Played> {
+        if super::external::is_cmd(job.a) || super::external::is_cmd(job.b) {
+            return super::external::koehandel::play(job, &|s| engine_spec(s, job.tc_ms));
+        }
         let (sa, sb) = (
             engine_spec(job.a, job.tc_ms)?,
             engine_spec(job.b, job.tc_ms)?,

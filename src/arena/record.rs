@@ -35,7 +35,9 @@
 //!   `adjudicated (proven win for first player)`, `… second player` or `adjudicated (proven
 //!   draw)`.
 //! - `stderr` (games with a `cmd:` player): `{seat: path}` of the file that kept the external
-//!   program's standard error for this game. A connect4 game with a `cmd:` player also keeps
+//!   program's standard error for this game (Koehandel: both seats of a side name the one
+//!   process's file). A Koehandel `cmd:` side that failed a request, answered unusably or
+//!   exited loses the game: `result.forfeit` `{"seat", "side"}` and `result.reason` say why. A connect4 game with a `cmd:` player also keeps
 //!   the server's `server_result` (the `RESULT` datagram), has no opening and names its seats
 //!   `first` / `second` (the names the bots registered with).
 //! - `think` (optional, arena records only): what our in-process player's search knew, one

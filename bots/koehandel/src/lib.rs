@@ -42,6 +42,7 @@
 
 pub mod caller;
 pub mod client;
+pub mod external;
 pub mod guard;
 pub mod market_view;
 pub use kibitz_net::limits;

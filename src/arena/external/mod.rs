@@ -11,6 +11,7 @@
 //! |---|---|---|
 //! | piranhas | `{host} {port} {reservation}` | TCP XML, `joinPrepared` with the reservation code |
 //! | connect4 | `{host} {port} {name}` | UDP text, `REGISTER;{name}`, then `JOIN` the one season of one game |
+//! | koehandel | `{host} {port}` | HTTP GET: the program serves an endpoint on `{port}` for every seat its side holds; the market calls it |
 //!
 //! The command line is split as a shell would split it (whitespace; `'…'` literal; `"…"` with
 //! `\"` and `\\`; `\x` outside quotes), but no shell runs: no pipes, variables or globs.
@@ -24,6 +25,7 @@
 //! late, not at all, or illegally; the match goes on.
 
 pub mod connect4;
+pub mod koehandel;
 pub mod piranhas;
 
 use anyhow::{bail, Context};
@@ -42,6 +44,7 @@ pub const CONNECT_DEADLINE: Duration = Duration::from_secs(10);
 pub const PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("piranhas", &["host", "port", "reservation"]),
     ("connect4", &["host", "port", "name"]),
+    ("koehandel", &["host", "port"]),
 ];
 
 /// Where stderr logs go when no `--records DIR` was given to this process.
