@@ -219,7 +219,7 @@ fn a_bad_cmd_spec_fails_before_any_game() {
 
 #[test]
 fn games_without_cmd_support_say_so() {
-    for game in ["connect4", "maumau", "koehandel"] {
+    for game in ["connect4", "koehandel"] {
         let out = run_bin(
             KIBITZ,
             &[

@@ -10,6 +10,7 @@
 //! | game | placeholders | how the bot joins |
 //! |---|---|---|
 //! | piranhas | `{host} {port} {reservation}` | TCP XML, `joinPrepared` with the reservation code |
+//! | maumau | `{host} {port} {name}` | JSON lines, registers under `{name}`; seats join one at a time in seat order (2 seats only) |
 //!
 //! The command line is split as a shell would split it (whitespace; `'…'` literal; `"…"` with
 //! `\"` and `\\`; `\x` outside quotes), but no shell runs: no pipes, variables or globs.
@@ -22,6 +23,7 @@
 //! exits or does not join within [`CONNECT_DEADLINE`], or (the server's own rules) answers
 //! late, not at all, or illegally; the match goes on.
 
+pub mod maumau;
 pub mod piranhas;
 
 use anyhow::{bail, Context};
@@ -37,7 +39,10 @@ pub const PREFIX: &str = "cmd:";
 pub const CONNECT_DEADLINE: Duration = Duration::from_secs(10);
 
 /// Placeholders each game fills in (see the module docs).
-pub const PLACEHOLDERS: &[(&str, &[&str])] = &[("piranhas", &["host", "port", "reservation"])];
+pub const PLACEHOLDERS: &[(&str, &[&str])] = &[
+    ("piranhas", &["host", "port", "reservation"]),
+    ("maumau", &["host", "port", "name"]),
+];
 
 /// Where stderr logs go when no `--records DIR` was given to this process.
 static STDERR_DIR: Mutex<Option<PathBuf>> = Mutex::new(None);
