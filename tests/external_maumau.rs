@@ -141,6 +141,18 @@ fn python_bot_plays_maumau_through_the_server_on_the_arena_deal() {
             "bot {pid} left running"
         );
     }
+    // The server's moves replay on the deal to the recorded end (`kibitz replay`).
+    let file = fresh_dir("extmm-replay").join("maumau.jsonl");
+    let text: String = recs.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let out = run_bin(KIBITZ, &["replay", "--all", file.to_str().unwrap()]);
+    assert!(out.ok, "{}", out.stderr);
+    assert_eq!(
+        out.stdout.matches("└ over: seat").count(),
+        2,
+        "{}",
+        out.stdout
+    );
     assert!(recs[0]["stderr"]["seat0"]
         .as_str()
         .unwrap()
