@@ -253,3 +253,22 @@ fn cmd_specs_are_checked_before_any_game() {
         assert!(out.stderr.contains(needle), "{}", out.stderr);
     }
 }
+
+#[test]
+fn a_builtin_too_slow_for_the_servers_turn_timeout_is_refused() {
+    let out = run_bin(
+        KIBITZ,
+        &[
+            "match",
+            "maumau",
+            "--a",
+            "cmd:/nonexistent/kibitz-bot -p {port}",
+            "--b",
+            "ismcts:time=6000",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(!out.ok);
+    assert!(out.stderr.contains("at most 4000 ms"), "{}", out.stderr);
+}

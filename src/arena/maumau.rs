@@ -219,6 +219,12 @@ impl Arena for Maumau {
                     sp.peek == 0.0,
                     "maumau spec {spec:?}: peek needs the hands, which a cmd: game does not show"
                 );
+                // The server's 5 s turn timeout holds every seat, ours too.
+                anyhow::ensure!(
+                    sp.time_ms.is_none_or(|t| t <= 4000),
+                    "maumau spec {spec:?}: against a cmd: player a move may take at most 4000 ms \
+                     (the server's turn timeout is 5 s)"
+                );
                 let inner = make_player(&sp.engine, seed, sp.iterations, 1)
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
                 Ok(Box::new(Logged {
