@@ -217,28 +217,3 @@ fn a_bad_cmd_spec_fails_before_any_game() {
     );
 }
 
-#[test]
-fn games_without_cmd_support_say_so() {
-    for game in ["maumau"] {
-        let out = run_bin(
-            KIBITZ,
-            &[
-                "match",
-                game,
-                "--a",
-                "cmd:bot {port}",
-                "--b",
-                "random",
-                "--games",
-                "2",
-            ],
-        );
-        assert!(!out.ok, "{game}");
-        assert!(
-            out.stderr
-                .contains(&format!("{game} does not take cmd: players yet")),
-            "{game}: {}",
-            out.stderr
-        );
-    }
-}

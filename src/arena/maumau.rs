@@ -8,7 +8,8 @@
 //! `iterations=N` (ISMCTS iterations per move: reproducible) and `time=MS` (per-move budget;
 //! default 100 ms or `--tc` for ISMCTS without `iterations`; soft and hard times by
 //! `kibitz_search::clock`: half of it soft, all of it hard). Parameters may also be written
-//! `param.NAME=V`. The research key `peek=Q` (0-1) shows the player each card of its opponents'
+//! `param.NAME=V`, or an external bot `cmd:PROGRAM ARGS` with `{host} {port} {name}` at two
+//! seats (see [`super::external`]). The research key `peek=Q` (0-1) shows the player each card of its opponents'
 //! hands with chance Q, drawn once per card and game, before every decision
 //! ([`Knowledge::reveal`]); `peek=1` is the whole hand: what card inference would be worth.
 
@@ -199,12 +200,44 @@ impl Arena for Maumau {
 
     fn check_spec(&self, spec: &str) -> anyhow::Result<()> {
         if super::external::is_cmd(spec) {
+            anyhow::ensure!(
+                self.seats() == 2,
+                "maumau: cmd: players play at two seats only, not --seats {}",
+                self.seats()
+            );
             return super::external::CmdSpec::parse("maumau", spec).map(|_| ());
         }
         parse(spec, None).map(|_| ())
     }
 
     fn play(&self, job: &Job) -> anyhow::Result<Played> {
+        if super::external::is_cmd(job.a) || super::external::is_cmd(job.b) {
+            let tc = job.tc_ms;
+            let build = |spec: &str, seed: u64| -> anyhow::Result<Box<dyn Player>> {
+                let sp = parse(spec, tc)?;
+                anyhow::ensure!(
+                    sp.peek == 0.0,
+                    "maumau spec {spec:?}: peek needs the hands, which a cmd: game does not show"
+                );
+                // The server's 5 s turn timeout holds every seat, ours too.
+                anyhow::ensure!(
+                    sp.time_ms.is_none_or(|t| t <= 4000),
+                    "maumau spec {spec:?}: against a cmd: player a move may take at most 4000 ms \
+                     (the server's turn timeout is 5 s)"
+                );
+                let inner = make_player(&sp.engine, seed, sp.iterations, 1)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                Ok(Box::new(Logged {
+                    inner,
+                    time_ms: sp.time_ms,
+                    seat: 0,
+                    log: Arc::default(),
+                    think: Arc::default(),
+                }))
+            };
+            let deal_seed = super::deals::seed(job)?;
+            return super::external::maumau::play(job, self.config(), deal_seed, &build);
+        }
         let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let n = self.seats();
         let log = Arc::new(Mutex::new(Vec::new()));

@@ -31,7 +31,9 @@
 //!   piranhas `points`, `swarm`, `cause` per colour and the server's own `server_reason`
 //!   text when a server played the game; `reason` reads as in a match either way; a `cmd:`
 //!   player that never joined has the `cause` `NOT_JOINED`, a kibitz word the contest's server
-//!   does not have). Connect Four games ended by `--adjudicate` give the reason
+//!   does not have; maumau with a `cmd:` player adds `faults`, per seat `{"penalties",
+//!   "timeouts", "warnings", "dropped"}` as the server counted them, and `not_joined`, the seat
+//!   that never joined). Connect Four games ended by `--adjudicate` give the reason
 //!   `adjudicated (proven win for first player)`, `… second player` or `adjudicated (proven
 //!   draw)`.
 //! - `stderr` (games with a `cmd:` player): `{seat: path}` of the file that kept the external

@@ -27,6 +27,7 @@
 
 pub mod client;
 pub mod conn;
+pub mod external;
 pub mod knockout;
 pub mod lobby;
 pub mod protocol;

@@ -12,6 +12,7 @@
 //! | piranhas | `{host} {port} {reservation}` | TCP XML, `joinPrepared` with the reservation code |
 //! | connect4 | `{host} {port} {name}` | UDP text, `REGISTER;{name}`, then `JOIN` the one season of one game |
 //! | koehandel | `{host} {port}` | HTTP GET: the program serves an endpoint on `{port}` for every seat its side holds; the market calls it |
+//! | maumau | `{host} {port} {name}` | JSON lines, registers under `{name}`; seats join one at a time in seat order (2 seats only) |
 //!
 //! The command line is split as a shell would split it (whitespace; `'…'` literal; `"…"` with
 //! `\"` and `\\`; `\x` outside quotes), but no shell runs: no pipes, variables or globs.
@@ -26,6 +27,7 @@
 
 pub mod connect4;
 pub mod koehandel;
+pub mod maumau;
 pub mod piranhas;
 
 use anyhow::{bail, Context};
@@ -45,6 +47,7 @@ pub const PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("piranhas", &["host", "port", "reservation"]),
     ("connect4", &["host", "port", "name"]),
     ("koehandel", &["host", "port"]),
+    ("maumau", &["host", "port", "name"]),
 ];
 
 /// Where stderr logs go when no `--records DIR` was given to this process.
