@@ -216,4 +216,3 @@ fn a_bad_cmd_spec_fails_before_any_game() {
         out.stderr
     );
 }
-
