@@ -75,6 +75,7 @@ impl EloEstimate {
     /// assert_eq!(elo_from_wdl(8, 0, 0).text(0), "+∞ (all won)");
     /// assert_eq!(elo_from_wdl(99, 0, 1).text(0), "+798 ± ∞ (score too near 100 % for Elo)");
     /// assert_eq!(elo_from_wdl(1, 0, 1).text(0), "+0 ± ∞ (too few games for Elo)");
+    /// assert_eq!(elo_from_wdl(0, 3, 0).text(0), "+0 ± ∞ (too few games for Elo)");
     /// ```
     pub fn text(&self, decimals: usize) -> String {
         if self.elo == f64::INFINITY {
@@ -118,7 +119,13 @@ pub fn elo_from_wdl(w: u32, d: u32, l: u32) -> EloEstimate {
     }
     let s = (w as f64 + 0.5 * d as f64) / n;
     let var = per_game_variance(w, d, l, s);
-    let half = Z95 * (var / n).sqrt();
+    // No spread at all (every game alike, e.g. one drawn game) estimates no variance: the
+    // interval is unknown, not zero.
+    let half = if var > 0.0 {
+        Z95 * (var / n).sqrt()
+    } else {
+        f64::INFINITY
+    };
     // The interval is unbounded once it reaches a score of 0 or 1 (also for a one-sided
     // score, whose sample variance is 0): Elo cannot say how much stronger.
     let error95 = if s - half <= 0.0 || s + half >= 1.0 {
@@ -218,6 +225,8 @@ impl Pentanomial {
     /// let e = Pentanomial { counts: [5, 10, 50, 25, 10] }.elo();
     /// assert!((e.score - 0.5625).abs() < 1e-12);
     /// assert!(e.bounded() && e.elo > 0.0 && e.los > 0.99);
+    /// // One pair shows no spread between pairs: its Elo has no interval yet.
+    /// assert!(!Pentanomial { counts: [0, 0, 0, 1, 0] }.elo().bounded());
     /// ```
     pub fn elo(&self) -> EloEstimate {
         let n = f64::from(self.pairs());
@@ -231,7 +240,12 @@ impl Pentanomial {
             };
         }
         let (s, var) = self.moments(0);
-        let half = Z95 * (var / n).sqrt();
+        // Every pair alike (e.g. a single pair) estimates no variance: unknown, not zero.
+        let half = if var > 0.0 {
+            Z95 * (var / n).sqrt()
+        } else {
+            f64::INFINITY
+        };
         let error95 = if s - half <= 0.0 || s + half >= 1.0 {
             f64::INFINITY
         } else {
