@@ -2,26 +2,12 @@
 //! bot plays through our reference server, and every way it can fail loses its game with the
 //! reason recorded, without hanging the match, and leaves no process behind.
 
-use kibitz_testkit::{fresh_dir, json_lines, run_bin};
+use kibitz_testkit::{fresh_dir, json_lines, need_python, run_bin};
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 const KIBITZ: &str = env!("CARGO_BIN_EXE_kibitz");
 const BOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots");
-
-/// Fails with a clear message when python3 is missing (it is on every machine here and in CI):
-/// these tests are never skipped silently.
-fn need_python() {
-    let ok = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "python3 is needed for the cmd: tests (tests/bots/*.py) and was not found on PATH"
-    );
-}
 
 /// The piranhas bot spec with `--mode MODE`.
 fn piranhas_bot(mode: &str) -> String {

@@ -3,58 +3,13 @@
 //! help speaks to a user (no Rust paths or spec sections), and the old flag names still parse
 //! (each check ends with `--help`, so nothing starts; an unknown flag would fail first).
 
+use kibitz_testkit::flags::accepts;
 use kibitz_testkit::run_bin;
 
-/// `--version` is `NAME VERSION`, `--help` names `shared` and none of `hidden`, and is clean.
+/// [`kibitz_testkit::flags::check_help`] with this crate's version and description.
 fn check_help(bin: &str, name: &str, shared: &[&str], hidden: &[&str]) {
-    let v = run_bin(bin, &["--version"]);
-    assert!(v.ok, "{}", v.text());
-    assert_eq!(v.stdout, format!("{name} {}\n", env!("CARGO_PKG_VERSION")));
-    let h = run_bin(bin, &["--help"]);
-    assert!(h.ok, "{}", h.text());
-    assert!(
-        h.stdout.contains(&format!("Usage: {name} ")),
-        "{}",
-        h.stdout
-    );
-    assert!(
-        !h.stdout.contains(env!("CARGO_PKG_DESCRIPTION")),
-        "{}",
-        h.stdout
-    );
-    for flag in shared {
-        assert!(
-            h.stdout.contains(flag),
-            "{name} --help lacks {flag}:\n{}",
-            h.stdout
-        );
-    }
-    for old in hidden {
-        let shown = format!("{old} ");
-        assert!(
-            !h.stdout.contains(&shown),
-            "{name} --help shows {old}:\n{}",
-            h.stdout
-        );
-    }
-    let problems = kibitz_net::cli::help_problems(&h.stdout);
-    assert!(
-        problems.is_empty(),
-        "{name} --help: {problems:?}\n{}",
-        h.stdout
-    );
-}
-
-/// Each of `old` (flag and value) is accepted.
-fn accepts(bin: &str, old: &[&[&str]]) {
-    for args in old {
-        let mut a = args.to_vec();
-        a.push("--help");
-        let r = run_bin(bin, &a);
-        assert!(r.ok, "{args:?} refused: {}", r.text());
-    }
-    let r = run_bin(bin, &["--no-such-flag", "1", "--help"]);
-    assert!(!r.ok, "an unknown flag must be refused");
+    let (version, description) = (env!("CARGO_PKG_VERSION"), env!("CARGO_PKG_DESCRIPTION"));
+    kibitz_testkit::flags::check_help(bin, name, version, description, shared, hidden);
 }
 
 #[test]

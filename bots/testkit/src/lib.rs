@@ -34,6 +34,8 @@ impl Ran {
     }
 }
 
+pub mod flags;
+
 /// Runs `bin` with `args` to its end (stdin closed) and captures its output.
 ///
 /// Panics when the binary cannot be started at all: that is a broken test set-up, not a
@@ -83,6 +85,19 @@ pub fn run_bin_input(bin: &str, args: &[&str], input: &str) -> Ran {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// Fails with a clear message when python3 is missing (it is on every machine here and in CI):
+/// the tests of `cmd:` players run Python test bots and are never skipped silently.
+pub fn need_python() {
+    let ok = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "python3 is needed for the cmd: tests (tests/bots/*.py) and was not found on PATH"
+    );
 }
 
 /// An empty scratch folder under the system temp dir, unique to `tag` and this test process
