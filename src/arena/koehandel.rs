@@ -256,34 +256,7 @@ fn koehandel_state(g: &Game) -> Value {
         .collect();
     let ask = g.ask();
     let deal = ask.as_ref().map(|a| {
-        let (kind, animal, involved) = match &a.question {
-            Question::Start => ("turn", None, vec![a.seat]),
-            Question::Bid {
-                animal,
-                auctioneer,
-                high_bidder,
-                ..
-            } => (
-                "auction",
-                Some(*animal),
-                [Some(*auctioneer), *high_bidder]
-                    .into_iter()
-                    .flatten()
-                    .collect(),
-            ),
-            Question::BuyBack {
-                animal,
-                high_bidder,
-                ..
-            } => ("buy back", Some(*animal), vec![a.seat, *high_bidder]),
-            Question::Pay { animal, to, .. } => ("pay", Some(*animal), vec![a.seat, *to]),
-            Question::Challenged {
-                challenger, animal, ..
-            } => ("cow trade", Some(*animal), vec![*challenger, a.seat]),
-            Question::Reoffer {
-                opponent, animal, ..
-            } => ("cow trade", Some(*animal), vec![a.seat, *opponent]),
-        };
+        let (kind, animal, involved) = kibitz_bots_koehandel::market_view::deal_in_progress(a);
         json!({
             "kind": kind,
             "animal": animal.map(|x| x.letter().to_string()),

@@ -8,7 +8,7 @@
 
 use crate::protocol::SEATS;
 use crate::record::{question_text, ANIMAL_NAMES};
-use kibitz_koehandel::{Animal, Event, Game, Notice, Question};
+use kibitz_koehandel::{Animal, Ask, Event, Game, Notice, Question, Seat};
 use kibitz_net::html::escape as esc;
 use std::fmt::Write as _;
 
@@ -105,34 +105,7 @@ impl MarketView {
         self.scores = game.scores();
         self.over = game.is_over();
         self.deal = game.ask().map(|a| {
-            let (kind, animal, seats) = match &a.question {
-                Question::Start => ("turn", None, vec![a.seat]),
-                Question::Bid {
-                    animal,
-                    auctioneer,
-                    high_bidder,
-                    ..
-                } => (
-                    "auction",
-                    Some(*animal),
-                    [Some(*auctioneer), *high_bidder]
-                        .into_iter()
-                        .flatten()
-                        .collect(),
-                ),
-                Question::BuyBack {
-                    animal,
-                    high_bidder,
-                    ..
-                } => ("buy back", Some(*animal), vec![a.seat, *high_bidder]),
-                Question::Pay { animal, to, .. } => ("pay", Some(*animal), vec![a.seat, *to]),
-                Question::Challenged {
-                    challenger, animal, ..
-                } => ("cow trade", Some(*animal), vec![*challenger, a.seat]),
-                Question::Reoffer {
-                    opponent, animal, ..
-                } => ("cow trade", Some(*animal), vec![a.seat, *opponent]),
-            };
+            let (kind, animal, seats) = deal_in_progress(&a);
             Deal {
                 kind,
                 animal,
@@ -141,6 +114,40 @@ impl MarketView {
                 text: question_text(&a.question),
             }
         });
+    }
+}
+
+/// What is going on at the table while `a` is asked: the kind (`turn`, `auction`,
+/// `buy back`, `pay`, `cow trade`), the animal dealt for, and the seats involved. Shared by
+/// the market page and the arena's positions for the viewer.
+pub fn deal_in_progress(a: &Ask) -> (&'static str, Option<Animal>, Vec<Seat>) {
+    match &a.question {
+        Question::Start => ("turn", None, vec![a.seat]),
+        Question::Bid {
+            animal,
+            auctioneer,
+            high_bidder,
+            ..
+        } => (
+            "auction",
+            Some(*animal),
+            [Some(*auctioneer), *high_bidder]
+                .into_iter()
+                .flatten()
+                .collect(),
+        ),
+        Question::BuyBack {
+            animal,
+            high_bidder,
+            ..
+        } => ("buy back", Some(*animal), vec![a.seat, *high_bidder]),
+        Question::Pay { animal, to, .. } => ("pay", Some(*animal), vec![a.seat, *to]),
+        Question::Challenged {
+            challenger, animal, ..
+        } => ("cow trade", Some(*animal), vec![*challenger, a.seat]),
+        Question::Reoffer {
+            opponent, animal, ..
+        } => ("cow trade", Some(*animal), vec![a.seat, *opponent]),
     }
 }
 
