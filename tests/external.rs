@@ -2,7 +2,7 @@
 //! bot plays through our reference server, and every way it can fail loses its game with the
 //! reason recorded, without hanging the match, and leaves no process behind.
 
-use kibitz_testkit::{fresh_dir, json_lines, need_python, run_bin};
+use kibitz_testkit::{fresh_dir, need_python, run_bin, two_game_match};
 use serde_json::Value;
 use std::path::Path;
 
@@ -20,32 +20,7 @@ fn piranhas_bot(mode: &str) -> String {
 /// records.
 fn play(game: &str, a: &str, b: &str, tag: &str) -> (Value, Vec<Value>) {
     need_python();
-    let dir = fresh_dir(tag);
-    let out = run_bin(
-        KIBITZ,
-        &[
-            "match",
-            game,
-            "--a",
-            a,
-            "--b",
-            b,
-            "--games",
-            "2",
-            "--seed",
-            "4",
-            "--concurrency",
-            "2",
-            "--json",
-            "--records",
-            dir.to_str().unwrap(),
-        ],
-    );
-    assert!(out.ok, "{}", out.stderr);
-    let v: Value = serde_json::from_str(out.stdout.trim()).unwrap();
-    let recs = json_lines(&dir.join(format!("{game}-4.jsonl")));
-    assert_eq!(recs.len(), 2);
-    (v, recs)
+    two_game_match(KIBITZ, game, (a, b), 4, &fresh_dir(tag), &[])
 }
 
 /// The pid the Python bot printed first on its stderr log, which the record names.

@@ -2,7 +2,7 @@
 //! through our reference server over UDP, and every way it can fail loses its game with the
 //! reason recorded, without hanging the match, and leaves no process behind.
 
-use kibitz_testkit::{fresh_dir, json_lines, need_python, run_bin};
+use kibitz_testkit::{fresh_dir, need_python, run_bin, two_game_match};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -25,31 +25,7 @@ fn play(a: &str, b: &str, tag: &str) -> (Value, Vec<Value>) {
 /// [`play`] with `extra` flags.
 fn play_with(a: &str, b: &str, tag: &str, extra: &[&str]) -> (Value, Vec<Value>) {
     need_python();
-    let dir = fresh_dir(tag);
-    let mut args = vec![
-        "match",
-        "connect4",
-        "--a",
-        a,
-        "--b",
-        b,
-        "--games",
-        "2",
-        "--seed",
-        "4",
-        "--concurrency",
-        "2",
-        "--json",
-        "--records",
-        dir.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let out = run_bin(KIBITZ, &args);
-    assert!(out.ok, "{}", out.stderr);
-    let v: Value = serde_json::from_str(out.stdout.trim()).unwrap();
-    let recs = json_lines(&dir.join("connect4-4.jsonl"));
-    assert_eq!(recs.len(), 2);
-    (v, recs)
+    two_game_match(KIBITZ, "connect4", (a, b), 4, &fresh_dir(tag), extra)
 }
 
 /// A's seat in a record (`side`: `first` in slot 0, else `second`), which is also the name

@@ -3,7 +3,7 @@
 //! way it can fail loses its game with the reason recorded, without hanging the match, and
 //! leaves no process behind.
 
-use kibitz_testkit::{fresh_dir, json_lines, need_python, run_bin};
+use kibitz_testkit::{fresh_dir, need_python, run_bin, two_game_match};
 use serde_json::Value;
 use std::path::Path;
 
@@ -19,32 +19,7 @@ fn maumau_bot(mode: &str) -> String {
 /// the `--json` line and the records.
 fn play(a: &str, b: &str, tag: &str) -> (Value, Vec<Value>) {
     need_python();
-    let dir = fresh_dir(tag);
-    let out = run_bin(
-        KIBITZ,
-        &[
-            "match",
-            "maumau",
-            "--a",
-            a,
-            "--b",
-            b,
-            "--games",
-            "2",
-            "--seed",
-            "4",
-            "--concurrency",
-            "2",
-            "--json",
-            "--records",
-            dir.to_str().unwrap(),
-        ],
-    );
-    assert!(out.ok, "{}", out.stderr);
-    let v: Value = serde_json::from_str(out.stdout.trim()).unwrap();
-    let recs = json_lines(&dir.join("maumau-4.jsonl"));
-    assert_eq!(recs.len(), 2);
-    (v, recs)
+    two_game_match(KIBITZ, "maumau", (a, b), 4, &fresh_dir(tag), &[])
 }
 
 /// A's seat in a record (`side` is `seat0` or `seat1`).

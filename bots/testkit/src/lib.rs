@@ -87,6 +87,47 @@ pub fn run_bin_input(bin: &str, args: &[&str], input: &str) -> Ran {
     }
 }
 
+/// Runs `kibitz match GAME --a A --b B --games 2 --seed SEED --concurrency 2 --json --records
+/// DIR` (plus `extra` flags) with the `kibitz` binary `kibitz`, asserts it succeeded and wrote
+/// both games, and returns its `--json` line and the records of `DIR/GAME-SEED.jsonl`: the
+/// two-game match every `cmd:` test plays.
+pub fn two_game_match(
+    kibitz: &str,
+    game: &str,
+    (a, b): (&str, &str),
+    seed: u64,
+    dir: &Path,
+    extra: &[&str],
+) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let seed_text = seed.to_string();
+    let dir_text = dir.to_string_lossy();
+    let mut args = vec![
+        "match",
+        game,
+        "--a",
+        a,
+        "--b",
+        b,
+        "--games",
+        "2",
+        "--seed",
+        &seed_text,
+        "--concurrency",
+        "2",
+        "--json",
+        "--records",
+        &dir_text,
+    ];
+    args.extend_from_slice(extra);
+    let out = run_bin(kibitz, &args);
+    assert!(out.ok, "{}", out.stderr);
+    let v: serde_json::Value =
+        serde_json::from_str(out.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    let recs = json_lines(&dir.join(format!("{game}-{seed}.jsonl")));
+    assert_eq!(recs.len(), 2, "two records");
+    (v, recs)
+}
+
 /// Fails with a clear message when python3 is missing (it is on every machine here and in CI):
 /// the tests of `cmd:` players run Python test bots and are never skipped silently.
 pub fn need_python() {
