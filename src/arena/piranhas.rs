@@ -15,7 +15,7 @@
 use super::{external, Arena, Job, Outcome, Played, Position};
 use anyhow::Context;
 use kibitz_bots_piranhas::record as precord;
-use kibitz_piranhas::arena::{play_game, GameRecord};
+use kibitz_piranhas::arena::{play_from, play_game};
 use kibitz_piranhas::board::{Board, Color, Field, Move};
 use kibitz_piranhas::kraken::{parse_pair, random_pair};
 use kibitz_piranhas::players::{Player, PlayerSpec};
@@ -255,45 +255,4 @@ fn start_state(record: &Value) -> anyhow::Result<State> {
         .as_str()
         .context("record has no setup.krakens")?;
     Ok(State::start(parse_pair(k)?))
-}
-
-/// [`play_game`] from a given start state (`players[0]` is RED, who moves at turn 0).
-fn play_from(
-    players: [&mut dyn kibitz_piranhas::players::Player; 2],
-    krakens: [(u8, u8); 2],
-    mut state: State,
-) -> GameRecord {
-    let [red, blue] = players;
-    let mut moves = Vec::new();
-    loop {
-        if let Some(r) = state.outcome() {
-            return GameRecord {
-                krakens,
-                moves,
-                winner: r.winner,
-                result: Some(r),
-                violation: None,
-            };
-        }
-        let me = state.current();
-        let choice = match me {
-            Color::Red => red.choose(&state),
-            Color::Blue => blue.choose(&state),
-        };
-        match choice.map(|m| state.apply(m).map(|s| (m, s))) {
-            Some(Ok((m, s))) => {
-                moves.push(m);
-                state = s;
-            }
-            other => {
-                return GameRecord {
-                    krakens,
-                    moves,
-                    winner: Some(me.other()),
-                    result: None,
-                    violation: Some((me, other.and_then(Result::err))),
-                }
-            }
-        }
-    }
 }

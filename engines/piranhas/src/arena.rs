@@ -20,13 +20,21 @@ pub struct GameRecord {
     pub violation: Option<(Color, Option<RuleError>)>,
 }
 
-/// Plays one game; `players[0]` is RED.
+/// Plays one game from the start position; `players[0]` is RED.
 pub fn play_game(
     players: [&mut dyn crate::players::Player; 2],
     krakens: [(u8, u8); 2],
 ) -> GameRecord {
+    play_from(players, krakens, State::start(krakens))
+}
+
+/// Plays one game from `state` (an opening board with these Krakens; `players[0]` is RED).
+pub fn play_from(
+    players: [&mut dyn crate::players::Player; 2],
+    krakens: [(u8, u8); 2],
+    mut state: State,
+) -> GameRecord {
     let [red, blue] = players;
-    let mut state = State::start(krakens);
     let mut moves = Vec::new();
     loop {
         if let Some(r) = state.outcome() {
