@@ -64,6 +64,7 @@ impl Game for ConnectFour {
     type Action = usize;
     type Config = C4Config;
     type Observation = ConnectFour;
+    type Event = kibitz_search::agent::Played<usize>;
     const NAME: &'static str = "connect4";
     const PERFECT_INFORMATION: bool = true;
 

@@ -246,6 +246,7 @@ impl GameTrait for Koehandel {
     type Action = KhAction;
     type Config = ();
     type Observation = KhView;
+    type Event = crate::event::Event;
     const NAME: &'static str = "koehandel";
     const PERFECT_INFORMATION: bool = false;
 

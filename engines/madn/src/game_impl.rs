@@ -84,6 +84,7 @@ impl Game for Madn {
     type Action = u32;
     type Config = MadnConfig;
     type Observation = Madn;
+    type Event = kibitz_search::agent::Played<u32>;
     const NAME: &'static str = "madn";
     const PERFECT_INFORMATION: bool = true;
 

@@ -172,6 +172,7 @@ impl GameTrait for MauMau {
     type Action = Action;
     type Config = Config;
     type Observation = MauMauView;
+    type Event = crate::knowledge::Notice;
     const NAME: &'static str = "maumau";
     const PERFECT_INFORMATION: bool = false;
 

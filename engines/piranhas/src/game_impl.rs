@@ -30,6 +30,7 @@ impl Game for Piranhas {
     type Action = Move;
     type Config = PiranhasConfig;
     type Observation = Piranhas;
+    type Event = kibitz_search::agent::Played<Move>;
     const NAME: &'static str = "piranhas";
     const PERFECT_INFORMATION: bool = true;
 
@@ -141,6 +142,7 @@ impl Agent<Piranhas> for SearchAgent {
             depth: Some(c.depth),
             nodes: c.nodes,
             pv: c.pv,
+            stats: Vec::new(),
             elapsed: clock.elapsed(),
         }
     }

@@ -16,7 +16,7 @@
 //! # #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 //! # struct Nim { left: u8, mover: usize }
 //! # impl Game for Nim {
-//! #     type Action = u8; type Config = (); type Observation = Nim;
+//! #     type Action = u8; type Config = (); type Observation = Nim; type Event = kibitz_search::agent::Played<u8>;
 //! #     const NAME: &'static str = "nim"; const PERFECT_INFORMATION: bool = true;
 //! #     fn new_game(_: &(), _: u64) -> Nim { Nim { left: 5, mover: 0 } }
 //! #     fn seats(&self) -> usize { 2 }
@@ -63,6 +63,9 @@ pub struct Decision<A> {
     pub nodes: u64,
     /// The expected line of play, starting with `action` (empty if unknown).
     pub pv: Vec<A>,
+    /// Further numbers the search reports, by name (visits of the chosen action, candidate
+    /// answers compared, sampled worlds), for records and logs.
+    pub stats: Vec<(&'static str, f64)>,
     /// Time the decision took, read from the [`TimeControl`] it was given.
     pub elapsed: Duration,
 }
@@ -76,22 +79,70 @@ impl<A> Decision<A> {
             depth: None,
             nodes: 0,
             pv: Vec::new(),
+            stats: Vec::new(),
             elapsed: Duration::ZERO,
         }
     }
 }
 
+/// Who did what: the [`Game::Event`] of a perfect-information game, where every seat sees
+/// every action.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Played<A> {
+    /// The seat that acted, or [`Turn::Chance`] for a chance outcome.
+    pub actor: Turn,
+    /// What it played.
+    pub action: A,
+}
+
+/// What a seat knows when no referee's state is at hand (a bot client that only hears the
+/// server): whose turn it is, the observation and the legal actions. [`View::seen`] wraps it.
+#[derive(Clone, Debug)]
+pub struct Seen<G: Game> {
+    /// Number of seats.
+    pub seats: usize,
+    /// Who acts next.
+    pub turn: Turn,
+    /// What the seat sees.
+    pub observation: G::Observation,
+    /// The seat's legal actions when it is to move (empty otherwise).
+    pub legal: Vec<G::Action>,
+}
+
+#[derive(Clone, Debug)]
+enum Source<'a, G: Game> {
+    State(&'a G),
+    Seen(Box<Seen<G>>),
+}
+
 /// One seat's window on a position: the observation, and the legal actions when it moves.
-#[derive(Clone, Copy, Debug)]
+///
+/// A referee (the arena, `kibitz play`) builds it from the full position with [`View::new`];
+/// a bot client, which knows only what the server told it, builds it with [`View::seen`].
+/// Either way an agent sees exactly its seat's observation.
+#[derive(Clone, Debug)]
 pub struct View<'a, G: Game> {
-    state: &'a G,
+    source: Source<'a, G>,
     seat: usize,
 }
 
 impl<'a, G: Game> View<'a, G> {
     /// `seat`'s view of `state` (the referee builds it; the agent never sees `state`).
     pub fn new(state: &'a G, seat: usize) -> View<'a, G> {
-        View { state, seat }
+        View {
+            source: Source::State(state),
+            seat,
+        }
+    }
+
+    /// `seat`'s view built from what the seat was told ([`Seen`]), for clients without the
+    /// referee's state. Such a view cannot [`View::determinize`]; agents of hidden-information
+    /// games sample from their own beliefs (fed by [`Agent::observe`]).
+    pub fn seen(seat: usize, seen: Seen<G>) -> View<'static, G> {
+        View {
+            source: Source::Seen(Box::new(seen)),
+            seat,
+        }
     }
 
     /// The seat to move in `state`, if a seat moves (not at chance nodes or the end).
@@ -109,36 +160,46 @@ impl<'a, G: Game> View<'a, G> {
 
     /// Number of seats.
     pub fn seats(&self) -> usize {
-        self.state.seats()
+        match &self.source {
+            Source::State(s) => s.seats(),
+            Source::Seen(s) => s.seats,
+        }
     }
 
     /// Who acts next (public in every game).
     pub fn turn(&self) -> Turn {
-        self.state.turn()
+        match &self.source {
+            Source::State(s) => s.turn(),
+            Source::Seen(s) => s.turn,
+        }
     }
 
     /// What the seat sees.
     pub fn observation(&self) -> G::Observation {
-        self.state.observation(self.seat)
+        match &self.source {
+            Source::State(s) => s.observation(self.seat),
+            Source::Seen(s) => s.observation.clone(),
+        }
     }
 
     /// The seat's legal actions when it is to move; empty otherwise.
     pub fn legal_actions(&self) -> Vec<G::Action> {
-        if self.state.turn() == Turn::Seat(self.seat) {
-            self.state.legal_actions()
-        } else {
-            Vec::new()
+        if self.turn() != Turn::Seat(self.seat) {
+            return Vec::new();
+        }
+        match &self.source {
+            Source::State(s) => s.legal_actions(),
+            Source::Seen(s) => s.legal.clone(),
         }
     }
 
-    /// A full position consistent with what the seat sees ([`Game::determinize`]).
-    pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> G {
-        self.state.determinize(self.seat, rng)
-    }
-
-    /// The record text of an action ([`Game::action_to_string`]).
-    pub fn action_to_string(&self, action: &G::Action) -> String {
-        self.state.action_to_string(action)
+    /// A full position consistent with what the seat sees ([`Game::determinize`]); `None` for
+    /// a view built from [`Seen`], which has no referee's state to sample from.
+    pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<G> {
+        match &self.source {
+            Source::State(s) => Some(s.determinize(self.seat, rng)),
+            Source::Seen(_) => None,
+        }
     }
 }
 
@@ -152,12 +213,14 @@ pub trait Agent<G: Game> {
     /// A name for standings and records.
     fn name(&self) -> String;
 
-    /// A new game starts; `seed` makes any randomness of the agent reproducible.
+    /// A new game starts with this agent at `seat`; `seed` makes any randomness of the agent
+    /// reproducible.
     fn new_game(&mut self, _seat: usize, _seed: u64) {}
 
-    /// `actor` played `action` (called for every action, the agent's own included, with the
-    /// agent's view after it). Agents that track beliefs update them here.
-    fn observe(&mut self, _view: &View<'_, G>, _actor: Turn, _action: &G::Action) {}
+    /// What the seat is told as the game moves on ([`Game::Event`]), in the order the referee
+    /// or the server tells it, the agent's own actions included. Agents that track beliefs
+    /// update them here; the default ignores it.
+    fn observe(&mut self, _event: &G::Event) {}
 
     /// The action for `view`'s seat, with what the search knows.
     fn choose(&mut self, view: &View<'_, G>, clock: &TimeControl) -> Decision<G::Action>;
@@ -202,5 +265,147 @@ impl<G: Game> Agent<G> for RandomAgent {
             nodes: 1,
             ..Decision::action(action)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameError, Utility};
+
+    /// Take 1 or 2; a hidden coin nobody plays with makes the observation smaller than the
+    /// state, so a view cannot be mistaken for the state.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Pile {
+        left: u8,
+        mover: usize,
+        coin: bool,
+    }
+
+    impl Game for Pile {
+        type Action = u8;
+        type Config = ();
+        type Observation = u8;
+        type Event = Played<u8>;
+        const NAME: &'static str = "pile";
+        const PERFECT_INFORMATION: bool = false;
+        fn new_game(_: &(), seed: u64) -> Pile {
+            Pile {
+                left: 4,
+                mover: 0,
+                coin: seed % 2 == 1,
+            }
+        }
+        fn seats(&self) -> usize {
+            2
+        }
+        fn turn(&self) -> Turn {
+            if self.left == 0 {
+                Turn::Terminal
+            } else {
+                Turn::Seat(self.mover)
+            }
+        }
+        fn legal_actions(&self) -> Vec<u8> {
+            (1..=self.left.min(2)).collect()
+        }
+        fn apply(&mut self, a: &u8) -> Result<(), GameError> {
+            if !self.legal_actions().contains(a) {
+                return Err(GameError::illegal(a));
+            }
+            self.left -= a;
+            self.mover ^= 1;
+            Ok(())
+        }
+        fn returns(&self) -> Vec<f64> {
+            vec![0.0, 0.0]
+        }
+        fn utility(&self) -> Utility {
+            Utility::ZeroSum
+        }
+        fn return_bounds(&self) -> (f64, f64) {
+            (-1.0, 1.0)
+        }
+        fn action_to_string(&self, a: &u8) -> String {
+            a.to_string()
+        }
+        fn action_from_string(&self, s: &str) -> Result<u8, GameError> {
+            s.parse().map_err(|_| GameError::decode(s, "not a number"))
+        }
+        fn observation(&self, _: usize) -> u8 {
+            self.left
+        }
+        fn determinize<R: Rng + ?Sized>(&self, _: usize, rng: &mut R) -> Pile {
+            Pile {
+                coin: rng.random(),
+                ..self.clone()
+            }
+        }
+    }
+
+    #[test]
+    fn a_seen_view_answers_like_the_referees_view_but_cannot_determinize() {
+        let state = Pile::new_game(&(), 1);
+        let seen = Seen::<Pile> {
+            seats: 2,
+            turn: state.turn(),
+            observation: state.observation(0),
+            legal: state.legal_actions(),
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        for seat in 0..2 {
+            let referee = View::new(&state, seat);
+            let client = View::seen(seat, seen.clone());
+            assert_eq!(referee.turn(), client.turn());
+            assert_eq!(referee.seats(), client.seats());
+            assert_eq!(referee.observation(), client.observation());
+            assert_eq!(referee.legal_actions(), client.legal_actions());
+            assert!(referee.determinize(&mut rng).is_some());
+            assert!(client.determinize(&mut rng).is_none());
+        }
+        // Only the mover has legal actions.
+        assert_eq!(View::new(&state, 1).legal_actions(), Vec::<u8>::new());
+        assert_eq!(View::new(&state, 0).legal_actions(), vec![1, 2]);
+    }
+
+    /// Counts the events it is told.
+    struct Counter(std::rc::Rc<std::cell::Cell<usize>>);
+
+    impl Agent<Pile> for Counter {
+        fn name(&self) -> String {
+            "counter".into()
+        }
+        fn observe(&mut self, _: &Played<u8>) {
+            self.0.set(self.0.get() + 1);
+        }
+        fn choose(&mut self, view: &View<'_, Pile>, _: &TimeControl) -> Decision<u8> {
+            Decision::action(view.legal_actions()[0])
+        }
+    }
+
+    #[test]
+    fn agents_are_told_every_event_and_play_through_a_trait_object() {
+        let mut state = Pile::new_game(&(), 0);
+        let told = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut agents: Vec<Box<dyn Agent<Pile>>> = vec![
+            Box::new(Counter(told.clone())),
+            Box::new(RandomAgent::new(7)),
+        ];
+        let mut plies = 0;
+        while let Some(seat) = View::mover(&state) {
+            let d = agents[seat].choose(&View::new(&state, seat), &TimeControl::infinite());
+            state.apply(&d.action).unwrap();
+            for a in agents.iter_mut() {
+                a.observe(&Played {
+                    actor: Turn::Seat(seat),
+                    action: d.action,
+                });
+            }
+            plies += 1;
+        }
+        assert!(state.is_terminal());
+        assert_eq!(agents[0].name(), "counter");
+        assert!(plies >= 2);
+        assert_eq!(told.get(), plies, "one event per ply, own moves included");
     }
 }

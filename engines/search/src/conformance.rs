@@ -364,6 +364,7 @@ mod tests {
         type Action = u8;
         type Config = Bug;
         type Observation = u8;
+        type Event = crate::agent::Played<u8>;
         const NAME: &'static str = "nim";
         const PERFECT_INFORMATION: bool = false;
         fn new_game(bug: &Bug, seed: u64) -> Nim {

@@ -31,6 +31,7 @@
 //!     type Action = u8;
 //!     type Config = ();
 //!     type Observation = Nim;
+//!     type Event = kibitz_search::agent::Played<u8>;
 //!     const NAME: &'static str = "nim";
 //!     const PERFECT_INFORMATION: bool = true;
 //!     fn new_game(_: &(), seed: u64) -> Nim { Nim { left: 5 + (seed % 5) as u8, mover: 0 } }
@@ -148,6 +149,11 @@ pub trait Game: Clone + Debug + Eq + Hash {
     type Config: Clone + Debug + Default;
     /// What one seat sees. For perfect-information games the position itself.
     type Observation: Clone + Debug + Eq;
+    /// What one seat is told when the game moves on, fed to [`crate::agent::Agent::observe`].
+    /// For perfect-information games [`crate::agent::Played`] (who did what, seen by all);
+    /// for hidden-information games the game's own notices, so a card drawn face down is
+    /// told only to its owner, exactly as the contest's server tells it.
+    type Event: Clone + Debug;
 
     /// The game's short name (as the CLI spells it).
     const NAME: &'static str;
