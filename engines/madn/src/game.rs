@@ -199,6 +199,9 @@ pub struct FastDie {
     /// Bit `r` set for every face `r` in `1..=43`.
     mask: u64,
     n: u32,
+    /// `Some(f)` when face `i` is `f + i` for every index and all faces are at most 43 (so
+    /// every face is its own move): then a roll needs no table load.
+    run_from: Option<u32>,
 }
 
 impl FastDie {
@@ -212,11 +215,15 @@ impl FastDie {
             .zip(&moves)
             .map(|(&f, &m)| u64::from(f) << 32 | u64::from(m))
             .collect();
+        let run_from = (faces.iter().zip(0..).all(|(&f, i)| f == faces[0] + i)
+            && faces.iter().all(|&f| f <= 43))
+        .then_some(faces[0]);
         Self {
             n: faces.len() as u32,
             faces,
             face_moves,
             mask,
+            run_from,
         }
     }
 
@@ -230,7 +237,11 @@ impl FastDie {
     /// the face, or 0 for a face that can never move a piece.
     #[inline(always)]
     fn roll_move(&self, rng: &mut Rng) -> (u32, u32) {
-        let fm = self.face_moves[rng.below(self.n) as usize];
+        let i = rng.below(self.n);
+        if let Some(f) = self.run_from {
+            return (f + i, f + i);
+        }
+        let fm = self.face_moves[i as usize];
         ((fm >> 32) as u32, fm as u32)
     }
 }
@@ -473,6 +484,33 @@ mod tests {
                 let fast =
                     !can_change(p.sides[0], masks[0], v) && !can_change(p.sides[1], masks[1], v);
                 assert_eq!(fast, p.deadlocked([fa, fb], v), "{p:?} {fa:?} {fb:?} {v:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn runs_of_faces_roll_without_the_table_and_draw_the_same() {
+        let run_from = |faces: &[u32]| FastDie::new(&Die::new(faces.to_vec()).unwrap()).run_from;
+        assert_eq!(run_from(&[1, 2, 3, 4, 5, 6]), Some(1));
+        assert_eq!(run_from(&[0, 1, 2]), Some(0));
+        assert_eq!(run_from(&[7]), Some(7));
+        assert_eq!(run_from(&[40, 41, 42, 43]), Some(40));
+        // Not a run, or a face that is not its own move.
+        assert_eq!(run_from(&[1, 1, 1, 6, 6, 6]), None);
+        assert_eq!(run_from(&[2, 1]), None);
+        assert_eq!(run_from(&[42, 43, 44]), None);
+        // Same draws, same (face, move) as the table.
+        for faces in [
+            &[1u32, 2, 3, 4, 5, 6][..],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+            &[40, 41],
+        ] {
+            let d = FastDie::new(&Die::new(faces.to_vec()).unwrap());
+            assert!(d.run_from.is_some());
+            let (mut a, mut b) = (Rng::seeded(5), Rng::seeded(5));
+            for _ in 0..10_000 {
+                let fm = d.face_moves[b.below(d.n) as usize];
+                assert_eq!(d.roll_move(&mut a), ((fm >> 32) as u32, fm as u32));
             }
         }
     }
