@@ -57,3 +57,32 @@ fn resuming_the_solve_keeps_the_win_of_6133112551() {
     assert_eq!(source, "solver");
     assert!(keeps(p, 1, c), "{} does not win", c + 1);
 }
+
+/// Test_L1_R2 `427761773521` (12 stones): neither the solver's share nor the resumed solve
+/// proves a win, and the fallback plays the proven draw. The resume spends exactly its part
+/// of a node-limited move: `n · (1 − 0.8) / 0.8 · 0.8 = 0.2 n` more solver nodes (to the
+/// solver's clock-check granularity), and nothing when switched off.
+#[test]
+fn the_resumed_solve_spends_its_share_of_a_node_budget() {
+    let history: Vec<usize> = "427761773521"
+        .bytes()
+        .map(|d| (d - b'1') as usize)
+        .collect();
+    let nodes = |params| {
+        let mut engine = Engine::new(7, 6, 4, 64).unwrap();
+        engine.set_params(params);
+        engine.set_node_limit(Some(BOT_NODES));
+        let c = engine.choose(&history, &TimeControl::infinite(), None);
+        assert_eq!(c.source, "bounds");
+        c.nodes
+    };
+    let off = nodes(EngineParams {
+        resume_share: 0.0,
+        ..Default::default()
+    });
+    let on = nodes(EngineParams::default());
+    let slack = 2 * SolverConfig::default().check_every;
+    assert!(off <= BOT_NODES + slack, "{off}");
+    assert!(on > off + BOT_NODES / 10, "{on} vs {off}");
+    assert!(on <= BOT_NODES + BOT_NODES / 5 + slack, "{on}");
+}
