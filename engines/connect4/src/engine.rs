@@ -10,7 +10,12 @@
 //!    the value is already perfect play;
 //! 4. with time left it refines to the exact score and the move that wins fastest or loses
 //!    slowest;
-//! 5. if the solver runs out of its share of the budget, the moves reaching the best proven
+//! 5. if the solver runs out of its share of the budget, it resumes the root solve with the
+//!    tunable share `resume_share` of the rest (the table and the bounds keep every finished
+//!    test, so no finished test is repeated; issue 39: at the bot's budget this turns proven draws
+//!    into proven wins the heuristic would have given away); a move found is played as
+//!    the solver's;
+//! 6. if that runs out too, the moves reaching the best proven
 //!    bound are the only candidates ([`crate::root::MoveBounds::candidates`]): one is played
 //!    at once (source `"bounds"`), between several heuristic alpha-beta
 //!    ([`kibitz_search::alphabeta`]) with the threat evaluation ([`crate::eval`]) picks in the
@@ -144,9 +149,11 @@ impl Engine {
         }
     }
 
-    /// Limits every move to `nodes` solver nodes, plus `nodes × cheap_share` solver nodes
-    /// of cheap proofs among the fallback's candidates, plus `nodes` heuristic-search nodes
-    /// (`None`: no limit). Unlike the clock this is reproducible, for tests and audits.
+    /// Limits every move to `nodes` solver nodes, plus `nodes · (1 − solver_share) /
+    /// solver_share · resume_share` solver nodes resuming the solve (the part of the move
+    /// the clock would give it), plus `nodes × cheap_share` solver nodes of cheap proofs
+    /// among the fallback's candidates, plus `nodes` heuristic-search nodes (`None`: no
+    /// limit). Unlike the clock this is reproducible, for tests and audits.
     pub fn set_node_limit(&mut self, nodes: Option<u64>) {
         match &mut self.inner {
             Inner::Small(c) => c.set_node_limit(nodes),
@@ -370,7 +377,31 @@ impl<B: Bits + Into<u128>> Core<B> {
             self.solver.reset_nodes();
             let stc = phase(tc, self.params.solver_share);
             known = self.known_value(history, &board);
-            let found = root::solve_root(&mut self.solver, &board, &mut bounds, known, &stc, &stc);
+            let mut found =
+                root::solve_root(&mut self.solver, &board, &mut bounds, known, &stc, &stc);
+            // 5a. Out of the solver's share: go on proving with part of the rest (the
+            //     table and the bounds keep every finished test, so this resumes the solve
+            //     where it stopped) rather than leave it all to the heuristic.
+            let share = self.params.resume_share;
+            if found.is_none() && share > 0.0 {
+                let rtc = phase(tc, share);
+                let global = self.solver.node_limit();
+                if let Some(n) = self.node_limit {
+                    // The same part of the move as under the clock: the solver's share is
+                    // `n`, the rest of the soft budget `n · (1 − s) / s`.
+                    let s = self.params.solver_share.clamp(0.05, 1.0);
+                    let extra = (n as f64 * (1.0 - s) / s * share) as u64;
+                    self.solver
+                        .set_node_limit(Some(self.solver.nodes().saturating_add(extra)));
+                }
+                let best = bounds.best_proven().map(|b| b.clamp(-1, 1));
+                let k = match (known, best) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    (a, b) => a.or(b),
+                };
+                found = root::solve_root(&mut self.solver, &board, &mut bounds, k, &rtc, &rtc);
+                self.solver.set_node_limit(global);
+            }
             if let Some(m) = found {
                 let lo = if m.exact || m.score >= 0 {
                     m.score
@@ -390,7 +421,7 @@ impl<B: Bits + Into<u128>> Core<B> {
             }
             choice.nodes = self.solver.nodes();
         }
-        // 5. Fallback: only moves reaching the best proven bound; heuristic search among
+        // 6. Fallback: only moves reaching the best proven bound; heuristic search among
         //    several in the remaining time. First cheap proofs among the candidates (a
         //    null window each, one step above the best proven value) with a share of what
         //    is left: a move shown to win (or not to lose) decides, one shown worse drops.

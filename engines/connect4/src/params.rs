@@ -23,6 +23,10 @@ kibitz_search::tunables! {
         pub lmr: bool = true, 0..=1, step 1;
         /// share of the soft budget for the exact solver before the heuristic fallback
         pub solver_share: f64 = 0.8, 0.3..=0.95, step 0.05, valid 0.0..=1.0;
+        /// share of the rest of the soft budget that resumes the root solve once the solver's
+        /// share ran out, before the heuristic fallback (under a node limit `n`:
+        /// `n · (1 − solver_share) / solver_share · resume_share` more solver nodes)
+        pub resume_share: f64 = 0.8, 0.0..=0.95, step 0.05, valid 0.0..=1.0;
         // Off: at 200k nodes the keep-the-value audit kept 228/240 with and without it
         // (40 lines of each test set); a node-limited move may use 1.5 × the limit with it.
         /// share of the rest for cheap null-window proofs among the fallback's candidates

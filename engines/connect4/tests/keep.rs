@@ -1,0 +1,88 @@
+//! Issue 39, item 2: never give a value away at the bot's budget. The positions are ones the
+//! keep-the-value audit (`examples/keep_audit.rs`, all six test sets at 800,000 solver nodes,
+//! what the bot's solver phase searches at least per move with one other core busy) found
+//! lost; each runs the real move-choice path ([`Engine::choose`]) from a cleared engine with
+//! that node budget, and the exact solver judges the move.
+
+use kibitz_connect4::params::EngineParams;
+use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
+
+/// The audit's node budget (see the module docs).
+const BOT_NODES: u64 = 800_000;
+
+/// The engine's column for `moves` (1-based digits) at [`BOT_NODES`] with `params`, and the
+/// source of the choice.
+fn choose(moves: &str, params: EngineParams) -> (usize, &'static str) {
+    let history: Vec<usize> = moves.bytes().map(|d| (d - b'1') as usize).collect();
+    let mut engine = Engine::new(7, 6, 4, 64).unwrap();
+    engine.set_params(params);
+    engine.set_node_limit(Some(BOT_NODES));
+    let c = engine.choose(&history, &TimeControl::infinite(), None);
+    (c.column, c.source)
+}
+
+/// Whether playing `column` keeps the weak value `value` (-1, 0, 1) of `moves`, by the exact
+/// solver at unlimited time.
+fn keeps(moves: &str, value: i32, column: usize) -> bool {
+    let b = Board::<u64>::from_digits(7, 6, 4, moves).unwrap();
+    let mut oracle = Solver::new(
+        Geometry::new(7, 6, 4).unwrap(),
+        SolverConfig {
+            hash_mb: 32,
+            ..Default::default()
+        },
+    );
+    let inf = TimeControl::infinite();
+    assert_eq!(oracle.solve_window(&b, -1, 1, &inf), Some(value), "{moves}");
+    value < 0 || oracle.move_at_least(&b, column, value, &inf).unwrap()
+}
+
+/// Test_L1_R3 `6133112551` (10 stones, a win): the root solve ends its share with only a
+/// draw proven; the heuristic then played the proven draw ("bounds"). Resuming the solve
+/// with part of the rest of the budget proves a winning move.
+#[test]
+fn resuming_the_solve_keeps_the_win_of_6133112551() {
+    let p = "6133112551";
+    let without = EngineParams {
+        resume_share: 0.0,
+        ..Default::default()
+    };
+    let (c, source) = choose(p, without);
+    assert!(
+        !keeps(p, 1, c),
+        "without resuming, {} ({source}) wins",
+        c + 1
+    );
+    let (c, source) = choose(p, EngineParams::default());
+    assert_eq!(source, "solver");
+    assert!(keeps(p, 1, c), "{} does not win", c + 1);
+}
+
+/// Test_L1_R2 `427761773521` (12 stones): neither the solver's share nor the resumed solve
+/// proves a win, and the fallback plays the proven draw. The resume spends exactly its part
+/// of a node-limited move: `n · (1 − 0.8) / 0.8 · 0.8 = 0.2 n` more solver nodes (to the
+/// solver's clock-check granularity), and nothing when switched off.
+#[test]
+fn the_resumed_solve_spends_its_share_of_a_node_budget() {
+    let history: Vec<usize> = "427761773521"
+        .bytes()
+        .map(|d| (d - b'1') as usize)
+        .collect();
+    let nodes = |params| {
+        let mut engine = Engine::new(7, 6, 4, 64).unwrap();
+        engine.set_params(params);
+        engine.set_node_limit(Some(BOT_NODES));
+        let c = engine.choose(&history, &TimeControl::infinite(), None);
+        assert_eq!(c.source, "bounds");
+        c.nodes
+    };
+    let off = nodes(EngineParams {
+        resume_share: 0.0,
+        ..Default::default()
+    });
+    let on = nodes(EngineParams::default());
+    let slack = 2 * SolverConfig::default().check_every;
+    assert!(off <= BOT_NODES + slack, "{off}");
+    assert!(on > off + BOT_NODES / 10, "{on} vs {off}");
+    assert!(on <= BOT_NODES + BOT_NODES / 5 + slack, "{on}");
+}
