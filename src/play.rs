@@ -138,20 +138,26 @@ fn typed_card(
         .find(|c| c.to_string().to_lowercase() == norm)
 }
 
-/// The human driver of connect4 (its line in the registry).
+/// The human driver of connect4 (its line in the registry): the bot is the spec's agent,
+/// told every move of the game (the person's and its own).
 pub fn connect4(args: &Args, input: &mut Input) -> anyhow::Result<()> {
-    use kibitz_connect4::{Board, Player};
-    let spec = c4::parse(&args.bot, None)?;
-    let mut bot = c4::Mover::new(&spec, args.seed)?;
-    let mut board = Board::<u64>::new(7, 6, 4)?;
-    let mut history = Vec::new();
+    use kibitz_connect4::game_impl::ConnectFour;
+    use kibitz_connect4::{Player, Position, TimeControl};
+    use kibitz_search::agent::{Played, View};
+    use kibitz_search::game::Turn;
+    let mut bot = c4::agent(&args.bot, None)?;
+    let mut state = ConnectFour(Position::new(7, 6, 4)?);
     let me = if args.seat == 0 {
         Player::First
     } else {
         Player::Second
     };
-    while !board.is_over() {
+    let bot_seat = usize::from(me == Player::First);
+    bot.new_game(bot_seat, args.seed);
+    while !state.0.is_over() {
+        let board = &state.0;
         print!("\n{board}");
+        let seat = usize::from(board.side_to_move() == Player::Second);
         let col = if board.side_to_move() == me {
             let legal: Vec<String> = board
                 .legal_moves()
@@ -167,17 +173,25 @@ pub fn connect4(args: &Args, input: &mut Input) -> anyhow::Result<()> {
                 }
             }
         } else {
-            let c = bot.choose(&board, &history);
+            let c = bot
+                .choose(&View::new(&state, seat), &TimeControl::infinite())
+                .action;
             println!("bot plays column {}", c + 1);
             c
         };
-        board.play(col)?;
-        history.push(col);
+        state
+            .0
+            .play(col)
+            .with_context(|| format!("column {} cannot be played", col + 1))?;
+        bot.observe(&Played {
+            actor: Turn::Seat(seat),
+            action: col,
+        });
     }
-    print!("\n{board}");
+    print!("\n{}", state.0);
     println!(
         "{}",
-        match board.winner() {
+        match state.0.winner() {
             Some(p) if p == me => "you win",
             Some(_) => "the bot wins",
             None => "draw",

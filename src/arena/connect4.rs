@@ -2,41 +2,32 @@
 //! [`RANDOM_PLIES`] random moves drawn from the unit seed, or `--openings` lines of 1-based
 //! column digits.
 //!
-//! Specs (this adapter's own, until the engine grows a spec parser):
-//! - `engine[:time=MS,nodes=N,hash=MB,book=0|1,param.NAME=V...]` (alias `kibitz`): the contest
-//!   engine (book, solver, heuristic search) with a time budget per move (default 100 ms or
-//!   `--tc`; soft and hard times by `kibitz_search::clock`: half of it soft, all of it hard), or with `nodes=N` a reproducible node budget per move (N solver plus N search
-//!   nodes); `param.NAME=V` sets an engine tunable (`kibitz connect4 params`).
-//! - `search[:depth=D,nodes=N,hash=MB,book=0|1,solve=E]`: untimed and reproducible: the
-//!   contest engine's own move choice with an infinite time control and a depth limit
-//!   (default 8): the book, the exact solver once at most `E` cells are empty (default 12),
-//!   otherwise heuristic alpha-beta to depth `D`; `nodes=N` bounds the solver and the search
-//!   per move.
-//! - `random`: uniformly random legal columns.
-//! - `cmd:PROGRAM ARGS` with `{host} {port} {name}`: an external bot over the contest's UDP
-//!   protocol on our server, from the empty board (see [`super::external`]).
+//! Specs: the engine's one parser ([`kibitz_connect4::agents`]: `engine`, `search`, `weak`,
+//! `random`), where an `engine` spec without `time=MS` thinks `--tc` (default 100 ms) per
+//! move; and `cmd:PROGRAM ARGS` with `{host} {port} {name}`: an external bot over the
+//! contest's UDP protocol on our server, from the empty board (see [`super::external`]).
+//! Every built-in player is an `Agent` driven by the engine's game loop
+//! ([`kibitz_connect4::players::play_game`]); the record's `think` comes from its
+//! `Decision`s.
 //!
 //! `--adjudicate[=NODES]` ([`Adjudicated`]): the exact solver ends a game as soon as it
 //! proves the result within NODES nodes per move (default [`ADJUDICATE_NODES`]).
 
 mod adjudicate;
 
-use super::{split_spec, Arena, Job, Outcome, Played, Position};
+use super::{Arena, Job, Outcome, Played, Position};
 use adjudicate::Judge;
 pub use adjudicate::{Adjudicated, ADJUDICATE_NODES};
 use anyhow::{bail, Context};
 use kibitz_bots_connect4::record as c4record;
-use kibitz_connect4::book::Book;
-use kibitz_connect4::params::EngineParams;
-use kibitz_connect4::{
-    Board, DepthLimited, Engine, Geometry, Player, Solver, SolverConfig, TimeControl,
-};
-use kibitz_search::clock::MoveBudget;
-use kibitz_search::params::Tunable;
+use kibitz_connect4::agents::{self, AgentSpec};
+use kibitz_connect4::game_impl::{C4Config, ConnectFour};
+use kibitz_connect4::players::play_game;
+use kibitz_connect4::{Board, Geometry, Player, Solver, SolverConfig, TimeControl};
+use kibitz_search::agent::{Agent, Decision};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use std::time::Duration;
 
 /// Random plies of a default opening.
 pub const RANDOM_PLIES: usize = 4;
@@ -47,212 +38,39 @@ const CONNECT: usize = 4;
 /// The Connect Four adapter.
 pub struct Connect4;
 
-/// A parsed Connect Four player spec.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Spec {
-    /// Uniformly random.
-    Random,
-    /// The contest engine with a time budget.
-    Engine {
-        /// Soft time per move in ms.
-        time_ms: u64,
-        /// Node budget per move instead of the clock (reproducible).
-        nodes: Option<u64>,
-        /// Table size in MiB.
-        hash_mb: usize,
-        /// Use the opening book.
-        book: bool,
-        /// The engine's tunables.
-        params: EngineParams,
-    },
-    /// Untimed: book, solver near the end, depth/node-limited alpha-beta.
-    Search {
-        /// Deepest iteration.
-        depth: u32,
-        /// Node limit (0 = none).
-        nodes: u64,
-        /// Table size in MiB.
-        hash_mb: usize,
-        /// Use the opening book.
-        book: bool,
-        /// Solve exactly from this many empty cells on.
-        solve: u32,
-    },
+/// Parses a built-in player's spec: the engine's parser with `tc_ms` (default 100 ms) as
+/// the move time of an `engine` spec that sets none.
+pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<AgentSpec> {
+    Ok(AgentSpec::parse(spec)?.with_default_time(tc_ms.unwrap_or(100)))
 }
 
-/// Parses a spec; `tc_ms` is the default time when the spec sets no limit.
-pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
-    let (kind, opts) = split_spec(spec);
-    let bad = |o: &str| anyhow::anyhow!("connect4 spec {spec:?}: bad option {o:?}");
-    match kind {
-        "random" => {
-            if let Some((k, _)) = opts.first() {
-                return Err(bad(k));
-            }
-            Ok(Spec::Random)
-        }
-        "engine" | "kibitz" | "search" => {
-            let (mut time_ms, mut depth, mut nodes, mut hash_mb, mut book, mut solve) =
-                (None, None, None, 16, true, 12);
-            let mut params = EngineParams::default();
-            for (k, v) in opts {
-                let num = || v.parse::<u64>().map_err(|_| bad(k));
-                if let Some(name) = k.strip_prefix("param.").filter(|_| kind != "search") {
-                    params
-                        .apply(&format!("{name}={v}"))
-                        .map_err(|e| anyhow::anyhow!("connect4 spec {spec:?}: {e}"))?;
-                    continue;
-                }
-                match k {
-                    "time" if kind != "search" => time_ms = Some(num()?),
-                    "depth" if kind == "search" => depth = Some(num()?.clamp(1, 42) as u32),
-                    "nodes" => nodes = Some(num()?.max(1)),
-                    "solve" if kind == "search" => solve = num()? as u32,
-                    "hash" => hash_mb = num()?.max(1) as usize,
-                    "book" => book = num()? != 0,
-                    _ => return Err(bad(k)),
-                }
-            }
-            Ok(if kind == "search" {
-                Spec::Search {
-                    depth: depth.unwrap_or(if nodes.is_some() { 42 } else { 8 }),
-                    nodes: nodes.unwrap_or(0),
-                    hash_mb,
-                    book,
-                    solve,
-                }
-            } else {
-                Spec::Engine {
-                    time_ms: time_ms.unwrap_or(tc_ms.unwrap_or(100)),
-                    nodes,
-                    hash_mb,
-                    book,
-                    params,
-                }
-            })
-        }
-        other => bail!(
-            "connect4 spec {spec:?}: unknown player {other:?} (expected engine, search or random)"
-        ),
-    }
+/// The 7 × 6 player of a built-in `spec` (see [`parse`]).
+pub fn agent(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Box<dyn Agent<ConnectFour> + Send>> {
+    Ok(parse(spec, tc_ms)?.build(&C4Config::default())?)
 }
 
-/// A player ready to move.
-pub enum Mover {
-    /// Random with its generator.
-    Random(Box<ChaCha8Rng>),
-    /// The contest engine with its move budget in ms (soft and hard times by
-    /// [`MoveBudget::in_process`]; ignored under a node budget).
-    Engine(Box<Engine>, u64, bool),
-    /// The untimed searcher.
-    Search(Box<Fixed>),
-}
-
-/// The untimed player of `search` specs: the contest engine under an infinite time control
-/// and a depth limit, so that its moves are reproducible.
-pub struct Fixed {
-    engine: Engine,
-    depth: u32,
-}
-
-impl Mover {
-    /// Builds the player of `spec` seeded with `seed`.
-    pub fn new(spec: &Spec, seed: u64) -> anyhow::Result<Self> {
-        Ok(match spec {
-            Spec::Random => Mover::Random(Box::new(ChaCha8Rng::seed_from_u64(seed))),
-            Spec::Engine {
-                time_ms,
-                nodes,
-                hash_mb,
-                book,
-                params,
-            } => {
-                let mut e = Engine::new(COLUMNS, ROWS, CONNECT, *hash_mb)?;
-                if !book {
-                    e.set_book(Book::new());
-                }
-                e.set_params(*params);
-                e.set_node_limit(*nodes);
-                Mover::Engine(Box::new(e), *time_ms, nodes.is_some())
-            }
-            Spec::Search {
-                depth,
-                nodes,
-                hash_mb,
-                book,
-                solve,
-            } => {
-                let mut engine = Engine::new(COLUMNS, ROWS, CONNECT, *hash_mb)?;
-                if !book {
-                    engine.set_book(Book::new());
-                }
-                engine.set_depth_limited(DepthLimited {
-                    book: *book,
-                    solve_empty: Some(*solve),
-                });
-                engine.set_node_limit((*nodes > 0).then_some(*nodes));
-                Mover::Search(Box::new(Fixed {
-                    engine,
-                    depth: *depth,
-                }))
-            }
-        })
+/// What the search knew about a move, for the record's `think` key (see `arena::record`):
+/// `{"score", "exact", "depth", "nodes", "source", "ms", "pv"}` with the score from the
+/// mover's side (left out when not proven) and the line in 1-based columns (left out when
+/// empty); `None` for players without a search (no depth), which know nothing.
+pub fn think(d: &Decision<usize>) -> Option<Value> {
+    let depth = d.depth?;
+    let mut think = json!({
+        "exact": agents::exact(d),
+        "depth": depth,
+        "nodes": d.nodes,
+        "source": agents::source(d).unwrap_or("none"),
+        "ms": d.elapsed.as_millis() as u64,
+    });
+    if let Some(score) = d.score {
+        // The engine's scores are integers.
+        think["score"] = json!(score as i64);
     }
-
-    /// The column (0-based) to play after `history` on `board` (which has a legal move).
-    pub fn choose(&mut self, board: &Board<u64>, history: &[usize]) -> usize {
-        self.choose_thinking(board, history).0
+    if !d.pv.is_empty() {
+        // 1-based columns, as the record's moves.
+        think["pv"] = json!(d.pv.iter().map(|c| c + 1).collect::<Vec<_>>());
     }
-
-    /// [`Mover::choose`] plus what the search knew, for the record's `think` key (see
-    /// `arena::record`): `{"score", "exact", "depth", "nodes", "source", "ms", "pv"}` with the
-    /// score from the mover's side (`None` score: not proven, left out); `None` for the random
-    /// player, which knows nothing.
-    pub fn choose_thinking(
-        &mut self,
-        board: &Board<u64>,
-        history: &[usize],
-    ) -> (usize, Option<Value>) {
-        let legal = board.legal_moves();
-        let started = std::time::Instant::now();
-        let choice = match self {
-            Mover::Random(rng) => return (legal[rng.random_range(0..legal.len())], None),
-            Mover::Engine(e, ms, by_nodes) => {
-                let tc = engine_time_control(*ms, *by_nodes);
-                e.choose(history, &tc, None)
-            }
-            Mover::Search(f) => f
-                .engine
-                .choose(history, &TimeControl::infinite(), Some(f.depth)),
-        };
-        let mut think = json!({
-            "exact": choice.exact,
-            "depth": choice.depth,
-            "nodes": choice.nodes,
-            "source": choice.source,
-            "ms": started.elapsed().as_millis() as u64,
-        });
-        if let Some(score) = choice.score {
-            think["score"] = json!(score);
-        }
-        if !choice.pv.is_empty() {
-            // 1-based columns, as the record's moves.
-            think["pv"] = json!(choice.pv.iter().map(|c| c + 1).collect::<Vec<_>>());
-        }
-        (choice.column, Some(think))
-    }
-}
-
-/// The contest engine's clock for one move: `ms` is the move budget under the one clock rule
-/// ([`MoveBudget::in_process`]); under a node budget the clock is only a guard against a
-/// runaway move (60 s soft, 75 s hard).
-fn engine_time_control(ms: u64, by_nodes: bool) -> TimeControl {
-    if by_nodes {
-        let guard = Duration::from_secs(60);
-        TimeControl::new(guard, guard + guard / 4)
-    } else {
-        MoveBudget::in_process_ms(ms).time_control()
-    }
+    Some(think)
 }
 
 /// Columns (0-based) of an opening: the given digits or random plies from `seed`.
@@ -365,47 +183,44 @@ impl Connect4 {
             );
             return super::external::connect4::play(job);
         }
-        let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
+        let (sa, sb) = (agent(job.a, job.tc_ms)?, agent(job.b, job.tc_ms)?);
         let open = opening(job.opening, job.unit_seed())?;
         let a_first = job.slot == 0;
-        let mut first = Mover::new(if a_first { &sa } else { &sb }, job.seed_for(1))?;
-        let mut second = Mover::new(if a_first { &sb } else { &sa }, job.seed_for(2))?;
-        let mut board = Board::<u64>::new(COLUMNS, ROWS, CONNECT)?;
-        let mut history = Vec::new();
-        for &c in &open {
-            board.play(c)?;
-            history.push(c);
-        }
+        let (mut first, mut second) = if a_first { (sa, sb) } else { (sb, sa) };
         let mut thinks = Vec::new();
         let mut judge = adjudicate.map(Judge::new).transpose()?;
         let mut proven = None;
-        while !board.is_over() {
-            if let Some(j) = judge.as_mut() {
-                if let Some(v) = j.prove(&board) {
-                    let mover = board.side_to_move();
-                    proven = Some(match v.signum() {
-                        1 => Some(mover),
-                        -1 => Some(mover.other()),
-                        _ => None,
-                    });
-                    break;
+        let end = play_game(
+            [&mut *first, &mut *second],
+            [job.seed_for(1), job.seed_for(2)],
+            &open,
+            // Every built-in engine spec brings its own clock (see `parse`).
+            TimeControl::infinite,
+            |board| {
+                let Some(v) = judge.as_mut().and_then(|j| j.prove(board)) else {
+                    return false;
+                };
+                let mover = board.side_to_move();
+                proven = Some(match v.signum() {
+                    1 => Some(mover),
+                    -1 => Some(mover.other()),
+                    _ => None,
+                });
+                true
+            },
+            |m| {
+                let c = m.decision.action;
+                if !m.board.can_play(c) {
+                    bail!("illegal column {} after {}", c + 1, digits(m.history));
                 }
-            }
-            let seat = usize::from(board.side_to_move() == Player::Second);
-            let (c, think) = if seat == 0 {
-                first.choose_thinking(&board, &history)
-            } else {
-                second.choose_thinking(&board, &history)
-            };
-            thinks.push(think.map(|mut t| {
-                t["seat"] = json!(seat);
-                t
-            }));
-            board
-                .play(c)
-                .with_context(|| format!("illegal column {} after {}", c + 1, digits(&history)))?;
-            history.push(c);
-        }
+                thinks.push(think(m.decision).map(|mut t| {
+                    t["seat"] = json!(m.seat);
+                    t
+                }));
+                Ok(())
+            },
+        )?;
+        let (board, history) = (end.board, end.history);
         let winner = proven.unwrap_or_else(|| board.winner());
         let outcome = match winner {
             None => Outcome::Draw,
@@ -582,16 +397,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn engine_time_is_the_move_budget_under_the_clock_rule() {
-        let ms = Duration::from_millis;
-        // Before the one clock rule: soft 200, hard 1.25 · 200 = 250.
-        let tc = engine_time_control(200, false);
-        assert_eq!((tc.soft(), tc.hard()), (Some(ms(100)), Some(ms(200))));
-        let tc = engine_time_control(200, true);
-        assert_eq!((tc.soft(), tc.hard()), (Some(ms(60_000)), Some(ms(75_000))));
-    }
-
-    #[test]
     fn records_carry_what_the_search_thought_per_move() {
         let job = Job {
             a: "search:depth=4",
@@ -634,16 +439,27 @@ mod tests {
     }
 
     #[test]
-    fn engine_specs_take_node_budgets_and_tunables() {
-        let Spec::Engine { nodes, params, .. } =
-            parse("engine:nodes=3000,param.threat=30", None).unwrap()
-        else {
+    fn engine_specs_take_node_budgets_tunables_and_the_default_time() {
+        let AgentSpec::Engine(e) = parse("engine:nodes=3000,param.threat=30", None).unwrap() else {
             panic!("not an engine spec");
         };
-        assert_eq!(nodes, Some(3000));
-        assert_eq!(params.get_param("threat"), Some(30.0));
+        assert_eq!(e.nodes, Some(3000));
+        assert_eq!(e.time_ms, Some(100), "--tc absent: 100 ms");
+        assert_eq!(
+            kibitz_search::params::Tunable::get_param(&e.params, "threat"),
+            Some(30.0)
+        );
+        let AgentSpec::Engine(e) = parse("engine", Some(40)).unwrap() else {
+            panic!("not an engine spec");
+        };
+        assert_eq!(e.time_ms, Some(40), "--tc 40");
+        let AgentSpec::Engine(e) = parse("search", Some(40)).unwrap() else {
+            panic!("not an engine spec");
+        };
+        assert_eq!(e.time_ms, None, "search is untimed");
         assert!(parse("engine:param.nope=1", None).is_err());
         assert!(parse("engine:param.threat=x", None).is_err());
         assert!(parse("search:param.threat=1", None).is_err());
+        assert_eq!(parse("weak", None).unwrap(), AgentSpec::Weak);
     }
 }

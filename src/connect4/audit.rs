@@ -12,10 +12,12 @@ use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use kibitz_bots_connect4::client::engine_deadlines;
+use kibitz_connect4::agents::{self, AgentSpec, EngineAgent, EngineSpec};
 use kibitz_connect4::book::Book;
-use kibitz_connect4::players::{play_game, Opponent, Outcome};
-use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
-use rand::SeedableRng;
+use kibitz_connect4::game_impl::{C4Config, ConnectFour};
+use kibitz_connect4::players::play_game;
+use kibitz_connect4::{Board, Engine, Geometry, Player, Solver, SolverConfig, TimeControl};
+use kibitz_search::agent::Agent;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -119,7 +121,7 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<()> {
         bail!("--opponents needs at least one of random, weak, self");
     }
     for o in &args.opponents {
-        Opponent::named(o, 1)?;
+        AgentSpec::opponent(o, 1)?;
     }
     let hog_stop = Arc::new(AtomicBool::new(false));
     let hog = args.hog.then(|| {
@@ -143,7 +145,6 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<()> {
 }
 
 fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let geo = Geometry::<u64>::new(7, 6, 4)?;
     let mut oracle = Solver::new(
         geo,
@@ -167,17 +168,26 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
     };
     // The bot's own deadlines for a reply time (soft half of it, hard 30 ms before it).
     let (soft, hard, _) = engine_deadlines(Duration::from_millis(args.time_ms));
-    let mut bot = Engine::new(7, 6, 4, 64)?;
-    bot.set_node_limit(args.nodes);
-    bot.set_params(args.params);
-    bot.set_book(book.clone());
-    let mut opponents = Vec::new();
+    let mut engine = Engine::new(7, 6, 4, 64)?;
+    engine.set_node_limit(args.nodes);
+    engine.set_params(args.params);
+    engine.set_book(book.clone());
+    let spec = EngineSpec {
+        fresh: args.harsh,
+        ..EngineSpec::engine(64)
+    };
+    let mut bot = EngineAgent::with_engine(engine, &spec);
+    let mut opponents: Vec<Box<dyn Agent<ConnectFour> + Send>> = Vec::new();
     for name in &args.opponents {
-        let mut o = Opponent::named(name, 64)?;
-        if let Opponent::Engine(them) = &mut o {
-            them.set_node_limit(args.nodes);
-            them.set_book(book.clone());
-        }
+        let o = match AgentSpec::opponent(name, 64)? {
+            AgentSpec::Engine(spec) => {
+                let mut them = Engine::new(7, 6, 4, 64)?;
+                them.set_node_limit(args.nodes);
+                them.set_book(book.clone());
+                Box::new(EngineAgent::with_engine(them, &spec))
+            }
+            other => other.build(&C4Config::default())?,
+        };
         opponents.push(o);
     }
     let mut rows = vec![Row::default(); RANGES.len()];
@@ -193,25 +203,36 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
     for g in 0..args.games {
         let k = opponents.len();
         let we_first = (g / k).is_multiple_of(2);
-        let outcome = play_game(
-            &mut bot,
-            &mut opponents[g % k],
-            we_first,
-            (soft, hard),
-            args.harsh,
-            &mut rng,
+        let our_seat = usize::from(!we_first);
+        let them = &mut *opponents[g % k];
+        let agents: [&mut dyn Agent<ConnectFour>; 2] = if we_first {
+            [&mut bot, them]
+        } else {
+            [them, &mut bot]
+        };
+        let game_seed = kibitz_search::seed::mix(args.seed, g as u64);
+        let end = play_game(
+            agents,
+            [game_seed, game_seed],
+            &[],
+            || TimeControl::new(soft, hard),
+            |_| false,
             |m| -> anyhow::Result<()> {
-                let c = m.choice;
-                let check = check_move(&mut oracle, &check_book, m.board, c.column)?;
+                if m.seat != our_seat {
+                    return Ok(());
+                }
+                let (column, time) = (m.decision.action, m.decision.elapsed);
+                let source = agents::source(m.decision).unwrap_or("none");
+                let check = check_move(&mut oracle, &check_book, m.board, column)?;
                 let row = &mut rows[range_of(m.board.moves_played())];
                 row.moves += 1;
-                match c.source {
+                match source {
                     "book" => row.book += 1,
                     "solver" => row.solver += 1,
                     "bounds" => row.bounds += 1,
                     _ => row.search += 1,
                 }
-                row.max_time = row.max_time.max(m.time);
+                row.max_time = row.max_time.max(time);
                 if !check.kept {
                     row.worse += 1;
                     let moves: String = m
@@ -220,9 +241,8 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
                         .map(|&c| char::from(b'1' + c as u8))
                         .collect();
                     worsening.push(format!(
-                        "{moves:<20} played {} ({}), value {} thrown away",
-                        c.column + 1,
-                        c.source,
+                        "{moves:<20} played {} ({source}), value {} thrown away",
+                        column + 1,
                         ["loss", "draw", "win"][(check.before + 1) as usize]
                     ));
                     bar.set_message(format!("{} value-worsening", worsening.len()));
@@ -230,10 +250,10 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
                 Ok(())
             },
         )?;
-        match outcome {
-            Outcome::Win => wins += 1,
-            Outcome::Draw => draws += 1,
-            Outcome::Loss => losses += 1,
+        match end.board.winner() {
+            None => draws += 1,
+            Some(p) if (p == Player::First) == we_first => wins += 1,
+            Some(_) => losses += 1,
         }
         bar.inc(1);
     }

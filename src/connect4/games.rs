@@ -4,14 +4,17 @@ use super::fmt_dur;
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::ProgressBar;
 use kibitz_bots_connect4::client::engine_deadlines;
-use kibitz_connect4::players::{play_game, Opponent, Outcome};
-use kibitz_connect4::Engine;
-use rand::SeedableRng;
+use kibitz_connect4::agents::{self, AgentSpec, EngineAgent, EngineSpec};
+use kibitz_connect4::game_impl::{C4Config, ConnectFour};
+use kibitz_connect4::players::play_game;
+use kibitz_connect4::TimeControl;
+use kibitz_search::agent::Agent;
+use kibitz_search::seed::mix;
 use std::time::Duration;
 
 /// Plays `games` games and prints per-ply statistics.
 pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::Result<()> {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let them_spec = AgentSpec::opponent(opponent, 64)?;
     // The bot's own deadlines for a reply time (soft half of it, hard 30 ms before it).
     let (soft, hard, _) = engine_deadlines(Duration::from_millis(ms));
     // Per ply: [moves, book, proven (book or solver), exact, heuristic], total time, max time.
@@ -19,32 +22,43 @@ pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::R
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let bar = ProgressBar::new(games as u64);
     for g in 0..games {
-        let mut us = Engine::new(7, 6, 4, 64)?;
-        let mut them = Opponent::named(opponent, 64)?;
-        let outcome = play_game(
-            &mut us,
-            &mut them,
-            g % 2 == 0,
-            (soft, hard),
-            false,
-            &mut rng,
+        let config = C4Config::default();
+        let mut us = EngineAgent::new(&EngineSpec::engine(64), &config)?;
+        let mut them = them_spec.build(&config)?;
+        let our_seat = g % 2;
+        let agents: [&mut dyn Agent<ConnectFour>; 2] = if our_seat == 0 {
+            [&mut us, &mut *them]
+        } else {
+            [&mut *them, &mut us]
+        };
+        let game_seed = mix(seed, g as u64);
+        let end = play_game(
+            agents,
+            [game_seed, game_seed],
+            &[],
+            || TimeControl::new(soft, hard),
+            |_| false,
             |m| {
-                let c = m.choice;
+                if m.seat != our_seat {
+                    return Ok(());
+                }
+                let d = m.decision;
+                let source = agents::source(d).unwrap_or("none");
                 let s = &mut stats[m.board.moves_played()];
                 s.0[0] += 1;
-                s.0[1] += usize::from(c.source == "book");
-                s.0[2] += usize::from(c.source == "book" || c.source == "solver");
-                s.0[3] += usize::from(c.exact);
-                s.0[4] += usize::from(c.source == "search");
-                s.1 += m.time;
-                s.2 = s.2.max(m.time);
+                s.0[1] += usize::from(source == "book");
+                s.0[2] += usize::from(source == "book" || source == "solver");
+                s.0[3] += usize::from(agents::exact(d));
+                s.0[4] += usize::from(source == "search");
+                s.1 += d.elapsed;
+                s.2 = s.2.max(d.elapsed);
                 Ok::<(), kibitz_connect4::Error>(())
             },
         )?;
-        match outcome {
-            Outcome::Win => wins += 1,
-            Outcome::Draw => draws += 1,
-            Outcome::Loss => losses += 1,
+        match end.board.winner() {
+            None => draws += 1,
+            Some(p) if (p == kibitz_connect4::Player::First) == (our_seat == 0) => wins += 1,
+            Some(_) => losses += 1,
         }
         bar.inc(1);
     }

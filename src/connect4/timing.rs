@@ -7,6 +7,8 @@ use super::fmt_dur;
 use anyhow::Context;
 use kibitz_bots_connect4::client::engine_deadlines;
 use kibitz_bots_connect4::thinker::Thinker;
+use kibitz_connect4::agents::{self, AgentSpec, EngineSpec};
+use kibitz_connect4::game_impl::C4Config;
 use kibitz_connect4::Position;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,7 +85,16 @@ pub fn timing(a: &TimingArgs) -> anyhow::Result<()> {
 type Measured = (Vec<Duration>, usize, usize, Vec<(&'static str, usize)>);
 
 async fn measure(a: &TimingArgs) -> anyhow::Result<Measured> {
-    let mut thinker = Thinker::start_with_params(a.columns, a.rows, a.connect, 64, a.params)?;
+    let config = C4Config {
+        columns: a.columns,
+        rows: a.rows,
+        connect: a.connect,
+    };
+    let spec = AgentSpec::Engine(EngineSpec {
+        params: a.params,
+        ..EngineSpec::engine(64)
+    });
+    let mut thinker = Thinker::start(spec.build(&config)?, config, false)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
     let time = Duration::from_millis(a.time_ms);
     let (mut times, mut late, mut fallbacks) = (Vec::new(), 0, 0);
@@ -94,21 +105,23 @@ async fn measure(a: &TimingArgs) -> anyhow::Result<Measured> {
         game += 1;
         let mut b = Position::new(a.columns, a.rows, a.connect)?;
         let mut hist = Vec::new();
+        thinker.new_game(usize::from(!we_first), game as u64);
         while !b.is_over() && times.len() < a.moves {
             let our_turn = (b.moves_played() % 2 == 0) == we_first;
             let col = if our_turn {
                 let started = Instant::now();
                 let (soft, hard, grace) = engine_deadlines(time);
                 let r = thinker
-                    .think(hist.clone(), started, soft, hard, grace, None)
+                    .think(hist.clone(), started, soft, hard, grace)
                     .await;
                 let col = match r {
-                    Some((c, _)) if b.can_play(c.column) => {
-                        match sources.iter_mut().find(|(s, _)| *s == c.source) {
+                    Some((d, _)) if b.can_play(d.action) => {
+                        let source = agents::source(&d).unwrap_or("none");
+                        match sources.iter_mut().find(|(s, _)| *s == source) {
                             Some(e) => e.1 += 1,
-                            None => sources.push((c.source, 1)),
+                            None => sources.push((source, 1)),
                         }
-                        c.column
+                        d.action
                     }
                     _ => {
                         fallbacks += 1;
@@ -120,7 +133,7 @@ async fn measure(a: &TimingArgs) -> anyhow::Result<Measured> {
                 times.push(dt);
                 col
             } else {
-                thinker.ponder(hist.clone(), None);
+                thinker.ponder(hist.clone());
                 tokio::time::sleep(Duration::from_millis(rng.random_range(0..40))).await;
                 let legal = b.legal_moves();
                 legal[rng.random_range(0..legal.len())]

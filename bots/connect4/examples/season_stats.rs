@@ -6,9 +6,10 @@
 //! i.e. 2 games per season. Prints the results and the distribution of our bot's response
 //! times (receipt of YOURTURN to sending INSERT).
 
-use kibitz_bots_connect4::client::{Bot, BotConfig, Brain};
+use kibitz_bots_connect4::client::{Bot, BotConfig};
 use kibitz_bots_connect4::config::ServerConfig;
 use kibitz_bots_connect4::server::Server;
+use kibitz_connect4::agents::{AgentSpec, EngineSpec};
 use std::time::Duration;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -32,28 +33,23 @@ async fn main() -> anyhow::Result<()> {
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut tasks = Vec::new();
     for (name, time, brain) in [
-        (
-            "kibitz",
-            time_ms,
-            Brain::Engine {
-                hash_mb: 64,
-                max_depth: None,
-                ponder: true,
-            },
-        ),
+        ("kibitz", time_ms, (EngineSpec::engine(64), true)),
         (
             "kibitz-depth4",
             50,
-            Brain::Engine {
-                hash_mb: 8,
-                max_depth: Some(4),
-                ponder: false,
-            },
+            (
+                EngineSpec {
+                    depth: Some(4),
+                    ..EngineSpec::engine(8)
+                },
+                false,
+            ),
         ),
     ] {
         let cfg = BotConfig {
             time: Duration::from_millis(time),
-            brain,
+            player: AgentSpec::Engine(brain.0),
+            ponder: brain.1,
             ..BotConfig::new("127.0.0.1", port, name)
         };
         let bot = Bot::new(cfg).await?;

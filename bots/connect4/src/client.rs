@@ -16,14 +16,17 @@
 //! A `YOURTURN` that overtakes the opponent's stone waits briefly for it (spec §5.4); if the
 //! stone never comes, the bot plays a column with at least two empty cells, legal wherever
 //! the stone went. Stones that are illegal on our board (a size mismatch, §10.4) are logged
-//! and skipped. The engine ([`crate::thinker`]) keeps its tables for the whole run and
-//! ponders on the opponent's time.
+//! and skipped. The player is the config's agent ([`BotConfig::player`], one of
+//! [`kibitz_connect4::agents`]) on its own thread ([`crate::thinker`]): it is told every
+//! stone once, the move sent is its `Decision`, an engine keeps its tables for the whole run
+//! and ponders on the opponent's time.
 
 use crate::protocol::{check_bot_name, decode_datagram, ClientMsg, GameResult, ServerMsg};
 use crate::thinker::Thinker;
 use anyhow::{bail, Context};
+use kibitz_connect4::agents;
+use kibitz_connect4::game_impl::C4Config;
 use kibitz_connect4::Position;
-use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::VecDeque;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -34,8 +37,8 @@ use tracing::{debug, error, info, warn};
 
 mod settings;
 pub use settings::{
-    engine_deadlines, BotConfig, BotStats, Brain, Ending, FALLBACK_GRACE, GIVE_UP_AFTER,
-    REGISTER_RETRY, REREGISTER_AFTER, SHUTDOWN_QUIET,
+    engine_deadlines, BotConfig, BotStats, Ending, FALLBACK_GRACE, GIVE_UP_AFTER, REGISTER_RETRY,
+    REREGISTER_AFTER, SHUTDOWN_QUIET,
 };
 
 /// How many answered tokens the bot remembers to answer each request once.
@@ -58,6 +61,8 @@ struct Game {
     own: Vec<i32>,
     opp: Vec<i32>,
     own_confirmed: usize,
+    /// The agent was told that this game started ([`Thinker::new_game`]).
+    agent_started: bool,
 }
 
 impl Game {
@@ -92,8 +97,9 @@ pub struct Bot {
     cfg: BotConfig,
     socket: UdpSocket,
     server: SocketAddr,
-    thinker: Option<Thinker>,
-    rng: StdRng,
+    thinker: Thinker,
+    /// Seed of the player's randomness in the current game (see [`Bot::reseed`]).
+    game_seed: u64,
     game: Game,
     backlog: VecDeque<ServerMsg>,
     registered: bool,
@@ -139,26 +145,20 @@ impl Bot {
             ([0u16; 8], 0).into()
         };
         let socket = UdpSocket::bind(local).await?;
-        let (thinker, seed) = match &cfg.brain {
-            Brain::Engine { hash_mb, .. } => (
-                Some(Thinker::start_with_limit(
-                    cfg.columns,
-                    cfg.rows,
-                    cfg.connect,
-                    *hash_mb,
-                    cfg.params,
-                    cfg.nodes,
-                )?),
-                0,
-            ),
-            Brain::Random { seed } => (None, *seed),
+        let config = C4Config {
+            columns: cfg.columns,
+            rows: cfg.rows,
+            connect: cfg.connect,
         };
+        let agent = cfg.player.build(&config)?;
+        let thinker = Thinker::start(agent, config, cfg.by_nodes())?;
+        let game_seed = cfg.seed;
         Ok(Bot {
             cfg,
             socket,
             server,
             thinker,
-            rng: StdRng::seed_from_u64(seed),
+            game_seed,
             game: Game::default(),
             backlog: VecDeque::new(),
             registered: false,
@@ -196,9 +196,7 @@ impl Bot {
             }
             if self.give_up(Instant::now())? {
                 self.stats.ending = Ending::ServerSilent;
-                if let Some(t) = self.thinker.as_mut() {
-                    t.stop_ponder();
-                }
+                self.thinker.stop_ponder();
                 return Ok(self.stats);
             }
             let wake = self.register_due().min(self.give_up_due());
@@ -228,9 +226,7 @@ impl Bot {
                 self.handle_now_or_later(msg).await?;
             }
         }
-        if let Some(t) = self.thinker.as_mut() {
-            t.stop_ponder();
-        }
+        self.thinker.stop_ponder();
         Ok(self.stats)
     }
 
@@ -463,9 +459,7 @@ impl Bot {
                 self.send(&ClientMsg::Join(token).encode()).await;
             }
             ServerMsg::NewGame(opponent) => {
-                if let Some(t) = self.thinker.as_mut() {
-                    t.stop_ponder();
-                }
+                self.thinker.stop_ponder();
                 let implicit = self.game.active && self.game.opponent.is_none();
                 if !implicit {
                     self.game = Game {
@@ -484,13 +478,11 @@ impl Bot {
         Ok(())
     }
 
-    /// Gives a random player a generator of its own for the game that starts against
-    /// `opponent`: a function of the seed, the season, the opponent and how often we met it in
-    /// this season, so a game's random moves never depend on the games played before it.
+    /// Gives the player a seed of its own for the game that starts against `opponent`: a
+    /// function of the seed, the season, the opponent and how often we met it in this season,
+    /// so a game's random moves never depend on the games played before it.
     fn reseed(&mut self, opponent: &str) {
-        let Brain::Random { seed } = self.cfg.brain else {
-            return;
-        };
+        let seed = self.cfg.seed;
         let season = u64::from(self.stats.seasons);
         let key = (season, opponent.to_string());
         let met = self.met.iter().filter(|k| **k == key).count() as u64;
@@ -503,7 +495,7 @@ impl Bot {
         {
             h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
         }
-        self.rng = StdRng::seed_from_u64(h);
+        self.game_seed = h;
     }
 
     fn on_stone(&mut self, player: String, column: i32) {
@@ -542,9 +534,7 @@ impl Bot {
     }
 
     fn on_result(&mut self, result: GameResult) {
-        if let Some(t) = self.thinker.as_mut() {
-            t.stop_ponder();
-        }
+        self.thinker.stop_ponder();
         let me = &self.cfg.name;
         let text = ServerMsg::Result(result.clone()).encode();
         match &result {
@@ -645,36 +635,36 @@ impl Bot {
             self.stats.fallbacks += 1;
             self.fallback(&pos)
         } else {
-            match (&self.cfg.brain, self.thinker.as_mut()) {
-                (Brain::Engine { max_depth, .. }, Some(thinker)) => {
-                    let b = self.cfg.move_budget();
-                    let grace = b.send_by - b.hard;
-                    match thinker
-                        .think(history.clone(), started, b.soft, b.hard, grace, *max_depth)
-                        .await
-                    {
-                        Some((ch, queued)) if pos.can_play(ch.column) => {
-                            info = format!(
-                                "score={:?} exact={} depth={} nodes={} source={} queued={:.1}ms",
-                                ch.score,
-                                ch.exact,
-                                ch.depth,
-                                ch.nodes,
-                                ch.source,
-                                queued.as_secs_f64() * 1000.0
-                            );
-                            ch.column
-                        }
-                        other => {
-                            error!(?other, "engine gave no usable move in time: fallback");
-                            self.stats.fallbacks += 1;
-                            self.fallback(&pos)
-                        }
+            if !self.game.agent_started {
+                let seat = usize::from(self.game.home == Some(false));
+                self.thinker.new_game(seat, self.game_seed);
+                self.game.agent_started = true;
+            }
+            let b = self.cfg.move_budget();
+            let grace = b.send_by - b.hard;
+            match self
+                .thinker
+                .think(history.clone(), started, b.soft, b.hard, grace)
+                .await
+            {
+                Some((d, queued)) if pos.can_play(d.action) => {
+                    if let Some(depth) = d.depth {
+                        info = format!(
+                            "score={:?} exact={} depth={depth} nodes={} source={} pv={:?} queued={:.1}ms",
+                            d.score,
+                            agents::exact(&d),
+                            d.nodes,
+                            agents::source(&d).unwrap_or("none"),
+                            d.pv,
+                            queued.as_secs_f64() * 1000.0
+                        );
                     }
+                    d.action
                 }
-                _ => {
-                    let legal = pos.legal_moves();
-                    legal[self.rng.random_range(0..legal.len())]
+                other => {
+                    error!(?other, "the player gave no usable move in time: fallback");
+                    self.stats.fallbacks += 1;
+                    self.fallback(&pos)
                 }
             }
         };
@@ -695,18 +685,10 @@ impl Bot {
         );
         self.game.own.push(column as i32);
         // 5. Ponder on the opponent's time.
-        if let (
-            Brain::Engine {
-                ponder: true,
-                max_depth,
-                ..
-            },
-            Some(t),
-        ) = (&self.cfg.brain, self.thinker.as_mut())
-        {
+        if self.cfg.pondering() {
             let mut next = history;
             next.push(column);
-            t.ponder(next, *max_depth);
+            self.thinker.ponder(next);
         }
         Ok(())
     }

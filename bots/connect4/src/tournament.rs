@@ -10,11 +10,12 @@
 //! standings therefore depend only on `--seed` and `--games`; the move times (load) go to
 //! stderr. With `--records DIR` the server itself writes `DIR/connect4.jsonl`.
 
-use crate::client::{Bot, BotConfig, Brain};
+use crate::client::{Bot, BotConfig};
 use crate::config::ServerConfig;
 use crate::protocol::GameResult;
 use crate::server::Server;
 use anyhow::{bail, Context};
+use kibitz_connect4::agents::{AgentSpec, EngineSpec};
 use kibitz_net::tournament::Options;
 use kibitz_search::stats::Standing;
 use std::net::IpAddr;
@@ -48,29 +49,20 @@ pub fn run(opts: &Options) -> anyhow::Result<Vec<Standing>> {
     rt.block_on(run_async(opts))
 }
 
-/// Players of the tournament: name and brain and node budget.
-fn lineup(seed: u64) -> Vec<(&'static str, Brain, Option<u64>)> {
+/// Players of the tournament: name, player spec and seed.
+fn lineup(seed: u64) -> Vec<(&'static str, AgentSpec, u64)> {
+    let engine = |hash_mb, nodes, depth| {
+        AgentSpec::Engine(EngineSpec {
+            nodes: Some(nodes),
+            depth,
+            ..EngineSpec::engine(hash_mb)
+        })
+    };
     vec![
-        (
-            "kibitz",
-            Brain::Engine {
-                hash_mb: 32,
-                max_depth: None,
-                ponder: false,
-            },
-            Some(NODES),
-        ),
-        (
-            "kibitz-depth4",
-            Brain::Engine {
-                hash_mb: 8,
-                max_depth: Some(4),
-                ponder: false,
-            },
-            Some(DEPTH4_NODES),
-        ),
-        ("random-1", Brain::Random { seed }, None),
-        ("random-2", Brain::Random { seed: seed + 1 }, None),
+        ("kibitz", engine(32, NODES, None), seed),
+        ("kibitz-depth4", engine(8, DEPTH4_NODES, Some(4)), seed),
+        ("random-1", AgentSpec::Random, seed),
+        ("random-2", AgentSpec::Random, seed + 1),
     ]
 }
 
@@ -114,11 +106,12 @@ async fn run_async(opts: &Options) -> anyhow::Result<Vec<Standing>> {
     });
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut bots = Vec::new();
-    for (i, (name, brain, nodes)) in players.into_iter().enumerate() {
+    for (i, (name, player, seed)) in players.into_iter().enumerate() {
         let cfg = BotConfig {
             time: MOVE_TIME,
-            brain,
-            nodes,
+            player,
+            seed,
+            ponder: false,
             ..BotConfig::new("127.0.0.1", port, name)
         };
         let bot = Bot::new(cfg)

@@ -2,7 +2,8 @@
 //! repeated tokens, reordered datagrams, a missing stone, an illegal final stone, garbage and
 //! `UNREGISTERED`.
 
-use kibitz_bots_connect4::client::{Bot, BotConfig, BotStats, Brain, Ending};
+use kibitz_bots_connect4::client::{Bot, BotConfig, BotStats, Ending};
+use kibitz_connect4::agents::{AgentSpec, EngineSpec};
 use kibitz_connect4::Position;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -85,19 +86,34 @@ type Started = (
     tokio::task::JoinHandle<anyhow::Result<BotStats>>,
 );
 
-async fn start_bot(brain: Brain) -> Started {
+/// A player for a test bot: the spec, its seed and whether it ponders.
+type Who = (AgentSpec, u64, bool);
+
+/// The random baseline seeded with `seed`.
+fn random(seed: u64) -> Who {
+    (AgentSpec::Random, seed, false)
+}
+
+/// Our engine with `hash_mb` MiB on the bot's clock, pondering or not.
+fn engine(hash_mb: usize, ponder: bool) -> Who {
+    (AgentSpec::Engine(EngineSpec::engine(hash_mb)), 1, ponder)
+}
+
+async fn start_bot(brain: Who) -> Started {
     start_bot_with(brain, |_| {}).await
 }
 
 /// [`start_bot`] with the config changed by `edit` first.
-async fn start_bot_with(brain: Brain, edit: impl FnOnce(&mut BotConfig)) -> Started {
+async fn start_bot_with(brain: Who, edit: impl FnOnce(&mut BotConfig)) -> Started {
     let sock = UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let port = sock.local_addr().unwrap().port();
     let mut cfg = BotConfig {
         time: Duration::from_millis(150),
         // The old reply-time semantics: only the hand-off grace is kept.
         overhead: Duration::from_millis(15),
-        brain,
+        player: brain.0,
+        seed: brain.1,
+        ponder: brain.2,
         ..BotConfig::new("127.0.0.1", port, "kibitz")
     };
     edit(&mut cfg);
@@ -115,12 +131,7 @@ async fn bot_survives_an_odd_server() {
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
         .with_test_writer()
         .try_init();
-    let (mut fake, stop, task) = start_bot(Brain::Engine {
-        hash_mb: 4,
-        max_depth: None,
-        ponder: true,
-    })
-    .await;
+    let (mut fake, stop, task) = start_bot(engine(4, true)).await;
     assert_eq!(fake.recv().await, "REGISTER;kibitz");
     fake.send("WELCOME;kibitz").await;
     fake.send("NEW SEASON;aaaaaaa1").await;
@@ -215,7 +226,7 @@ async fn bot_refuses_bad_names_and_sizes() {
 /// A name that can never be accepted (too long, none) ends the bot at once with the reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refused_name_ends_the_bot_with_an_error() {
-    let (mut fake, _stop, task) = start_bot(Brain::Random { seed: 1 }).await;
+    let (mut fake, _stop, task) = start_bot(random(1)).await;
     assert_eq!(fake.recv().await, "REGISTER;kibitz");
     fake.send("NAME_TOO_LONG").await;
     let r = tokio::time::timeout(Duration::from_secs(5), task)
@@ -234,7 +245,7 @@ async fn taken_name_is_asked_for_again_then_given_up() {
         c.reregister_after = Duration::from_millis(200);
         c.give_up_after = Some(Duration::from_millis(1500));
     };
-    let (mut fake, stop, task) = start_bot_with(Brain::Random { seed: 1 }, quick).await;
+    let (mut fake, stop, task) = start_bot_with(random(1), quick).await;
     assert_eq!(fake.recv().await, "REGISTER;kibitz");
     fake.send("NAME_ALREADY_TAKEN").await;
     assert_eq!(fake.recv().await, "REGISTER;kibitz", "asks again");
@@ -245,7 +256,7 @@ async fn taken_name_is_asked_for_again_then_given_up() {
     let stats = task.await.unwrap().unwrap();
     assert_eq!(stats.registrations, 1);
 
-    let (mut fake, _stop, task) = start_bot_with(Brain::Random { seed: 1 }, quick).await;
+    let (mut fake, _stop, task) = start_bot_with(random(1), quick).await;
     assert_eq!(fake.recv().await, "REGISTER;kibitz");
     fake.send("NAME_ALREADY_TAKEN").await;
     let started = std::time::Instant::now();
@@ -272,7 +283,7 @@ async fn taken_name_is_asked_for_again_then_given_up() {
 /// for `give_up_after` the bot stops by itself and says so in its stats.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn silent_server_mid_game_gets_register_then_the_bot_stops() {
-    let (mut fake, _stop, task) = start_bot_with(Brain::Random { seed: 5 }, |c| {
+    let (mut fake, _stop, task) = start_bot_with(random(5), |c| {
         c.reregister_after = Duration::from_millis(300);
         c.give_up_after = Some(Duration::from_millis(1200));
     })
@@ -304,7 +315,7 @@ async fn silent_server_mid_game_gets_register_then_the_bot_stops() {
 /// A duplicated request is answered once (spec §3.3 takes one reply per token).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokenless_and_duplicated_requests_get_no_reply() {
-    let (mut fake, stop, task) = start_bot(Brain::Random { seed: 3 }).await;
+    let (mut fake, stop, task) = start_bot(random(3)).await;
     assert_eq!(fake.recv().await, "REGISTER;kibitz");
     fake.send("WELCOME;kibitz").await;
     fake.send("NEW SEASON;").await;

@@ -193,11 +193,13 @@ fn connect4_server_help_states_the_real_defaults() {
 /// (`BotConfig::new`).
 #[test]
 fn connect4_bot_help_states_the_real_defaults() {
-    use kibitz_bots_connect4::client::{BotConfig, Brain};
+    use kibitz_bots_connect4::client::BotConfig;
+    use kibitz_connect4::agents::AgentSpec;
     let d = BotConfig::new("127.0.0.1", 4446, "x");
-    let Brain::Engine { hash_mb, .. } = d.brain else {
-        panic!("the default brain is the engine");
+    let AgentSpec::Engine(ref e) = d.player else {
+        panic!("the default player is the engine");
     };
+    let hash_mb = e.hash_mb;
     let (ok, help) = run(env!("CARGO_BIN_EXE_connect4-bot"), &["--help"]);
     assert!(ok, "{help}");
     let expected = [

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use kibitz_bots_connect4::client::{Bot, BotConfig, Brain, Ending};
+use kibitz_bots_connect4::client::{Bot, BotConfig, Ending};
 use kibitz_bots_connect4::config::ServerConfig;
 use kibitz_bots_connect4::protocol::{GameResult, LoseReason};
 use kibitz_bots_connect4::server::Server;
@@ -19,7 +19,9 @@ fn quick_bot(port: u16, name: &str) -> BotConfig {
         time: Duration::from_millis(60),
         // The old reply-time semantics: only the hand-off grace is kept.
         overhead: Duration::from_millis(15),
-        brain: Brain::Random { seed: 9 },
+        player: random(9).0,
+        seed: random(9).1,
+        ponder: random(9).2,
         reregister_after: Duration::from_millis(300),
         give_up_after: Some(Duration::from_millis(1500)),
         ..BotConfig::new("127.0.0.1", port, name)

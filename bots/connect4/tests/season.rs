@@ -4,7 +4,6 @@
 mod common;
 
 use common::*;
-use kibitz_bots_connect4::client::Brain;
 use kibitz_bots_connect4::protocol::{GameResult, LoseReason, ServerMsg};
 use std::time::Duration;
 use tokio::net::UdpSocket;
@@ -44,19 +43,8 @@ async fn season_with_our_bot_random_zero_and_faulty() {
     let server = server(250, 4, Some(1)).await;
     let addr = server.local_addr();
     let (stop_tx, stop) = watch::channel(false);
-    let ours = spawn_bot(
-        addr,
-        "kibitz",
-        Brain::Engine {
-            hash_mb: 8,
-            max_depth: None,
-            ponder: true,
-        },
-        100,
-        &stop,
-    )
-    .await;
-    let random = spawn_bot(addr, "random", Brain::Random { seed: 7 }, 40, &stop).await;
+    let ours = spawn_bot(addr, "kibitz", engine(8, true), 100, &stop).await;
+    let random = spawn_bot(addr, "random", random(7), 40, &stop).await;
     let zero = spawn_script(addr, "zero", true, column_zero(), stop.clone()).await;
     let faulty = spawn_script(addr, "faulty", true, Box::new(faulty_reply), stop.clone()).await;
 

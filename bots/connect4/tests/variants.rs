@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use kibitz_bots_connect4::client::{Bot, BotConfig, Brain};
+use kibitz_bots_connect4::client::{Bot, BotConfig};
 use kibitz_bots_connect4::config::ServerConfig;
 use kibitz_bots_connect4::protocol::{GameResult, LoseReason};
 use kibitz_bots_connect4::server::Server;
@@ -27,7 +27,7 @@ async fn parallel_matchdays_play_the_full_double_round_robin() {
     let (stop_tx, stop) = watch::channel(false);
     let mut bots = Vec::new();
     for i in 0..5 {
-        bots.push(spawn_bot(addr, &format!("r{i}"), Brain::Random { seed: i }, 50, &stop).await);
+        bots.push(spawn_bot(addr, &format!("r{i}"), random(i), 50, &stop).await);
     }
     assert!(server.wait_seasons(1, Duration::from_secs(60)).await);
     let _ = stop_tx.send(true);
@@ -86,17 +86,7 @@ async fn other_board_size_with_matching_bots() {
     let port = server.local_addr().port();
     let (stop_tx, stop) = watch::channel(false);
     let mut tasks = Vec::new();
-    for (name, brain) in [
-        (
-            "kibitz",
-            Brain::Engine {
-                hash_mb: 4,
-                max_depth: None,
-                ponder: true,
-            },
-        ),
-        ("random", Brain::Random { seed: 3 }),
-    ] {
+    for (name, brain) in [("kibitz", engine(4, true)), ("random", random(3))] {
         let cfg = BotConfig {
             time: Duration::from_millis(60),
             // The old reply-time semantics: only the hand-off grace is kept.
@@ -104,7 +94,9 @@ async fn other_board_size_with_matching_bots() {
             columns: 5,
             rows: 4,
             connect: 3,
-            brain,
+            player: brain.0,
+            seed: brain.1,
+            ponder: brain.2,
             ..BotConfig::new("127.0.0.1", port, name)
         };
         let bot = Bot::new(cfg).await.unwrap();
@@ -144,11 +136,9 @@ async fn bot_with_the_wrong_size_keeps_playing_legal_moves() {
         time: Duration::from_millis(40),
         // The old reply-time semantics: only the hand-off grace is kept.
         overhead: Duration::from_millis(15),
-        brain: Brain::Engine {
-            hash_mb: 4,
-            max_depth: None,
-            ponder: false,
-        },
+        player: engine(4, false).0,
+        seed: engine(4, false).1,
+        ponder: engine(4, false).2,
         ..BotConfig::new("127.0.0.1", port, "kibitz")
     };
     let bot = Bot::new(cfg).await.unwrap();
@@ -159,7 +149,9 @@ async fn bot_with_the_wrong_size_keeps_playing_legal_moves() {
     let rnd = BotConfig {
         columns: 9,
         rows: 7,
-        brain: Brain::Random { seed: 11 },
+        player: random(11).0,
+        seed: random(11).1,
+        ponder: random(11).2,
         ..BotConfig::new("127.0.0.1", port, "random")
     };
     let rnd = Bot::new(rnd).await.unwrap();

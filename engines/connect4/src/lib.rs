@@ -13,6 +13,9 @@
 //!   proven), so it never plays a move the finished exact work showed worse (heuristic
 //!   alpha-beta from kibitz-search breaks ties).
 //! - [`params::EngineParams`]: the tunables ([`param_specs`]).
+//! - [`agents`]: every player (engine, search, weak, random) as one
+//!   [`kibitz_search::agent::Agent`] with the one spec parser; [`players::play_game`]: the
+//!   in-process game loop that drives them.
 //!
 //! Measured state (2-core shared machine at load 15–20, see `kibitz connect4 audit`):
 //! - the solver reproduces all 6,000 test-set scores checked so far (4,000 in `cargo test`);
@@ -28,6 +31,7 @@
 //! file ends and goes deeper with a larger N).
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod bitboard;
 pub mod board;
 pub mod book;
@@ -90,9 +94,10 @@ pub enum Error {
     /// An opening book file is malformed.
     #[error("bad opening book: {0}")]
     BadBook(&'static str),
-    /// An opponent name other than random, weak or self.
-    #[error("unknown opponent {0:?} (random, weak, self)")]
-    BadOpponent(String),
+    /// A player spec that [`agents::AgentSpec::parse`] does not accept (the message names
+    /// the spec and what is wrong with it).
+    #[error("{0}")]
+    BadSpec(String),
 }
 
 /// The engine's tunables ([`params::EngineParams`]) for `--param NAME=V` and tuning scripts.

@@ -1,183 +1,185 @@
-//! Simple opponents that audits, matches and tests play the engine against, and the one game
-//! loop they share: rules of thumb and turn order, not search, so they live beside the rules
-//! rather than in each tool that uses them.
+//! The one in-process game loop of Connect Four ([`play_game`]): two [`Agent`]s
+//! ([`crate::agents`]) play a 7 × 6 game from an opening, each told every move once; the
+//! arena, `kibitz connect4 games` and the audit drive their players through it.
 
-use crate::board::{Board, Player};
-use crate::engine::{Choice, Engine};
+use crate::board::Board;
+use crate::game_impl::ConnectFour;
 use crate::Error;
+use kibitz_search::agent::{Agent, Decision, Played, View};
+use kibitz_search::game::Turn;
 use kibitz_search::time::TimeControl;
-use rand::Rng;
-use std::time::Duration;
 
-/// Who the engine plays against in [`play_game`].
-pub enum Opponent {
-    /// Uniformly random legal moves.
-    Random,
-    /// [`weak_move`]: takes wins, blocks single threats, else random.
-    Weak,
-    /// Another engine with its own tables and the same budget (a random first move, so
-    /// self-play games differ).
-    Engine(Box<Engine>),
-}
-
-impl Opponent {
-    /// The opponent named `random`, `weak` or `self` (a fresh 7 × 6 engine, `hash_mb` MiB).
-    pub fn named(name: &str, hash_mb: usize) -> Result<Self, Error> {
-        Ok(match name {
-            "random" => Self::Random,
-            "weak" => Self::Weak,
-            "self" | "engine" => Self::Engine(Box::new(Engine::new(7, 6, 4, hash_mb)?)),
-            _ => return Err(Error::BadOpponent(name.to_string())),
-        })
-    }
-}
-
-/// The end of a game from the engine's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The engine connected four.
-    Win,
-    /// The board filled up.
-    Draw,
-    /// The opponent connected four.
-    Loss,
-}
-
-/// One move of the engine, as [`play_game`] reports it.
-pub struct EngineMove<'a> {
+/// One move of a game, as [`play_game`] reports it.
+pub struct Ply<'a> {
+    /// The seat that moved (0 first, 1 second).
+    pub seat: usize,
     /// The position before the move.
     pub board: &'a Board<u64>,
-    /// The moves (0-based columns) that led to it.
+    /// The moves (0-based columns, opening included) that led to it.
     pub history: &'a [usize],
-    /// What the engine chose, and why.
-    pub choice: Choice,
-    /// Wall time of the choice.
-    pub time: Duration,
+    /// What the agent chose, and what its search knew.
+    pub decision: &'a Decision<usize>,
 }
 
-/// Plays one 7 × 6 game from the empty board: `engine` (first when `engine_first`) chooses
-/// each move within the soft budget and hard deadline `(soft, hard)` (its tables kept
-/// between moves, unless `fresh_tables`), and `on_move` sees every engine move. An engine
-/// opponent gets the same clock.
-/// An error of `on_move` ends the game early and is returned.
+/// How a game of [`play_game`] ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The last position (over, or where `stop` ended the game).
+    pub board: Board<u64>,
+    /// Every move from the empty board, the opening included (0-based columns).
+    pub history: Vec<usize>,
+}
+
+/// Plays one 7 × 6 game: seat 0 (`agents[0]`) moves first. Each agent starts a new game
+/// with its seed ([`Agent::new_game`]), is told the `opening` and then every move
+/// ([`Agent::observe`], its own included) and chooses within a fresh `clock()` per move.
+/// Before every move `stop(board)` may end the game early (adjudication); `on_move` sees
+/// every move before it is played, and an error of it ends the game and is returned.
+/// Returns the last position and the moves.
 pub fn play_game<E: From<Error>>(
-    engine: &mut Engine,
-    opponent: &mut Opponent,
-    engine_first: bool,
-    (soft, hard): (Duration, Duration),
-    fresh_tables: bool,
-    rng: &mut impl Rng,
-    mut on_move: impl FnMut(EngineMove<'_>) -> Result<(), E>,
-) -> Result<Outcome, E> {
+    agents: [&mut dyn Agent<ConnectFour>; 2],
+    seeds: [u64; 2],
+    opening: &[usize],
+    clock: impl Fn() -> TimeControl,
+    mut stop: impl FnMut(&Board<u64>) -> bool,
+    mut on_move: impl FnMut(Ply<'_>) -> Result<(), E>,
+) -> Result<GameEnd, E> {
+    let mut agents = agents;
     let mut b = Board::<u64>::new(7, 6, 4)?;
+    let mut state = ConnectFour(crate::Position::new(7, 6, 4)?);
     let mut history = Vec::new();
-    let clock = || TimeControl::new(soft, hard);
-    while !b.is_over() {
-        let our_turn = (b.moves_played() % 2 == 0) == engine_first;
-        let col = if our_turn {
-            if fresh_tables {
-                engine.clear();
-            }
-            let tc = clock();
-            let choice = engine.choose(&history, &tc, None);
-            let time = tc.elapsed();
-            let col = choice.column;
-            on_move(EngineMove {
-                board: &b,
-                history: &history,
-                choice,
-                time,
-            })?;
-            col
-        } else {
-            match opponent {
-                Opponent::Engine(e) if b.moves_played() > 1 => {
-                    e.choose(&history, &clock(), None).column
-                }
-                Opponent::Weak => weak_move(&b, rng),
-                _ => {
-                    let legal = b.legal_moves();
-                    legal[rng.random_range(0..legal.len())]
-                }
-            }
+    for (seat, a) in agents.iter_mut().enumerate() {
+        a.new_game(seat, seeds[seat]);
+    }
+    let tell = |agents: &mut [&mut dyn Agent<ConnectFour>; 2], seat: usize, col: usize| {
+        let event = Played {
+            actor: Turn::Seat(seat),
+            action: col,
         };
+        for a in agents.iter_mut() {
+            a.observe(&event);
+        }
+    };
+    for &col in opening {
+        let seat = b.moves_played() % 2;
         b.play(col)?;
+        state.0.play(col)?;
         history.push(col);
+        tell(&mut agents, seat, col);
     }
-    Ok(match b.winner() {
-        None => Outcome::Draw,
-        Some(p) if (p == Player::First) == engine_first => Outcome::Win,
-        Some(_) => Outcome::Loss,
-    })
-}
-
-/// The weak opponent: wins if it can, blocks a single threat, else a random move that does
-/// not hand over an immediate win (if there is one).
-pub fn weak_move(b: &Board<u64>, rng: &mut impl Rng) -> usize {
-    let legal = b.legal_moves();
-    if let Some(&c) = legal.iter().find(|&&c| b.is_winning_move(c)) {
-        return c;
+    while !b.is_over() && !stop(&b) {
+        let seat = b.moves_played() % 2;
+        let decision = agents[seat].choose(&View::new(&state, seat), &clock());
+        let col = decision.action;
+        on_move(Ply {
+            seat,
+            board: &b,
+            history: &history,
+            decision: &decision,
+        })?;
+        b.play(col)?;
+        state.0.play(col)?;
+        history.push(col);
+        tell(&mut agents, seat, col);
     }
-    // Moves after which the opponent wins at once (not blocking, or playing under a threat).
-    let threats: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|&c| {
-            let mut t = *b;
-            t.play(c).is_ok() && t.legal_moves().iter().any(|&o| t.is_winning_move(o))
-        })
-        .collect();
-    let safe: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|c| !threats.contains(c))
-        .collect();
-    let pool = if safe.is_empty() { &legal } else { &safe };
-    pool[rng.random_range(0..pool.len())]
+    Ok(GameEnd { board: b, history })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::{weak_move, AgentSpec};
+    use crate::game_impl::C4Config;
     use rand::SeedableRng;
+    use std::time::Duration;
 
     fn board(digits: &str) -> Board<u64> {
         Board::from_digits(7, 6, 4, digits).unwrap()
     }
 
     #[test]
-    fn a_game_reports_every_engine_move_and_ends_with_the_board() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-        let mut engine = Engine::new(7, 6, 4, 16).unwrap();
-        engine.set_node_limit(Some(2_000));
+    fn a_game_reports_every_move_and_the_engine_beats_the_weak_player() {
+        let c = C4Config::default();
+        let mut engine = AgentSpec::parse("engine:nodes=2000")
+            .unwrap()
+            .build(&c)
+            .unwrap();
+        let mut weak = AgentSpec::parse("weak").unwrap().build(&c).unwrap();
+        let clock = || TimeControl::new(Duration::from_secs(5), Duration::from_secs(5));
         for first in [true, false] {
-            let mut opponent = Opponent::named("weak", 16).unwrap();
             let mut plies = Vec::new();
-            let outcome = play_game(
-                &mut engine,
-                &mut opponent,
-                first,
-                (Duration::from_secs(5), Duration::from_secs(5)),
-                false,
-                &mut rng,
+            let agents: [&mut dyn Agent<ConnectFour>; 2] = if first {
+                [&mut *engine, &mut *weak]
+            } else {
+                [&mut *weak, &mut *engine]
+            };
+            let end = play_game(
+                agents,
+                [3, 4],
+                &[],
+                clock,
+                |_| false,
                 |m| {
-                    assert!(m.board.can_play(m.choice.column));
+                    assert!(m.board.can_play(m.decision.action));
                     assert_eq!(m.history.len(), m.board.moves_played());
+                    assert_eq!(m.seat, m.board.moves_played() % 2);
                     plies.push(m.board.moves_played());
                     Ok::<(), Error>(())
                 },
             )
-            .unwrap();
-            // The engine moves on every other ply, starting with its colour's first.
-            assert_eq!(plies[0], usize::from(!first));
-            assert!(plies.windows(2).all(|w| w[1] == w[0] + 2));
+            .unwrap()
+            .board;
+            assert!(end.is_over());
+            assert_eq!(plies, (0..end.moves_played()).collect::<Vec<_>>());
+            let engine_seat = usize::from(!first);
             assert_ne!(
-                outcome,
-                Outcome::Loss,
+                end.winner()
+                    .map(|p| usize::from(p == crate::Player::Second)),
+                Some(1 - engine_seat),
                 "the book and solver beat a weak player"
             );
         }
-        assert!(Opponent::named("nobody", 16).is_err());
+    }
+
+    #[test]
+    fn an_opening_is_told_and_stop_ends_the_game_early() {
+        let c = C4Config::default();
+        let mut a = AgentSpec::parse("random").unwrap().build(&c).unwrap();
+        let mut b = AgentSpec::parse("search:depth=2")
+            .unwrap()
+            .build(&c)
+            .unwrap();
+        let mut seen = Vec::new();
+        let end = play_game(
+            [&mut *a, &mut *b],
+            [1, 2],
+            &[3, 3, 2],
+            TimeControl::infinite,
+            |b| b.moves_played() >= 7,
+            |m| {
+                seen.push((m.seat, m.history.to_vec()));
+                Ok::<(), Error>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(end.history[..3], [3, 3, 2]);
+        let end = end.board;
+        assert_eq!(end.moves_played(), 7);
+        assert_eq!(seen.len(), 4);
+        assert_eq!(
+            seen[0],
+            (1, vec![3, 3, 2]),
+            "the second seat moves after 3 plies"
+        );
+        assert!(play_game(
+            [&mut *a, &mut *b],
+            [1, 2],
+            &[9],
+            TimeControl::infinite,
+            |_| false,
+            |_| Ok::<(), Error>(()),
+        )
+        .is_err());
     }
 
     #[test]

@@ -79,26 +79,22 @@ impl Judge {
 mod tests {
     use super::*;
 
-    /// Plays `board` to the end with two perfect players (the exact solver at every move).
-    fn perfect_result(mut board: Board<u64>, mut history: Vec<usize>) -> Option<Player> {
-        let perfect = Spec::Search {
-            depth: 42,
-            nodes: 0,
-            hash_mb: 16,
-            book: false,
-            solve: 42,
-        };
-        let mut p = [
-            Mover::new(&perfect, 1).unwrap(),
-            Mover::new(&perfect, 2).unwrap(),
-        ];
-        while !board.is_over() {
-            let seat = usize::from(board.side_to_move() == Player::Second);
-            let c = p[seat].choose(&board, &history);
-            board.play(c).unwrap();
-            history.push(c);
-        }
-        board.winner()
+    /// Plays `history` to the end with two perfect players (the exact solver at every move).
+    fn perfect_result(history: Vec<usize>) -> Option<Player> {
+        let mut p: Vec<_> = (0..2)
+            .map(|_| agent("search:depth=42,book=0,solve=42", None).unwrap())
+            .collect();
+        let (a, b) = p.split_at_mut(1);
+        let end = play_game(
+            [&mut *a[0], &mut *b[0]],
+            [1, 2],
+            &history,
+            TimeControl::infinite,
+            |_| false,
+            |_| Ok::<(), kibitz_connect4::Error>(()),
+        )
+        .unwrap();
+        end.board.winner()
     }
 
     #[test]
@@ -136,7 +132,7 @@ mod tests {
                     board.play(c).unwrap();
                 }
                 assert!(!board.is_over(), "adjudicated before the game ended");
-                let want = perfect_result(board, history).map(|p| usize::from(p == Player::Second));
+                let want = perfect_result(history).map(|p| usize::from(p == Player::Second));
                 assert_eq!(
                     rec["result"]["winner"].as_u64().map(|w| w as usize),
                     want,

@@ -7,12 +7,15 @@
 //! (as on the contest server); `--openings` with a `cmd:` seat is refused.
 
 use super::{Bot, CmdSpec, CONNECT_DEADLINE};
-use crate::arena::connect4::{parse, Mover};
+use crate::arena::connect4::agent;
 use crate::arena::{Job, Outcome, Played};
 use kibitz_bots_connect4::external::{Chooser, Ended, ExternalGame, NAMES};
 use kibitz_bots_connect4::protocol::{GameResult, LoseReason};
 use kibitz_bots_connect4::record as c4record;
-use kibitz_connect4::Board;
+use kibitz_connect4::game_impl::ConnectFour;
+use kibitz_connect4::{Position, TimeControl};
+use kibitz_search::agent::{self, Agent, View};
+use kibitz_search::game::Turn;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -31,25 +34,48 @@ pub const GAME_DEADLINE: Duration = Duration::from_secs(600);
 /// it crashed (it exits well before the server's 250 ms run out).
 const EXIT_GRACE: Duration = Duration::from_millis(250);
 
-/// A built-in spec as an in-process player of the server's game.
-struct Builtin(Mover);
+/// A built-in spec as an in-process player of the server's game: its [`Agent`], told every
+/// stone of the server's history once (a new game when the history does not continue the
+/// one it was told).
+struct Builtin {
+    agent: Box<dyn Agent<ConnectFour> + Send>,
+    seed: u64,
+    told: Vec<usize>,
+    started: bool,
+}
 
 impl Chooser for Builtin {
     fn choose(&mut self, history: &[usize]) -> usize {
         let (c, r, k) = SIZE;
-        let Ok(mut board) = Board::<u64>::new(c, r, k) else {
+        let Ok(mut pos) = Position::new(c, r, k) else {
             return 0;
         };
         for &col in history {
             // The server only announces legal stones before asking us; skip anything else.
-            if board.is_over() || board.play(col).is_err() {
+            if pos.is_over() || pos.play(col).is_err() {
                 return 0;
             }
         }
-        if board.is_over() || board.legal_moves().is_empty() {
+        if pos.is_over() || pos.legal_moves().is_empty() {
             return 0;
         }
-        self.0.choose(&board, history)
+        let seat = history.len() % 2;
+        if !self.started || !history.starts_with(&self.told) {
+            self.agent.new_game(seat, self.seed);
+            self.told.clear();
+            self.started = true;
+        }
+        for (i, &col) in history.iter().enumerate().skip(self.told.len()) {
+            self.agent.observe(&agent::Played {
+                actor: Turn::Seat(i % 2),
+                action: col,
+            });
+            self.told.push(col);
+        }
+        let state = ConnectFour(pos);
+        self.agent
+            .choose(&View::new(&state, seat), &TimeControl::infinite())
+            .action
     }
 }
 
@@ -75,8 +101,12 @@ pub fn play(job: &Job) -> anyhow::Result<Played> {
         if external[i] {
             cmds[i] = Some(CmdSpec::parse("connect4", specs[i])?);
         } else {
-            let mover = Mover::new(&parse(specs[i], job.tc_ms)?, seeds[i])?;
-            players[i] = Some(Box::new(Builtin(mover)));
+            players[i] = Some(Box::new(Builtin {
+                agent: agent(specs[i], job.tc_ms)?,
+                seed: seeds[i],
+                told: Vec::new(),
+                started: false,
+            }));
         }
     }
     let answer = job.tc_ms.map_or(ANSWER_TIME, Duration::from_millis);

@@ -1,9 +1,7 @@
 //! `connect4-bot`: plays Connect Four on a contest server over UDP (see `kibitz_bots_connect4::client`).
 
 use clap::Parser;
-use kibitz_bots_connect4::client::{
-    Bot, BotConfig, Brain, Ending, GIVE_UP_AFTER, REREGISTER_AFTER,
-};
+use kibitz_bots_connect4::client::{Bot, BotConfig, Ending, GIVE_UP_AFTER, REREGISTER_AFTER};
 use kibitz_net::cli::{self, AddrArgs, PlayerArgs};
 use kibitz_search::clock::{MoveBudget, CONNECT4};
 use std::time::Duration;
@@ -14,8 +12,10 @@ use std::time::Duration;
 #[command(
     name = "connect4-bot",
     version,
-    after_help = "Players: engine (book, solver and search; the default) or random (uniformly \
-                  random legal moves, a baseline; --seed picks them)."
+    after_help = "Players: engine (book, solver and search; the default), weak (wins, blocks, \
+                  else random), random (uniformly random legal moves, a baseline; --seed picks \
+                  them), or any spec of the engine's parser, e.g. engine:depth=4 or \
+                  search:depth=8 (--hash-mb, --depth, --nodes, --param apply to engines)."
 )]
 struct Args {
     /// Server address (`--host`, `--port`).
@@ -107,29 +107,30 @@ async fn main() -> anyhow::Result<()> {
         Some(_) => "random",
         None => a.player.player.as_deref().unwrap_or("engine"),
     };
-    let brain = match player {
-        "random" => Brain::Random { seed },
-        "engine" => Brain::Engine {
-            hash_mb: a.hash_mb,
-            max_depth: a.depth,
-            ponder: !a.no_ponder,
-        },
-        other => anyhow::bail!("unknown --player {other:?} (engine, random)"),
-    };
-    let mut params = kibitz_connect4::params::EngineParams::default();
-    for p in &a.params {
-        kibitz_search::params::Tunable::apply(&mut params, p)
-            .map_err(|e| anyhow::anyhow!("--param {p}: {e}"))?;
+    let mut spec = kibitz_connect4::agents::AgentSpec::parse(player).map_err(|e| {
+        anyhow::anyhow!("unknown --player {player:?} (engine, weak, random, or a spec): {e}")
+    })?;
+    if let kibitz_connect4::agents::AgentSpec::Engine(e) = &mut spec {
+        // The flag's default applies where the spec sets no table size.
+        if !player.contains("hash=") {
+            e.hash_mb = a.hash_mb;
+        }
+        e.depth = a.depth.or(e.depth);
+        e.nodes = a.nodes.or(e.nodes);
+        for p in &a.params {
+            kibitz_search::params::Tunable::apply(&mut e.params, p)
+                .map_err(|err| anyhow::anyhow!("--param {p}: {err}"))?;
+        }
     }
     let cfg = BotConfig {
-        params,
         time: Duration::from_millis(a.time_ms),
         overhead: Duration::from_millis(a.overhead_ms),
         columns: a.columns,
         rows: a.rows,
         connect: a.connect,
-        brain,
-        nodes: a.nodes,
+        player: spec,
+        seed,
+        ponder: !a.no_ponder,
         reregister_after: Duration::from_secs(a.reregister_s),
         give_up_after: (a.idle_exit_s > 0).then(|| Duration::from_secs(a.idle_exit_s)),
         ..BotConfig::new(

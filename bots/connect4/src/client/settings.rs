@@ -1,29 +1,12 @@
-//! What the bot is told ([`BotConfig`], [`Brain`]), how it splits its reply time
+//! What the bot is told ([`BotConfig`]: among it the player, one of the engine's agent
+//! specs), how it splits its reply time
 //! ([`BotConfig::move_budget`], the one clock rule) and what it reports when it stops
 //! ([`BotStats`]).
 
 use crate::movestats::MoveTimes;
+use kibitz_connect4::agents::{AgentSpec, EngineSpec};
 use kibitz_search::clock::{MoveBudget, CONNECT4};
 use std::time::Duration;
-
-/// How the bot picks its moves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Brain {
-    /// Our engine (book, solver, alpha-beta).
-    Engine {
-        /// Table size in MiB.
-        hash_mb: usize,
-        /// Depth limit for the heuristic search (also skips the book; weaker variants).
-        max_depth: Option<u32>,
-        /// Think on the opponent's time.
-        ponder: bool,
-    },
-    /// Uniformly random legal moves (a baseline).
-    Random {
-        /// Seed of the move choice.
-        seed: u64,
-    },
-}
 
 /// Everything the bot needs to know.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,14 +30,17 @@ pub struct BotConfig {
     pub rows: usize,
     /// Line length.
     pub connect: usize,
-    /// Move choice.
-    pub brain: Brain,
-    /// Engine tunables (`--param NAME=V`).
-    pub params: kibitz_connect4::params::EngineParams,
-    /// Node budget per move instead of the clock (`None`: think by time). With a budget the
-    /// moves are reproducible: they depend on the positions and the tables only, not on the
-    /// machine's load; [`Self::time`] then only bounds a runaway move.
-    pub nodes: Option<u64>,
+    /// The player ([`kibitz_connect4::agents`]): the engine (table size, depth limit,
+    /// tunables, a node budget per move in its [`EngineSpec`]), weak or random. An engine
+    /// with a node budget and no time of its own is reproducible: its moves depend on the
+    /// positions and the tables only, not on the machine's load; [`Self::time`] then only
+    /// bounds a runaway move.
+    pub player: AgentSpec,
+    /// Seed of the player's randomness; each game gets its own seed from it, the season, the
+    /// opponent and how often we met it this season.
+    pub seed: u64,
+    /// Think on the opponent's time (engine players only).
+    pub ponder: bool,
     /// Silence after which the bot sends `REGISTER` again (default [`REREGISTER_AFTER`]).
     /// Another client on our IP address can take our name with one `REGISTER` (spec §4.5),
     /// and then the server stops talking to us; registering again takes the name back. To a
@@ -94,7 +80,7 @@ pub const GIVE_UP_AFTER: Duration = Duration::from_secs(600);
 
 impl BotConfig {
     /// A config with the defaults: 7 × 6, connect 4, the contest's clock (250 ms budget, 50 ms
-    /// overhead), engine with 64 MiB, pondering, `REGISTER` again after 10 s of silence, stop
+    /// overhead), engine with 64 MiB on the bot's clock, seed 1, pondering, `REGISTER` again after 10 s of silence, stop
     /// after 10 minutes of it.
     pub fn new(host: impl Into<String>, port: u16, name: impl Into<String>) -> Self {
         Self {
@@ -106,16 +92,23 @@ impl BotConfig {
             columns: 7,
             rows: 6,
             connect: 4,
-            brain: Brain::Engine {
-                hash_mb: 64,
-                max_depth: None,
-                ponder: true,
-            },
-            params: Default::default(),
-            nodes: None,
+            player: AgentSpec::Engine(EngineSpec::engine(64)),
+            seed: 1,
+            ponder: true,
             reregister_after: REREGISTER_AFTER,
             give_up_after: Some(GIVE_UP_AFTER),
         }
+    }
+
+    /// Whether the player searches a node budget on an unlimited clock (only the bot's
+    /// stop flag ends a move early): an engine with `nodes` and no time of its own.
+    pub fn by_nodes(&self) -> bool {
+        matches!(&self.player, AgentSpec::Engine(e) if e.nodes.is_some() && e.time_ms.is_none())
+    }
+
+    /// Whether the bot thinks on the opponent's time: [`Self::ponder`] with an engine player.
+    pub fn pondering(&self) -> bool {
+        self.ponder && matches!(self.player, AgentSpec::Engine(_))
     }
 
     /// The times of one move by the one clock rule: `send_by = time − overhead` (the bot

@@ -1,10 +1,11 @@
 //! Helpers for the end-to-end tests: server start-up and scripted (mis)behaving clients.
 #![allow(dead_code)]
 
-use kibitz_bots_connect4::client::{Bot, BotConfig, BotStats, Brain};
+use kibitz_bots_connect4::client::{Bot, BotConfig, BotStats};
 use kibitz_bots_connect4::config::ServerConfig;
 use kibitz_bots_connect4::protocol::ServerMsg;
 use kibitz_bots_connect4::server::Server;
+use kibitz_connect4::agents::{AgentSpec, EngineSpec};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -25,11 +26,24 @@ pub async fn server(timeout_ms: u64, min_players: usize, seasons: Option<u32>) -
     .expect("server starts")
 }
 
+/// A player for a test bot: the spec, its seed and whether it ponders.
+pub type Who = (AgentSpec, u64, bool);
+
+/// The random baseline seeded with `seed`.
+pub fn random(seed: u64) -> Who {
+    (AgentSpec::Random, seed, false)
+}
+
+/// Our engine with `hash_mb` MiB on the bot's clock, pondering or not.
+pub fn engine(hash_mb: usize, ponder: bool) -> Who {
+    (AgentSpec::Engine(EngineSpec::engine(hash_mb)), 1, ponder)
+}
+
 /// Our bot (or the random baseline) running until `stop` turns true.
 pub async fn spawn_bot(
     server: SocketAddr,
     name: &str,
-    brain: Brain,
+    brain: Who,
     time_ms: u64,
     stop: &watch::Receiver<bool>,
 ) -> JoinHandle<anyhow::Result<BotStats>> {
@@ -37,7 +51,9 @@ pub async fn spawn_bot(
         time: Duration::from_millis(time_ms),
         // The old reply-time semantics: only the hand-off grace is kept.
         overhead: Duration::from_millis(15),
-        brain,
+        player: brain.0,
+        seed: brain.1,
+        ponder: brain.2,
         ..BotConfig::new("127.0.0.1", server.port(), name)
     };
     let bot = Bot::new(cfg).await.expect("bot starts");
