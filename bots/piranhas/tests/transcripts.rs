@@ -233,7 +233,7 @@ fn replay_trial(s2c: PathBuf, c2s: PathBuf) -> Result<(), Failed> {
         }
         for e in session.take_events() {
             // Told in order: the i-th move told was played at turn i.
-            let mover = if told % 2 == 0 { 0 } else { 1 };
+            let mover = usize::from(!told.is_multiple_of(2));
             if e.actor != kibitz_search::game::Turn::Seat(mover) {
                 return Err(format!("move {told} told as {:?}'s", e.actor).into());
             }
