@@ -3,9 +3,9 @@
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, Subcommand};
+use kibitz_piranhas::agents::AgentSpec;
 use kibitz_piranhas::arena::{play_game, GameRecord};
 use kibitz_piranhas::kraken::{parse_pair, random_pair};
-use kibitz_piranhas::players::PlayerSpec;
 use kibitz_piranhas::{perft, Choice, Engine, EngineConfig, EvalParams, State};
 use kibitz_search::time::TimeControl;
 use rand::SeedableRng;
@@ -512,13 +512,13 @@ fn run_search(a: SearchArgs) -> anyhow::Result<()> {
 }
 
 fn run_game(a: &str, b: &str, kraken: Option<&str>, seed: u64) -> anyhow::Result<()> {
-    let (sa, sb): (PlayerSpec, PlayerSpec) = (a.parse()?, b.parse()?);
+    let (sa, sb): (AgentSpec, AgentSpec) = (a.parse()?, b.parse()?);
     let krakens = match kraken {
         Some(k) => parse_pair(k)?,
         None => random_pair(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
     };
-    let (mut pa, mut pb) = (sa.build(seed), sb.build(seed + 1));
-    let rec = play_game([pa.as_mut(), pb.as_mut()], krakens);
+    let (mut pa, mut pb) = (sa.build(), sb.build());
+    let rec = play_game([pa.as_mut(), pb.as_mut()], [seed, seed + 1], krakens);
     let mut state = State::start(krakens);
     println!("RED = {a}, BLUE = {b}\n{state}\n");
     for m in &rec.moves {
@@ -532,8 +532,7 @@ fn run_game(a: &str, b: &str, kraken: Option<&str>, seed: u64) -> anyhow::Result
 fn describe(rec: &GameRecord) -> String {
     match (&rec.result, &rec.violation) {
         (Some(r), _) => r.to_string(),
-        (None, Some((c, Some(e)))) => format!("{c} broke the rules: {e}"),
-        (None, Some((c, None))) => format!("{c} returned no move"),
+        (None, Some((c, e))) => format!("{c} broke the rules: {e}"),
         (None, None) => "unfinished".into(),
     }
 }

@@ -202,15 +202,15 @@ pub fn connect4(args: &Args, input: &mut Input) -> anyhow::Result<()> {
 
 /// The human driver of piranhas (its line in the registry).
 pub fn piranhas(args: &Args, input: &mut Input) -> anyhow::Result<()> {
+    use kibitz_piranhas::game_impl::Piranhas;
     use kibitz_piranhas::kraken::random_pair;
-    use kibitz_piranhas::players::PlayerSpec;
     use kibitz_piranhas::{Color, Move, State};
+    use kibitz_search::agent::{Played, View};
+    use kibitz_search::game::Turn;
+    use kibitz_search::time::TimeControl;
     use rand::SeedableRng;
-    let spec: PlayerSpec = args
-        .bot
-        .parse()
+    let mut bot = kibitz_piranhas::agents::agent(&args.bot)
         .map_err(|e| anyhow::anyhow!("piranhas spec {:?}: {e}", args.bot))?;
-    let mut bot = spec.build(args.seed);
     let krakens = random_pair(&mut rand_chacha::ChaCha8Rng::seed_from_u64(args.seed));
     let mut state = State::start(krakens);
     let me = if args.seat == 0 {
@@ -218,6 +218,7 @@ pub fn piranhas(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     } else {
         Color::Blue
     };
+    bot.new_game(me.other() as usize, args.seed);
     println!("you are {me}; a move is x,y,DIRECTION as listed");
     while state.outcome().is_none() {
         println!("\n{state}");
@@ -240,11 +241,18 @@ pub fn piranhas(args: &Args, input: &mut Input) -> anyhow::Result<()> {
                 }
             }
         } else {
-            let m = bot.choose(&state).context("the bot found no move")?;
+            let game = Piranhas(state);
+            let view = View::new(&game, me.other() as usize);
+            let m = bot.choose(&view, &TimeControl::infinite()).action;
             println!("bot plays {m}");
             m
         };
+        let mover = state.current() as usize;
         state = state.apply(mv)?;
+        bot.observe(&Played {
+            actor: Turn::Seat(mover),
+            action: mv,
+        });
     }
     println!("\n{state}");
     match state.outcome() {

@@ -8,53 +8,49 @@
 //! as the Kraken pair alone; any other board is recorded in `setup.board` too, and replays
 //! start from it.
 //!
-//! Specs are [`kibitz_piranhas::players::PlayerSpec`]: `random`, `greedy[:...]`,
+//! Specs are [`kibitz_piranhas::agents::AgentSpec`]: `random`, `greedy[:...]`,
 //! `search[:time=MS,depth=D,nodes=N,param.NAME=V,...]`, or an external bot
-//! `cmd:PROGRAM ARGS` with `{host} {port} {reservation}` (see [`super::external`]).
+//! `cmd:PROGRAM ARGS` with `{host} {port} {reservation}` (see [`super::external`]). Built-in
+//! agents are driven by the engine's referee loop ([`kibitz_piranhas::arena::play_from`]);
+//! a search agent's [`kibitz_search::agent::Decision`]s become the record's `think`.
 
 use super::{external, Arena, Job, Outcome, Played, Position};
 use anyhow::Context;
 use kibitz_bots_piranhas::record as precord;
-use kibitz_piranhas::arena::{play_from, play_game};
+use kibitz_piranhas::agents::{AgentKind, AgentSpec};
+use kibitz_piranhas::arena::play_from;
 use kibitz_piranhas::board::{Board, Color, Field, Move};
 use kibitz_piranhas::kraken::{parse_pair, random_pair};
-use kibitz_piranhas::players::{Player, PlayerSpec};
 use kibitz_piranhas::State;
+use kibitz_search::agent::Decision;
 use rand::SeedableRng;
 use serde_json::{json, Value};
 
 /// The Piranhas adapter.
 pub struct Piranhas;
 
-fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<PlayerSpec> {
-    let mut s: PlayerSpec = spec
+/// The spec `spec`, its search budget `tc_ms` (`--tc`) unless it sets `time=` itself.
+fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<AgentSpec> {
+    let mut s: AgentSpec = spec
         .parse()
         .map_err(|e| anyhow::anyhow!("piranhas spec {spec:?}: {e}"))?;
     if let (Some(ms), false) = (tc_ms, spec.contains("time=")) {
-        if s.kind == kibitz_piranhas::players::PlayerKind::Search {
+        if s.kind == AgentKind::Search {
             s.time = Some(std::time::Duration::from_millis(ms));
         }
     }
     Ok(s)
 }
 
-/// What each move's player thought (`think` of `arena::record`), in move order.
-type ThinkLog = std::sync::Arc<std::sync::Mutex<Vec<Value>>>;
-
-/// A player whose [`Player::last_think`] is logged after every move it makes.
-struct Thinking<'a>(&'a mut dyn Player, ThinkLog);
-
-impl Player for Thinking<'_> {
-    fn choose(&mut self, state: &State) -> Option<Move> {
-        let mv = self.0.choose(state);
-        let seat = if state.current() == Color::Red { 0 } else { 1 };
-        let t = self.0.last_think().map_or(Value::Null, |t| {
-            json!({"seat": seat, "score": t.score, "depth": t.depth, "nodes": t.nodes,
-                   "ms": t.ms, "pv": t.pv})
-        });
-        self.1.lock().unwrap_or_else(|e| e.into_inner()).push(t);
-        mv
-    }
+/// One move's `think` (of `arena::record`) from its [`Decision`]: what a searching agent
+/// knew (score, depth, nodes, ms, pv); `null` for agents that do not evaluate.
+fn think(seat: Color, d: &Decision<Move>) -> Value {
+    let Some(score) = d.score else {
+        return Value::Null;
+    };
+    let pv: Vec<String> = d.pv.iter().map(Move::to_string).collect();
+    json!({"seat": seat as usize, "score": score as i64, "depth": d.depth.unwrap_or(0),
+           "nodes": d.nodes, "ms": d.elapsed.as_millis() as u64, "pv": pv})
 }
 
 impl Arena for Piranhas {
@@ -94,27 +90,21 @@ impl Arena for Piranhas {
                 "a cmd: player starts from the standard board: openings with a whole board \
                  (not just a Kraken pair) are for built-in players"
             );
-            let build = |s: &str, seed| Ok(parse(s, job.tc_ms)?.build(seed));
+            let build = |s: &str| Ok(parse(s, job.tc_ms)?.build());
             return external::piranhas::play(job, krakens, &build);
         }
         let (a, b) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
-        let mut pa = a.build(job.seed_for(1));
-        let mut pb = b.build(job.seed_for(2));
+        let (mut pa, mut pb) = (a.build(), b.build());
+        let (sa, sb) = (job.seed_for(1), job.seed_for(2));
         let a_color = if job.slot == 0 {
             Color::Red
         } else {
             Color::Blue
         };
-        let log: ThinkLog = Default::default();
-        let (mut ta, mut tb) = (
-            Thinking(pa.as_mut(), log.clone()),
-            Thinking(pb.as_mut(), log.clone()),
-        );
-        let rec = match (a_color, &board) {
-            (Color::Red, None) => play_game([&mut ta, &mut tb], krakens),
-            (Color::Blue, None) => play_game([&mut tb, &mut ta], krakens),
-            (Color::Red, Some(s)) => play_from([&mut ta, &mut tb], krakens, *s),
-            (Color::Blue, Some(s)) => play_from([&mut tb, &mut ta], krakens, *s),
+        let start = board.unwrap_or_else(|| State::start(krakens));
+        let rec = match a_color {
+            Color::Red => play_from([pa.as_mut(), pb.as_mut()], [sa, sb], krakens, start),
+            Color::Blue => play_from([pb.as_mut(), pa.as_mut()], [sb, sa], krakens, start),
         };
         let outcome = match rec.winner {
             Some(w) if w == a_color => Outcome::Win,
@@ -128,8 +118,7 @@ impl Arena for Piranhas {
         };
         let reason = match (&rec.result, &rec.violation) {
             (Some(r), _) => r.to_string(),
-            (None, Some((c, Some(e)))) => format!("{c} broke the rules: {e}"),
-            (None, Some((c, None))) => format!("{c} returned no move"),
+            (None, Some((c, e))) => format!("{c} broke the rules: {e}"),
             (None, None) => "unfinished".into(),
         };
         // Built where the server builds its records (one notation, no drift).
@@ -137,8 +126,7 @@ impl Arena for Piranhas {
         if let Some(s) = &board {
             record["setup"]["board"] = json!(s.board().to_letters());
         }
-        let mut thinks = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
-        thinks.truncate(rec.moves.len());
+        let thinks: Vec<Value> = rec.decisions.iter().map(|(c, d)| think(*c, d)).collect();
         if thinks.iter().any(|t| !t.is_null()) {
             record["think"] = Value::Array(thinks);
         }

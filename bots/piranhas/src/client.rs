@@ -1,18 +1,28 @@
 //! The contest client: [`Session`] holds the protocol logic (pure, replayable against recorded
-//! transcripts), [`run`] drives it over TCP with a [`Player`] and the time limits.
+//! transcripts), [`run`] drives it over TCP with an [`Agent`] of [`Piranhas`] and the time
+//! limits.
 //!
-//! Timing: the [`TimeControl`] starts the moment the MoveRequest is decoded. The player gets the
+//! The agent sees only what the server said: [`Session::view`] builds its [`View::seen`] from
+//! the latest memento, it is told [`Agent::new_game`] when the server welcomes us (our seat,
+//! [`ClientConfig::seed`]), and every move the mementos report ([`Session::take_events`]) is
+//! told to it with [`Agent::observe`], once and in order, before it next chooses.
+//!
+//! Timing: the [`TimeControl`] starts the moment the MoveRequest is decoded. The agent gets the
 //! soft budget (stop starting iterations) and the hard deadline (abort); if it still has not
 //! answered by the `send_by` limit (default 1.75 s, the one clock rule for the contest's 2 s: [`PIRANHAS`]), the client sends a legal fallback move
 //! itself, so the server's 2 s soft limit is never crossed by thinking.
 
-use crate::player::{Decision, Player};
 use crate::protocol::{
     ClientMessage, Frame, Framer, Memento, MoveMsg, ProtocolError, ResultMsg, ServerMessage,
     CLIENT_CLOSE, DEFAULT_PORT, GAME_TYPE, OPEN,
 };
+use kibitz_piranhas::agents::{Progress, SearchAgent};
+use kibitz_piranhas::game_impl::Piranhas;
+use kibitz_piranhas::EngineConfig;
 use kibitz_piranhas::{Color, Move, State};
+use kibitz_search::agent::{Agent, Decision, Played, Seen, View};
 use kibitz_search::clock::{MoveBudget, PIRANHAS};
+use kibitz_search::game::{Game, Turn};
 use kibitz_search::time::TimeControl;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -74,6 +84,8 @@ pub struct Session {
     /// We answered a MoveRequest and no memento has come since: a further MoveRequest is a
     /// duplicate of the one answered (the server sends a memento after every move, spec §7.3).
     answered: bool,
+    /// Moves the mementos reported and the agent has not been told yet.
+    events: Vec<Played<Move>>,
 }
 
 impl Session {
@@ -103,7 +115,22 @@ impl Session {
                 self.color = Some(color);
             }
             ServerMessage::Memento { state, .. } => {
-                self.state = Some(state.to_state()?);
+                let next = state.to_state()?;
+                if let Some(last) = &state.last_move {
+                    // The memento after a move: who moved is the side to move before it.
+                    let mover = if next.turn() % 2 == 1 {
+                        Color::Red
+                    } else {
+                        Color::Blue
+                    };
+                    if next.turn() > 0 && self.state.is_none_or(|s| s.turn() < next.turn()) {
+                        self.events.push(Played {
+                            actor: Turn::Seat(mover as usize),
+                            action: last.mv,
+                        });
+                    }
+                }
+                self.state = Some(next);
                 self.memento = Some(*state);
                 self.answered = false;
             }
@@ -135,6 +162,28 @@ impl Session {
         }
         Ok(Action::Wait)
     }
+
+    /// The moves reported since the last call (from the mementos' `lastMove`), oldest first:
+    /// what the agent is told with [`Agent::observe`].
+    pub fn take_events(&mut self) -> Vec<Played<Move>> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Our seat's view of `state` built only from what the server said (no referee state):
+    /// the turn, the position and its legal moves. `None` before the server named our colour.
+    pub fn view(&self, state: &State) -> Option<View<'static, Piranhas>> {
+        let seat = self.color? as usize;
+        let game = Piranhas(*state);
+        Some(View::seen(
+            seat,
+            Seen {
+                seats: 2,
+                turn: game.turn(),
+                observation: game,
+                legal: game.legal_actions(),
+            },
+        ))
+    }
 }
 
 /// How the client connects and how much time it may think.
@@ -163,6 +212,9 @@ pub struct ClientConfig {
     /// readable message before giving up on the stream (capped by `idle_timeout`). In a running
     /// game the server speaks at least every 10 s, so this only ends broken streams.
     pub resync_timeout: Duration,
+    /// The seed the agent is given with [`Agent::new_game`] when the game starts (random
+    /// agents draw from it).
+    pub seed: u64,
 }
 
 /// Silence after which the client warns that the server has said nothing (again and again).
@@ -200,6 +252,7 @@ impl Default for ClientConfig {
             send_by: PIRANHAS.move_budget().send_by,
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
             resync_timeout: DEFAULT_RESYNC_TIMEOUT,
+            seed: 1,
         }
     }
 }
@@ -257,13 +310,42 @@ impl ClientOutcome {
     }
 }
 
-/// Connects, plays one game with `player`, closes the protocol; returns what happened.
+/// The engine's search as the bot's agent: it logs every completed iteration (depth, score,
+/// nodes, time) at debug level.
+pub fn search_agent(config: EngineConfig) -> SearchAgent {
+    let log: Progress = Box::new(|it, elapsed| {
+        tracing::debug!(
+            "depth {} score {} nodes {} time {} ms",
+            it.depth,
+            it.score,
+            it.nodes,
+            elapsed.as_millis()
+        );
+    });
+    SearchAgent::new(config).with_progress(log)
+}
+
+/// The agent as the client holds it: locked by the thinking thread while it chooses.
+type Shared = Arc<Mutex<Box<dyn Agent<Piranhas> + Send>>>;
+
+/// Events waiting to be told to the agent (only ever locked for a moment).
+type Pending = Arc<Mutex<Vec<Played<Move>>>>;
+
+/// The pending events, even if a thread panicked while holding them.
+fn lock(p: &Pending) -> std::sync::MutexGuard<'_, Vec<Played<Move>>> {
+    p.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Connects, plays one game with `agent`, closes the protocol; returns what happened.
 ///
 /// An error comes back only when the connection cannot be opened (the message names the
 /// address) or the join cannot be sent; everything that goes wrong later (the server falls
 /// silent, the connection is lost, the stream cannot be read) ends the run with
 /// [`ClientOutcome::abnormal`] saying why, after logging it.
-pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Result<ClientOutcome> {
+pub async fn run(
+    config: &ClientConfig,
+    agent: Box<dyn Agent<Piranhas> + Send>,
+) -> anyhow::Result<ClientOutcome> {
     use anyhow::Context as _;
     let addr = format!("{}:{}", config.host, config.port);
     let mut stream = TcpStream::connect((config.host.as_str(), config.port))
@@ -280,7 +362,10 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
         .write_all(format!("{OPEN}{}", join.to_xml()).as_bytes())
         .await
         .with_context(|| format!("cannot send the join to the server at {addr}"))?;
-    let player = Arc::new(Mutex::new(player));
+    let agent: Shared = Arc::new(Mutex::new(agent));
+    // Events not yet told to the agent (it may still be held by an overrunning search).
+    let pending: Pending = Arc::default();
+    let mut seated = false;
     let mut framer = Framer::new(MAX_SERVER_MESSAGE);
     framer.set_pretty(true);
     let mut decode_errors = 0u32;
@@ -410,12 +495,27 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
                     Action::Wait
                 }
             };
+            if !seated {
+                if let Some(c) = session.color {
+                    seated = true;
+                    if let Ok(mut a) = agent.try_lock() {
+                        a.new_game(c as usize, config.seed);
+                    }
+                }
+            }
+            lock(&pending).extend(session.take_events());
             match action {
                 Action::Wait => {}
                 Action::Move { room, state } => {
                     let tc = TimeControl::new(config.soft, config.hard);
-                    let decision = think(&player, state, tc.clone(), config.send_by).await;
-                    let Some(mv) = decision.mv.or_else(|| fallback(&state)) else {
+                    let view = session.view(&state);
+                    let decision = think(&agent, view, &pending, tc.clone(), config.send_by).await;
+                    let Some(mv) = decision
+                        .as_ref()
+                        .map(|d| d.action)
+                        .filter(|&m| state.is_legal(m))
+                        .or_else(|| fallback(&state))
+                    else {
                         tracing::warn!("no move to send");
                         continue;
                     };
@@ -432,7 +532,7 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
                     let took = tc.elapsed();
                     out.moves += 1;
                     out.max_reply = out.max_reply.max(took);
-                    log_decision(&state, mv, &decision, took);
+                    log_decision(&state, mv, decision.as_ref(), took);
                     // Thinking is not the server's silence.
                     silent_since = tokio::time::Instant::now();
                 }
@@ -453,6 +553,11 @@ pub async fn run(config: &ClientConfig, player: Box<dyn Player>) -> anyhow::Resu
         let _ = stream.write_all(CLIENT_CLOSE.as_bytes()).await;
     }
     let _ = stream.shutdown().await;
+    // The moves after our last one, unless a search still holds the agent.
+    lock(&pending).extend(session.take_events());
+    if let Ok(mut a) = agent.try_lock() {
+        lock(&pending).drain(..).for_each(|e| a.observe(&e));
+    }
     out.color = session.color;
     out.abnormal = match (&session.result, stopped, &session.error, last_decode_error) {
         (Some(_), _, _, _) => None,
@@ -486,37 +591,55 @@ fn secs(d: Duration) -> String {
     }
 }
 
-/// Runs the player on a blocking thread; if it has not answered by `send_by`, stops it and
-/// returns an empty decision (the caller sends a fallback move).
+/// Runs the agent on a blocking thread: tells it the `pending` events (the moves since it
+/// was last told), then asks it to choose in `view`. Returns `None` (the caller sends a fallback move) when
+/// there is no view, the agent still runs from an earlier overrun, it proposes an illegal
+/// move, panics, or has not answered by `send_by` (then its clock is stopped).
 async fn think(
-    player: &Arc<Mutex<Box<dyn Player>>>,
-    state: State,
+    agent: &Shared,
+    view: Option<View<'static, Piranhas>>,
+    pending: &Pending,
     tc: TimeControl,
     send_by: Duration,
-) -> Decision {
-    let p = Arc::clone(player);
+) -> Option<Decision<Move>> {
+    let Some(view) = view else {
+        tracing::error!("a MoveRequest before the server named our colour; using fallback");
+        return None;
+    };
+    let legal = view.legal_actions();
+    let a = Arc::clone(agent);
+    let pending = Arc::clone(pending);
     let tc2 = tc.clone();
-    let task = tokio::task::spawn_blocking(move || match p.try_lock() {
-        Ok(mut p) => p.choose(&state, &tc2),
-        // A previous search overran and still holds the player: answer with the fallback.
-        Err(_) => Decision::default(),
+    let task = tokio::task::spawn_blocking(move || match a.try_lock() {
+        Ok(mut a) => {
+            lock(&pending).drain(..).for_each(|e| a.observe(&e));
+            Some(a.choose(&view, &tc2))
+        }
+        // A previous search overran and still holds the agent: answer with the fallback.
+        Err(_) => None,
     });
     let left = send_by.saturating_sub(tc.elapsed());
     match tokio::time::timeout(left, task).await {
-        Ok(Ok(d)) if d.mv.is_some_and(|m| state.is_legal(m)) => d,
-        Ok(Ok(d)) => {
-            let mv = d.mv.map_or("no move".to_string(), |m| m.to_string());
-            tracing::error!("player proposed an illegal move ({mv}); using fallback");
-            Decision::default()
+        Ok(Ok(Some(d))) if legal.contains(&d.action) => Some(d),
+        Ok(Ok(Some(d))) => {
+            tracing::error!(
+                "the agent proposed an illegal move ({}); using fallback",
+                d.action
+            );
+            None
+        }
+        Ok(Ok(None)) => {
+            tracing::warn!("the agent is still busy with an earlier move; using fallback");
+            None
         }
         Ok(Err(e)) => {
-            tracing::error!("player crashed: {e}; using fallback");
-            Decision::default()
+            tracing::error!("the agent crashed: {e}; using fallback");
+            None
         }
         Err(_) => {
             tc.stop();
-            tracing::warn!("player overran the hard deadline; using fallback");
-            Decision::default()
+            tracing::warn!("the agent overran the hard deadline; using fallback");
+            None
         }
     }
 }
@@ -537,13 +660,24 @@ fn fallback(state: &State) -> Option<Move> {
         .or_else(|| moves.first().copied())
 }
 
-fn log_decision(state: &State, mv: Move, d: &Decision, took: Duration) {
+/// One info line per move sent, from the agent's [`Decision`] (`-` for what it does not
+/// know; `fallback` when the client chose).
+fn log_decision(state: &State, mv: Move, d: Option<&Decision<Move>>, took: Duration) {
+    let Some(d) = d else {
+        tracing::info!(
+            turn = state.turn(),
+            "move {mv} (fallback) time {} ms",
+            took.as_millis()
+        );
+        return;
+    };
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     let pv: Vec<String> = d.pv.iter().map(|m| m.to_string()).collect();
     tracing::info!(
         turn = state.turn(),
         "move {mv} depth {} score {} nodes {} time {} ms pv [{}]",
-        d.depth,
-        d.score,
+        opt(d.depth.map(|v| v.to_string())),
+        opt(d.score.map(|v| format!("{v:.0}"))),
         d.nodes,
         took.as_millis(),
         pv.join(" ")

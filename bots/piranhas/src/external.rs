@@ -9,28 +9,15 @@
 //! held to the contest's 2 s soft / 10 s hard limits.
 
 use crate::client::{self, ClientConfig};
-use crate::player::{Decision, Player};
 use crate::protocol::Slot;
 use crate::server::{GameRecord, PreparedGame, Server, ServerConfig};
-use kibitz_piranhas::{Color, State};
-use kibitz_search::time::TimeControl;
+use kibitz_piranhas::game_impl::Piranhas;
+use kibitz_piranhas::Color;
+use kibitz_search::agent::Agent;
 use std::time::{Duration, Instant};
 
-/// An in-process engine player ([`kibitz_piranhas::players::Player`]) behind our client.
-pub struct EnginePlayer(pub Box<dyn kibitz_piranhas::players::Player>);
-
-impl Player for EnginePlayer {
-    fn name(&self) -> String {
-        "builtin".into()
-    }
-
-    fn choose(&mut self, state: &State, _tc: &TimeControl) -> Decision {
-        Decision {
-            mv: self.0.choose(state),
-            ..Decision::default()
-        }
-    }
-}
+/// An in-process agent for one seat and the seed it is given ([`Agent::new_game`]).
+pub type SeatAgent = (Box<dyn Agent<Piranhas> + Send>, u64);
 
 /// How to reach the server for one seat: what the placeholders `{host} {port} {reservation}`
 /// become.
@@ -116,13 +103,14 @@ impl ExternalGame {
         }
     }
 
-    /// Plays the game: `players` are the in-process players (`None` on external seats);
+    /// Plays the game: `players` are the in-process agents with their seeds (`None` on
+    /// external seats);
     /// `exited(seat)` tells whether that seat's program has ended (and why). A seat that has
     /// not joined within `connect_deadline`, or whose program exits before joining, loses;
     /// once the game runs the server's clock and rules decide; `game_deadline` bounds it all.
     pub fn play(
         self,
-        players: [Option<Box<dyn Player>>; 2],
+        players: [Option<SeatAgent>; 2],
         connect_deadline: Duration,
         game_deadline: Duration,
         exited: &mut dyn FnMut(Color) -> Option<String>,
@@ -137,7 +125,7 @@ impl ExternalGame {
         let ended = rt.block_on(async {
             let mut tasks = Vec::new();
             for (i, p) in players.into_iter().enumerate() {
-                let Some(player) = p else { continue };
+                let Some((player, seed)) = p else { continue };
                 let config = ClientConfig {
                     host: "127.0.0.1".into(),
                     port,
@@ -147,6 +135,7 @@ impl ExternalGame {
                     hard: game_deadline,
                     send_by: game_deadline,
                     idle_timeout: Some(game_deadline),
+                    seed,
                     ..ClientConfig::default()
                 };
                 tasks.push(tokio::spawn(

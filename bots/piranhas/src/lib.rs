@@ -2,8 +2,8 @@
 //!
 //! - [`protocol`]: the one codec (streaming framer, element tree, typed messages) used by both
 //!   sides, so client and server can never disagree about the bytes.
-//! - [`client`]: the contest client (`piranhas-bot`): session logic and the TCP loop.
-//! - [`player`]: move choosers behind the client: search, greedy, random.
+//! - [`client`]: the contest client (`piranhas-bot`): session logic and the TCP loop that
+//!   drives one [`kibitz_piranhas::agents`] agent (search, greedy, random).
 //! - [`server`]: our reference server (`piranhas-server`) and its in-process API.
 //! - [`record`]: a game as a `kibitz-record/1` line and as the Software-Challenge replay XML
 //!   (server and arena share it).
@@ -46,7 +46,6 @@
 
 pub mod client;
 pub mod external;
-pub mod player;
 pub mod protocol;
 pub mod record;
 pub mod server;

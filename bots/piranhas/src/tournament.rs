@@ -6,12 +6,14 @@
 //! [`run`] is the contract with `kibitz tournament`: our search bot, greedy and random.
 
 use crate::client::{self, ClientConfig};
-use crate::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
 use crate::protocol::{ScoreCause, Slot};
 use crate::server::{GameRecord, PreparedGame, Server, ServerConfig};
 use comfy_table::Table;
 use kibitz_net::tournament::{Options, Progress};
+use kibitz_piranhas::agents::{AgentKind, AgentSpec};
+use kibitz_piranhas::game_impl::Piranhas;
 use kibitz_piranhas::{Color, EngineConfig};
+use kibitz_search::agent::Agent;
 use kibitz_search::clock::{MoveBudget, PIRANHAS};
 use kibitz_search::stats::Standing;
 use rand::SeedableRng;
@@ -19,8 +21,9 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Builds a fresh player for one game (argument: a per-game seed).
-pub type PlayerFactory = Arc<dyn Fn(u64) -> Box<dyn Player> + Send + Sync>;
+/// Builds a fresh agent for one game; the client seeds it with a per-game seed
+/// ([`Agent::new_game`]).
+pub type PlayerFactory = Arc<dyn Fn() -> Box<dyn Agent<Piranhas> + Send> + Send + Sync>;
 
 /// A tournament participant.
 #[derive(Clone)]
@@ -165,9 +168,10 @@ async fn play_one(
                     // The one clock rule: the move leaves one overhead after the hard deadline.
                     send_by: *hard + PIRANHAS.overhead,
                     idle_timeout: Some(timeout),
+                    seed: seed.wrapping_add(i as u64),
                     ..ClientConfig::default()
                 };
-                let player = make(seed.wrapping_add(i as u64));
+                let player = make();
                 tasks.push(tokio::spawn(
                     async move { client::run(&config, player).await },
                 ));
@@ -411,17 +415,20 @@ pub fn entrants_with(search_ms: u64, nodes: Option<u64>) -> Vec<Entrant> {
         clock.soft
     };
     let hard = clock.hard;
-    let search: PlayerFactory = Arc::new(move |_| {
+    let search: PlayerFactory = Arc::new(move || {
         let mut cfg = EngineConfig::default();
         cfg.search.hash_mb = 16;
         if let Some(n) = nodes {
             cfg.search.max_nodes = n;
             cfg.search.smart_time = false;
         }
-        Box::new(SearchPlayer::new(cfg, "search"))
+        Box::new(client::search_agent(cfg))
     });
-    let greedy: PlayerFactory = Arc::new(|_| Box::new(GreedyPlayer::new()));
-    let random: PlayerFactory = Arc::new(|seed| Box::new(RandomPlayer::new(seed)));
+    let spec = |kind| AgentSpec::new(kind, EngineConfig::default());
+    let greedy = spec(AgentKind::Greedy);
+    let greedy: PlayerFactory = Arc::new(move || greedy.build());
+    let random = spec(AgentKind::Random);
+    let random: PlayerFactory = Arc::new(move || random.build());
     [("kibitz", search), ("greedy", greedy), ("random", random)]
         .into_iter()
         .map(|(name, make)| Entrant::InProcess {

@@ -5,12 +5,13 @@
 //! (admin requests without authentication, a nested `<protocol>`).
 
 use kibitz_bots_piranhas::client::{Action, Session};
-use kibitz_bots_piranhas::player::{Player, RandomPlayer};
 use kibitz_bots_piranhas::protocol::{
     ClientMessage, Frame, Framer, MoveMsg, ScoreCause, ServerMessage,
 };
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
+use kibitz_piranhas::game_impl::Piranhas;
 use kibitz_piranhas::Color;
+use kibitz_search::agent::{Agent, RandomAgent, View};
 use kibitz_search::time::TimeControl;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -35,7 +36,7 @@ async fn probe(port: u16, first: String, joined: oneshot::Sender<()>, seed: u64)
         .unwrap();
     let mut joined = Some(joined);
     let mut session = Session::new();
-    let mut rng = RandomPlayer::new(seed);
+    let mut rng = RandomAgent::new(seed);
     let mut framer = Framer::new(1 << 20);
     let mut buf = [0u8; 8192];
     loop {
@@ -53,7 +54,12 @@ async fn probe(port: u16, first: String, joined: oneshot::Sender<()>, seed: u64)
             }
             match action {
                 Action::Move { room, state } => {
-                    let mv = rng.choose(&state, &TimeControl::infinite()).mv.unwrap();
+                    let mv = Agent::<Piranhas>::choose(
+                        &mut rng,
+                        &View::new(&Piranhas(state), state.current() as usize),
+                        &TimeControl::infinite(),
+                    )
+                    .action;
                     let msg = ClientMessage::Move {
                         room,
                         mv: MoveMsg { mv, hints: vec![] },

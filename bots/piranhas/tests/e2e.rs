@@ -3,10 +3,12 @@
 //! parallel game finishes normally, and the tournament contract.
 
 use kibitz_bots_piranhas::client::{self, ClientConfig, ClientOutcome};
-use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
 use kibitz_bots_piranhas::protocol::{Frame, Framer, ScoreCause, ServerMessage, Slot};
 use kibitz_bots_piranhas::server::{GameRecord, Server, ServerConfig};
-use kibitz_piranhas::{Color, EngineConfig, State};
+use kibitz_piranhas::agents::{GreedyAgent, SearchAgent};
+use kibitz_piranhas::game_impl::Piranhas;
+use kibitz_piranhas::{Color, EngineConfig, EvalParams, State};
+use kibitz_search::agent::{Agent, Decision, RandomAgent, View};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -35,10 +37,10 @@ fn client_config(port: u16, code: Option<String>) -> ClientConfig {
     }
 }
 
-fn search_player() -> Box<dyn Player> {
+fn search_player() -> Box<dyn Agent<Piranhas> + Send> {
     let mut cfg = EngineConfig::default();
     cfg.search.hash_mb = 4;
-    Box::new(SearchPlayer::new(cfg, "search"))
+    Box::new(SearchAgent::new(cfg))
 }
 
 /// Replays the server's record with the engine: every move legal, and a regular end agrees
@@ -91,7 +93,7 @@ async fn search_bot_plays_a_full_game_against_random() {
     });
     let blue = tokio::spawn({
         let c = client_config(port, Some(g.codes[1].clone()));
-        async move { client::run(&c, Box::new(RandomPlayer::new(3))).await }
+        async move { client::run(&c, Box::new(RandomAgent::new(3))).await }
     });
     let rec = tokio::time::timeout(GUARD, g.result)
         .await
@@ -151,7 +153,7 @@ async fn join_game_first_joiner_is_red() {
     let mut second = None;
     // The probe answers with random moves through the same session logic as our client.
     let mut session = client::Session::new();
-    let mut rng = RandomPlayer::new(5);
+    let mut rng = RandomAgent::new(5);
     let mut framer = Framer::new(1 << 20);
     let mut buf = [0u8; 8192];
     loop {
@@ -164,16 +166,14 @@ async fn join_game_first_joiner_is_red() {
             let action = session.on_frame(f).unwrap();
             if session.room.is_some() && second.is_none() {
                 let c = c.clone();
-                second = Some(tokio::spawn(async move {
-                    client::run(&c, Box::new(GreedyPlayer::new())).await
-                }));
+                second = Some(tokio::spawn(async move { client::run(&c, greedy()).await }));
             }
             match action {
                 client::Action::Move { room, state } => {
-                    let mv = rng
-                        .choose(&state, &kibitz_search::time::TimeControl::infinite())
-                        .mv
-                        .unwrap();
+                    let game = Piranhas(state);
+                    let view = View::new(&game, state.current() as usize);
+                    let tc = kibitz_search::time::TimeControl::infinite();
+                    let mv = Agent::<Piranhas>::choose(&mut rng, &view, &tc).action;
                     let msg = kibitz_bots_piranhas::protocol::ClientMessage::Move {
                         room,
                         mv: kibitz_bots_piranhas::protocol::MoveMsg {
@@ -282,14 +282,14 @@ async fn misbehaving_clients_lose_while_a_parallel_game_finishes() {
         let bad = tokio::spawn(misbehave(port, g.codes[0].clone(), act));
         let c = client_config(port, Some(g.codes[1].clone()));
         let good =
-            tokio::spawn(async move { client::run(&c, Box::new(RandomPlayer::new(1))).await });
+            tokio::spawn(async move { client::run(&c, Box::new(RandomAgent::new(1))).await });
         games.push((act, g.result, bad, good));
     }
     let normal = server.prepare([slot("greedy"), slot("random")], None);
     let c1 = client_config(port, Some(normal.codes[0].clone()));
     let c2 = client_config(port, Some(normal.codes[1].clone()));
-    let n1 = tokio::spawn(async move { client::run(&c1, Box::new(GreedyPlayer::new())).await });
-    let n2 = tokio::spawn(async move { client::run(&c2, Box::new(RandomPlayer::new(2))).await });
+    let n1 = tokio::spawn(async move { client::run(&c1, greedy()).await });
+    let n2 = tokio::spawn(async move { client::run(&c2, Box::new(RandomAgent::new(2))).await });
 
     let refused = drain(&mut stranger).await;
     assert!(
@@ -411,24 +411,26 @@ async fn command_tournament_with_a_broken_entrant() {
     assert!(table.contains("broken") && table.contains("\u{2205} swarm"));
 }
 
-/// A player that ignores its time control and sleeps far past the server's soft limit.
+/// The greedy agent with the engine's default weights.
+fn greedy() -> Box<dyn Agent<Piranhas> + Send> {
+    Box::new(GreedyAgent::new(EvalParams::default()))
+}
+
+/// An agent that ignores its time control and sleeps far past the server's soft limit.
 struct Stubborn;
 
-impl Player for Stubborn {
+impl Agent<Piranhas> for Stubborn {
     fn name(&self) -> String {
         "stubborn".into()
     }
 
     fn choose(
         &mut self,
-        state: &State,
+        view: &View<'_, Piranhas>,
         _tc: &kibitz_search::time::TimeControl,
-    ) -> kibitz_bots_piranhas::player::Decision {
+    ) -> Decision<kibitz_piranhas::Move> {
         std::thread::sleep(Duration::from_millis(2500));
-        kibitz_bots_piranhas::player::Decision {
-            mv: state.legal_moves().first().copied(),
-            ..Default::default()
-        }
+        Decision::action(view.legal_actions()[0])
     }
 }
 
@@ -445,7 +447,7 @@ async fn client_answers_in_time_even_when_its_player_hangs() {
     c.send_by = Duration::from_millis(200);
     let red = tokio::spawn(async move { client::run(&c, Box::new(Stubborn)).await });
     let c2 = client_config(port, Some(g.codes[1].clone()));
-    let blue = tokio::spawn(async move { client::run(&c2, Box::new(GreedyPlayer::new())).await });
+    let blue = tokio::spawn(async move { client::run(&c2, greedy()).await });
     let rec = tokio::time::timeout(GUARD, g.result)
         .await
         .unwrap()

@@ -4,11 +4,12 @@
 //! limit is not, and connection caps per peer.
 
 use kibitz_bots_piranhas::client::{Action, Session};
-use kibitz_bots_piranhas::player::{Player, RandomPlayer};
 use kibitz_bots_piranhas::protocol::{
     ClientMessage, Frame, Framer, MoveMsg, ScoreCause, ServerMessage, Slot,
 };
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
+use kibitz_piranhas::game_impl::Piranhas;
+use kibitz_search::agent::{Agent, RandomAgent, View};
 use kibitz_search::time::TimeControl;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -31,7 +32,7 @@ async fn player(port: u16, code: String, seed: u64, first_delay: Duration) -> Se
     let hello = format!("<protocol><joinPrepared reservationCode=\"{code}\" />");
     s.write_all(hello.as_bytes()).await.unwrap();
     let mut session = Session::new();
-    let mut rng = RandomPlayer::new(seed);
+    let mut rng = RandomAgent::new(seed);
     let mut framer = Framer::new(1 << 20);
     let mut buf = [0u8; 8192];
     let mut delay = Some(first_delay);
@@ -47,7 +48,12 @@ async fn player(port: u16, code: String, seed: u64, first_delay: Duration) -> Se
                     if let Some(d) = delay.take() {
                         tokio::time::sleep(d).await;
                     }
-                    let mv = rng.choose(&state, &TimeControl::infinite()).mv.unwrap();
+                    let mv = Agent::<Piranhas>::choose(
+                        &mut rng,
+                        &View::new(&Piranhas(state), state.current() as usize),
+                        &TimeControl::infinite(),
+                    )
+                    .action;
                     let msg = ClientMessage::Move {
                         room,
                         mv: MoveMsg { mv, hints: vec![] },
@@ -413,7 +419,7 @@ mod bot {
         .await;
         let out = tokio::time::timeout(
             GUARD,
-            client::run(&config(port), Box::new(RandomPlayer::new(1))),
+            client::run(&config(port), Box::new(RandomAgent::new(1))),
         )
         .await
         .unwrap()
@@ -450,7 +456,7 @@ mod bot {
         // Bounded well below the idle timeout: only the garbage may end this run.
         let out = tokio::time::timeout(
             Duration::from_secs(20),
-            client::run(&cfg, Box::new(RandomPlayer::new(1))),
+            client::run(&cfg, Box::new(RandomAgent::new(1))),
         )
         .await
         .expect("the client kept waiting on a broken stream")
@@ -489,7 +495,7 @@ mod bot {
             idle_timeout: Some(Duration::from_millis(300)),
             ..config(port)
         };
-        let out = tokio::time::timeout(GUARD, client::run(&cfg, Box::new(RandomPlayer::new(1))))
+        let out = tokio::time::timeout(GUARD, client::run(&cfg, Box::new(RandomAgent::new(1))))
             .await
             .unwrap()
             .unwrap();
@@ -506,7 +512,7 @@ mod bot {
             let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
             l.local_addr().unwrap().port()
         };
-        let err = client::run(&config(port), Box::new(RandomPlayer::new(1)))
+        let err = client::run(&config(port), Box::new(RandomAgent::new(1)))
             .await
             .unwrap_err();
         let text = format!("{err:#}");
@@ -523,7 +529,7 @@ mod bot {
     async fn run(script: Vec<Vec<u8>>) -> client::ClientOutcome {
         let port = fake_server(script).await;
         let cfg = config(port);
-        let out = client::run(&cfg, Box::new(RandomPlayer::new(1)));
+        let out = client::run(&cfg, Box::new(RandomAgent::new(1)));
         tokio::time::timeout(GUARD, out).await.unwrap().unwrap()
     }
 

@@ -7,9 +7,11 @@
 //! board); the client streams; and `draw_result.xml`.
 
 use kibitz_bots_piranhas::client::{Action, Session};
-use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer};
 use kibitz_bots_piranhas::protocol::{ClientMessage, Frame, Framer, ScoreCause, ServerMessage};
-use kibitz_piranhas::Color;
+use kibitz_piranhas::agents::GreedyAgent;
+use kibitz_piranhas::game_impl::Piranhas;
+use kibitz_piranhas::{Color, EvalParams};
+use kibitz_search::agent::{Agent, RandomAgent, View};
 use kibitz_search::time::TimeControl;
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
@@ -156,16 +158,20 @@ fn replay_trial(s2c: PathBuf, c2s: PathBuf) -> Result<(), Failed> {
         })
         .collect();
     let mut session = Session::new();
-    let mut players: [Box<dyn Player>; 2] = [
-        Box::new(RandomPlayer::new(7)),
-        Box::new(GreedyPlayer::new()),
+    let mut players: [Box<dyn Agent<Piranhas>>; 2] = [
+        Box::new(RandomAgent::new(7)),
+        Box::new(GreedyAgent::new(EvalParams::default())),
     ];
+    // Every move the mementos report, as the agents are told it.
+    let mut told = 0usize;
+    let mut mementos_after_moves = 0usize;
     let mut requests = 0usize;
     let mut pending: Option<kibitz_piranhas::State> = None;
     let mut finished = false;
     for f in frames(&[&bytes])? {
         if let Frame::Message(m) = &f {
             if let ServerMessage::Memento { state, .. } = ServerMessage::parse(m)? {
+                mementos_after_moves += usize::from(state.last_move.is_some());
                 // The recorded move we sent for the previous request leads exactly here.
                 if let Some(before) = pending.take() {
                     let (_, mv) = &recorded[requests - 1];
@@ -190,11 +196,19 @@ fn replay_trial(s2c: PathBuf, c2s: PathBuf) -> Result<(), Failed> {
                 if Some(state.current()) != session.color {
                     return Err("MoveRequest for the wrong colour".into());
                 }
+                // The bot's view is built from what the server said alone; it offers the
+                // moves the referee's view of the same position offers.
+                let view = session.view(&state).ok_or("no view after the welcome")?;
+                let seat = state.current() as usize;
+                let referee = Piranhas(state);
+                if view.legal_actions() != View::new(&referee, seat).legal_actions()
+                    || view.observation() != referee
+                    || view.legal_actions().is_empty()
+                {
+                    return Err("the client's seen view differs from the referee's".into());
+                }
                 for p in players.iter_mut() {
-                    let mv = p
-                        .choose(&state, &TimeControl::infinite())
-                        .mv
-                        .ok_or("no move")?;
+                    let mv = p.choose(&view, &TimeControl::infinite()).action;
                     if !state.is_legal(mv) {
                         return Err(format!("our move {mv} is illegal").into());
                     }
@@ -217,6 +231,17 @@ fn replay_trial(s2c: PathBuf, c2s: PathBuf) -> Result<(), Failed> {
             }
             Action::Finish => finished = true,
         }
+        for e in session.take_events() {
+            // Told in order: the i-th move told was played at turn i.
+            let mover = usize::from(!told.is_multiple_of(2));
+            if e.actor != kibitz_search::game::Turn::Seat(mover) {
+                return Err(format!("move {told} told as {:?}'s", e.actor).into());
+            }
+            told += 1;
+        }
+    }
+    if told != mementos_after_moves {
+        return Err(format!("{told} moves told, {mementos_after_moves} reported").into());
     }
     if requests != recorded.len() {
         return Err(format!("{requests} requests, {} recorded moves", recorded.len()).into());
@@ -233,6 +258,9 @@ fn replay_trial(s2c: PathBuf, c2s: PathBuf) -> Result<(), Failed> {
     }
     let result = session.result.clone().ok_or("no result")?;
     let last = session.state.ok_or("no memento")?;
+    if told != last.turn() as usize {
+        return Err(format!("{told} moves told, {} played", last.turn()).into());
+    }
     for c in Color::BOTH {
         let s = &result.scores[c as usize];
         if s.swarm != last.biggest_swarm(c) {

@@ -4,14 +4,12 @@
 //! BLUE's moves, or a side to move without a legal move). Actions are [`Move`]s, written in the
 //! data files' `x,y,DIRECTION` notation. Returns: +1 win, −1 loss, 0 each on a draw.
 //!
-//! [`SearchAgent`] is the alpha-beta [`Engine`] as a [`kibitz_search::agent::Agent`]: the
-//! example adapter of that trait.
+//! The players of Piranhas, as [`kibitz_search::agent::Agent`]s of this game, are in
+//! [`crate::agents`].
 
 use crate::kraken::random_pair;
-use crate::{Color, Engine, EngineConfig, Move, State};
-use kibitz_search::agent::{Agent, Decision, View};
+use crate::{Color, Move, State};
 use kibitz_search::game::{Game, GameError, Turn, Utility};
-use kibitz_search::time::TimeControl;
 use rand::SeedableRng;
 
 /// Setup of a [`Piranhas`] game: the Kraken squares, or `None` to draw them from the seed with
@@ -104,46 +102,5 @@ impl Game for Piranhas {
 
     fn determinize<R: rand::Rng + ?Sized>(&self, _seat: usize, _rng: &mut R) -> Piranhas {
         *self
-    }
-}
-
-/// The alpha-beta [`Engine`] as an [`Agent`] of [`Piranhas`]: its [`crate::Choice`] becomes a
-/// [`Decision`] (score in the engine's centi-units from the mover's view, depth of the last
-/// completed iteration, nodes, principal variation).
-pub struct SearchAgent {
-    engine: Engine,
-}
-
-impl SearchAgent {
-    /// An agent searching with `config`.
-    pub fn new(config: EngineConfig) -> SearchAgent {
-        SearchAgent {
-            engine: Engine::new(config),
-        }
-    }
-}
-
-impl Agent<Piranhas> for SearchAgent {
-    fn name(&self) -> String {
-        "search".into()
-    }
-
-    /// The engine's move; should it find none (never, while the seat is to move), the first
-    /// legal one.
-    fn choose(&mut self, view: &View<'_, Piranhas>, clock: &TimeControl) -> Decision<Move> {
-        let state = view.observation().0;
-        let c = self.engine.choose(&state, clock);
-        let action =
-            c.mv.or_else(|| view.legal_actions().first().copied())
-                .unwrap_or_default();
-        Decision {
-            action,
-            score: Some(c.score as f64),
-            depth: Some(c.depth),
-            nodes: c.nodes,
-            pv: c.pv,
-            stats: Vec::new(),
-            elapsed: clock.elapsed(),
-        }
     }
 }

@@ -11,7 +11,8 @@
 //! - [`kraken`]: the 340 Kraken pairs and the official random placement.
 //! - [`eval`] / [`search`]: the static evaluation and the alpha-beta [`Engine`] (through
 //!   `kibitz_search`), the greedy baseline; [`weights`]: the named weights and their presets.
-//! - [`players`] / [`arena`]: player specs (`search:time=100,...`) and in-process games.
+//! - [`agents`] / [`arena`]: every player as one `Agent` of [`game_impl::Piranhas`], built
+//!   from a spec (`search:time=100,...`), and the in-process game loop that drives them.
 //! - [`params`]: the tunables in the shared registry ([`param_specs`]).
 //! - `tune` (feature `research`): Texel-style fit of the evaluation weights from self-play
 //!   (`kibitz piranhas tune`).
@@ -42,6 +43,7 @@
 //!   all kept to measure later versions against.
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod arena;
 pub mod bitboard;
 pub mod board;
@@ -53,7 +55,6 @@ pub mod game_impl;
 pub mod kraken;
 pub mod movegen;
 pub mod params;
-pub mod players;
 mod popcnt;
 pub mod result;
 pub mod search;

@@ -1,6 +1,7 @@
 //! The generic [`Game`] conformance test (kibitz_search::conformance), then Piranhas' own.
 
-use kibitz_piranhas::game_impl::{Piranhas, PiranhasConfig, SearchAgent};
+use kibitz_piranhas::agents::SearchAgent;
+use kibitz_piranhas::game_impl::{Piranhas, PiranhasConfig};
 use kibitz_piranhas::EngineConfig;
 use kibitz_search::agent::{Agent, RandomAgent, View};
 use kibitz_search::conformance::{random_play, random_play_with};

@@ -4,8 +4,7 @@
 
 use super::{Bot, CmdSpec, CONNECT_DEADLINE};
 use crate::arena::{Job, Outcome, Played};
-use kibitz_bots_piranhas::external::{Ended, EnginePlayer, ExternalGame};
-use kibitz_bots_piranhas::player::Player;
+use kibitz_bots_piranhas::external::{Ended, ExternalGame, SeatAgent};
 use kibitz_bots_piranhas::protocol::ScoreCause;
 use kibitz_bots_piranhas::record as precord;
 use kibitz_piranhas::Color;
@@ -20,9 +19,12 @@ const EXIT_GRACE: Duration = Duration::from_secs(1);
 /// 60 moves per side, 10 s hard limit each).
 pub const GAME_DEADLINE: Duration = Duration::from_secs(1300);
 
-/// Builds a built-in player from its spec and seed (the adapter's own parser).
-pub type Build<'a> =
-    &'a dyn Fn(&str, u64) -> anyhow::Result<Box<dyn kibitz_piranhas::players::Player>>;
+/// Builds a built-in agent from its spec (the adapter's own parser); the client seeds it.
+pub type Build<'a> = &'a dyn Fn(
+    &str,
+) -> anyhow::Result<
+    Box<dyn kibitz_search::agent::Agent<kibitz_piranhas::game_impl::Piranhas> + Send>,
+>;
 
 /// Plays `job` on our server with Kraken pair `krakens`; A is RED in slot 0.
 pub fn play(job: &Job, krakens: [(u8, u8); 2], build: Build) -> anyhow::Result<Played> {
@@ -45,10 +47,10 @@ pub fn play(job: &Job, krakens: [(u8, u8); 2], build: Build) -> anyhow::Result<P
     });
     let [c0, c1] = cmds;
     let cmds = [c0?, c1?];
-    let mut players: [Option<Box<dyn Player>>; 2] = [None, None];
+    let mut players: [Option<SeatAgent>; 2] = [None, None];
     for (i, (spec, seed)) in seats.iter().enumerate() {
         if !external[i] {
-            players[i] = Some(Box::new(EnginePlayer(build(spec, *seed)?)));
+            players[i] = Some((build(spec)?, *seed));
         }
     }
     let game = ExternalGame::start(seats.map(|(s, _)| s.to_string()), krakens, external)?;

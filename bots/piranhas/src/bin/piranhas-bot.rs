@@ -4,9 +4,11 @@
 use anyhow::Context;
 use clap::{ArgAction, Parser};
 use kibitz_bots_piranhas::client::{self, ClientConfig};
-use kibitz_bots_piranhas::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer};
 use kibitz_net::cli::{self, AddrArgs, PlayerArgs};
+use kibitz_piranhas::agents::{AgentKind, AgentSpec};
+use kibitz_piranhas::game_impl::Piranhas;
 use kibitz_piranhas::{EngineConfig, EvalParams};
+use kibitz_search::agent::Agent;
 use kibitz_search::clock::{MoveBudget, PIRANHAS};
 use std::time::Duration;
 
@@ -76,11 +78,13 @@ struct Args {
     log_level: String,
 }
 
-fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
+/// The agent the flags ask for (`--seed` reaches it through [`ClientConfig::seed`]).
+fn build_agent(a: &Args) -> anyhow::Result<Box<dyn Agent<Piranhas> + Send>> {
     let player = a.player.player.as_deref().unwrap_or("search");
+    let plain = |kind| AgentSpec::new(kind, EngineConfig::default()).build();
     Ok(match player {
-        "random" => Box::new(RandomPlayer::new(a.player.seed.unwrap_or(1))),
-        "greedy" => Box::new(GreedyPlayer::new()),
+        "random" => plain(AgentKind::Random),
+        "greedy" => plain(AgentKind::Greedy),
         "search" => {
             let eval = EvalParams::preset(&a.eval).with_context(|| {
                 format!(
@@ -114,7 +118,7 @@ fn build_player(a: &Args) -> anyhow::Result<Box<dyn Player>> {
                     "unknown parameter {name:?}"
                 );
             }
-            Box::new(SearchPlayer::new(cfg, "search"))
+            Box::new(client::search_agent(cfg))
         }
         other => anyhow::bail!("unknown player {other:?} (search, greedy, random)"),
     })
@@ -160,11 +164,12 @@ async fn main() -> anyhow::Result<()> {
         port: a.addr.port.unwrap_or(13050),
         reservation: a.reservation.clone(),
         idle_timeout: (a.idle_timeout_s > 0).then(|| Duration::from_secs(a.idle_timeout_s)),
+        seed: a.player.seed.unwrap_or(1),
         ..ClientConfig::default()
     }
     .with_clock(clock(&a)?);
-    let player = build_player(&a)?;
-    let out = client::run(&config, player).await?;
+    let agent = build_agent(&a)?;
+    let out = client::run(&config, agent).await?;
     match &out.abnormal {
         None => tracing::info!("game over: {}", out.summary()),
         Some(_) => anyhow::bail!("game ended abnormally: {}", out.summary()),
