@@ -240,7 +240,7 @@ impl ClientConfig {
 }
 
 /// The default clock is the contest's: [`PIRANHAS`] (2 s budget, 250 ms overhead → soft
-/// 1,000 ms, hard 1,500 ms, send-by 1,750 ms).
+/// 1,300 ms, hard 1,500 ms, send-by 1,750 ms).
 impl Default for ClientConfig {
     fn default() -> Self {
         Self {
@@ -695,9 +695,9 @@ mod clock_tests {
     #[test]
     fn default_clock_is_the_contest_rule() {
         // Old default: soft 900, hard 1500, send-by 1650 (and the binary's 1300 / 1600 / 1750).
-        // New: the 2 s budget with 250 ms overhead.
+        // New: the 2 s budget with 250 ms overhead, soft at the contest's share (0.65).
         let c = ClientConfig::default();
-        assert_eq!((c.soft, c.hard, c.send_by), (ms(1000), ms(1500), ms(1750)));
+        assert_eq!((c.soft, c.hard, c.send_by), (ms(1300), ms(1500), ms(1750)));
     }
 
     #[test]

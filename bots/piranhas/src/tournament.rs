@@ -14,7 +14,7 @@ use kibitz_piranhas::agents::{AgentKind, AgentSpec};
 use kibitz_piranhas::game_impl::Piranhas;
 use kibitz_piranhas::{Color, EngineConfig};
 use kibitz_search::agent::Agent;
-use kibitz_search::clock::{MoveBudget, PIRANHAS};
+use kibitz_search::clock::PIRANHAS;
 use kibitz_search::stats::Standing;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -408,7 +408,7 @@ pub fn standard_entrants(search_ms: u64) -> Vec<Entrant> {
 /// move instead of watching the clock (reproducible: no smart time, the clock only a guard
 /// at `search_ms`), and every player is built fresh for each game.
 pub fn entrants_with(search_ms: u64, nodes: Option<u64>) -> Vec<Entrant> {
-    let clock = MoveBudget::for_move(Duration::from_millis(search_ms), PIRANHAS.overhead);
+    let clock = PIRANHAS.budget_for(Duration::from_millis(search_ms), PIRANHAS.overhead);
     let soft = if nodes.is_some() {
         clock.hard
     } else {

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// Default soft budget: no new iteration after this (the one clock rule for the contest's 2 s
-/// incl. network: [`kibitz_search::clock::PIRANHAS`], 1,000 ms).
+/// incl. network: [`kibitz_search::clock::PIRANHAS`], 1,300 ms).
 pub const DEFAULT_SOFT: Duration = kibitz_search::clock::PIRANHAS.move_budget().soft;
 /// Default hard deadline: abort the search here (the same rule, 1,500 ms).
 pub const DEFAULT_HARD: Duration = kibitz_search::clock::PIRANHAS.move_budget().hard;

@@ -37,7 +37,7 @@ struct Args {
     reservation: Option<String>,
     /// Move budget in ms: from the server's move request until our move must have reached it
     /// (the contest allows 2000 before its soft limit). The search starts no new iteration
-    /// after half of it, stops at budget − 2 × overhead, and a move leaves by budget −
+    /// after 0.65 of it, stops at budget − 2 × overhead, and a move leaves by budget −
     /// overhead at the latest.
     #[arg(long, default_value_t = PIRANHAS.budget.as_millis() as u64)]
     time_ms: u64,
@@ -124,10 +124,11 @@ fn build_agent(a: &Args) -> anyhow::Result<Box<dyn Agent<Piranhas> + Send>> {
     })
 }
 
-/// The move's times from `--time-ms` and `--overhead-ms` by the one clock rule, the hard
-/// deadline capped by the old `--hard-ms` if given.
+/// The move's times from `--time-ms` and `--overhead-ms` by the one clock rule with the
+/// contest's soft share ([`PIRANHAS`]), the hard deadline capped by the old `--hard-ms` if
+/// given.
 fn clock(a: &Args) -> anyhow::Result<MoveBudget> {
-    let mut b = MoveBudget::for_move(
+    let mut b = PIRANHAS.budget_for(
         Duration::from_millis(a.time_ms),
         Duration::from_millis(a.overhead_ms),
     );
