@@ -6,7 +6,7 @@ use kibitz_koehandel::auction::server_payment;
 use kibitz_koehandel::runner::play_game;
 use kibitz_koehandel::sim::{rollout, rollout_seats};
 use kibitz_koehandel::strong::{StrongParams, StrongPlayer};
-use kibitz_koehandel::{make_player, Cards, Game, Player};
+use kibitz_koehandel::{make_agent, Cards, Game, KhAgent};
 
 fn games(c: &mut Criterion) {
     let mut g = c.benchmark_group("koehandel");
@@ -15,10 +15,12 @@ fn games(c: &mut Criterion) {
         let mut seed = 0;
         b.iter(|| {
             seed += 1;
-            let mut players: Vec<Box<dyn Player>> = (0..4)
-                .map(|i| make_player("heuristic", seed * 4 + i).expect("registered"))
+            let seeds: Vec<u64> = (0..4).map(|i| seed * 4 + i).collect();
+            let mut players: Vec<KhAgent> = seeds
+                .iter()
+                .map(|&s| make_agent("heuristic", s).expect("registered"))
                 .collect();
-            play_game(Game::new(seed), &mut players)
+            play_game(Game::new(seed), &mut players, &seeds)
         })
     });
     g.bench_function("rollout (quiet heuristic play-out from the start)", |b| {
@@ -62,12 +64,12 @@ fn games(c: &mut Criterion) {
                 worlds: 8,
                 ..Default::default()
             };
-            let mut players: Vec<Box<dyn Player>> =
-                vec![Box::new(StrongPlayer::with_params(params, seed))];
-            for i in 1..4 {
-                players.push(make_player("heuristic", seed * 4 + i).expect("registered"));
+            let seeds = [seed, seed * 4 + 1, seed * 4 + 2, seed * 4 + 3];
+            let mut players: Vec<KhAgent> = vec![Box::new(StrongPlayer::with_params(params, seed))];
+            for &s in &seeds[1..] {
+                players.push(make_agent("heuristic", s).expect("registered"));
             }
-            play_game(Game::new(seed), &mut players)
+            play_game(Game::new(seed), &mut players, &seeds)
         })
     });
     g.finish();

@@ -425,14 +425,36 @@ struct HumanKh<'a> {
     legend_shown: bool,
 }
 
-impl HumanKh<'_> {
-    fn new_game(&mut self, me: kibitz_koehandel::Seat) {
-        self.know = kibitz_koehandel::Knowledge::new(me);
+impl kibitz_search::agent::Agent<kibitz_koehandel::game_impl::Koehandel> for HumanKh<'_> {
+    fn name(&self) -> String {
+        "you".into()
+    }
+    fn new_game(&mut self, seat: usize, _seed: u64) {
+        self.know = kibitz_koehandel::Knowledge::new(kibitz_koehandel::Seat(seat as u8 % 4));
         self.legend_shown = false;
     }
     fn observe(&mut self, event: &kibitz_koehandel::Event) {
         self.know.observe(event);
     }
+    /// Asks the person for the answer to the pending question (no answer after an input
+    /// error, which [`koehandel`] then reports).
+    fn choose(
+        &mut self,
+        view: &kibitz_search::agent::View<'_, kibitz_koehandel::game_impl::Koehandel>,
+        clock: &kibitz_search::time::TimeControl,
+    ) -> kibitz_search::agent::Decision<kibitz_koehandel::game_impl::KhAction> {
+        let answer = match kibitz_koehandel::agents::pending_question(view) {
+            Some(q) => self.decide(&q),
+            None => kibitz_koehandel::Answer::None,
+        };
+        kibitz_search::agent::Decision {
+            elapsed: clock.elapsed(),
+            ..kibitz_search::agent::Decision::action(kibitz_koehandel::game_impl::KhAction(answer))
+        }
+    }
+}
+
+impl HumanKh<'_> {
     fn decide(&mut self, q: &kibitz_koehandel::Question) -> kibitz_koehandel::Answer {
         use kibitz_koehandel::{Animal, Answer, Cards, Question, Seat, TradeStart};
         if self.error.is_some() {
@@ -505,9 +527,15 @@ impl HumanKh<'_> {
     }
 }
 
-/// The human driver of koehandel (its line in the registry).
+/// The human driver of koehandel (its line in the registry): the person at seat 0, the bot's
+/// agents at seats 1-3 (seeded `seed + seat`), all driven through [`Agent`].
+///
+/// [`Agent`]: kibitz_search::agent::Agent
 pub fn koehandel(args: &Args, input: &mut Input) -> anyhow::Result<()> {
-    use kibitz_koehandel::{make_player, Game, Player, Seat};
+    use kibitz_koehandel::game_impl::Koehandel;
+    use kibitz_koehandel::{make_agent, Game, KhAgent, Seat};
+    use kibitz_search::agent::{Agent, View};
+    use kibitz_search::time::TimeControl;
     let spec = kh::engine_spec(&args.bot, None)?;
     let mut human = HumanKh {
         input,
@@ -515,34 +543,39 @@ pub fn koehandel(args: &Args, input: &mut Input) -> anyhow::Result<()> {
         error: None,
         legend_shown: false,
     };
-    let mut bots: Vec<Box<dyn Player>> = (1..4u64)
-        .map(|s| make_player(&spec, args.seed.wrapping_add(s)).context("bot spec"))
+    let seeds: Vec<u64> = (1..4u64).map(|s| args.seed.wrapping_add(s)).collect();
+    let mut bots: Vec<KhAgent> = seeds
+        .iter()
+        .map(|&s| make_agent(&spec, s).context("bot spec"))
         .collect::<anyhow::Result<_>>()?;
-    let mut game = Game::new(args.seed);
-    human.new_game(Seat(0));
-    for (i, b) in bots.iter_mut().enumerate() {
-        b.new_game(Seat(i as u8 + 1));
+    let mut game = Koehandel(Game::new(args.seed));
+    human.new_game(0, args.seed);
+    for (i, (b, &s)) in bots.iter_mut().zip(&seeds).enumerate() {
+        b.new_game(i + 1, s);
     }
     loop {
-        for n in game.drain_notices() {
+        for n in game.0.drain_notices() {
             if n.seat.0 == 0 {
                 human.observe(&n.event);
             } else {
                 bots[n.seat.0 as usize - 1].observe(&n.event);
             }
         }
-        let Some(ask) = game.ask() else { break };
-        let answer = if ask.seat.0 == 0 {
-            human.decide(&ask.question)
+        let Some(seat) = View::mover(&game) else {
+            break;
+        };
+        let (view, clock) = (View::new(&game, seat), TimeControl::infinite());
+        let d = if seat == 0 {
+            human.choose(&view, &clock)
         } else {
-            bots[ask.seat.0 as usize - 1].decide(&ask.question)
+            bots[seat - 1].choose(&view, &clock)
         };
         if let Some(e) = human.error.take() {
             return Err(e);
         }
-        game.answer(answer);
+        game.0.answer(d.action.0);
     }
-    let scores = game.scores();
+    let scores = game.0.scores();
     println!("\nfinal scores: you {}, bots {:?}", scores[0], &scores[1..]);
     Ok(())
 }

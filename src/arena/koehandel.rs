@@ -7,17 +7,23 @@
 //! the names A and B turns a win into a loss, so for equal players the expected score is
 //! exactly 0.5, as the Elo and SPRT formulas assume.
 //!
-//! Specs are the engine's ([`kibitz_koehandel::make_player`]): `pass`, `random`,
+//! Specs are the engine's ([`kibitz_koehandel::make_agent`]): `pass`, `random`,
 //! `heuristic[:k=v...]`, `strong[:worlds=N,...]`; options may be separated by `,` or `:` and
 //! written `param.NAME=V`; `time=MS` sets the strong player's per-decision budget, turned into
 //! its `soft_ms` and `hard_ms` by `kibitz_search::clock` (half of it soft, all of it hard);
-//! `soft_ms` / `hard_ms` set them directly. Without a time the strong player is deterministic.
+//! `soft_ms` / `hard_ms` set them directly. The match's `--tc` is the [`TimeControl`] every
+//! decision of a seat whose spec sets no time of its own is given (by the same rule). Without
+//! a time the strong player is deterministic.
 
 use super::{split_spec, Arena, Job, Outcome, Played, Position, Seating};
 use anyhow::Context;
 use kibitz_bots_koehandel::record as kh_record;
-use kibitz_koehandel::{make_player, Answer, Event, Game, Player, Question, Seat};
+use kibitz_koehandel::agents::pending_question;
+use kibitz_koehandel::game_impl::{KhAction, Koehandel as KhGame};
+use kibitz_koehandel::{make_agent, Event, Game, KhAgent, Seat};
+use kibitz_search::agent::{Agent, Decision, View};
 use kibitz_search::clock::MoveBudget;
+use kibitz_search::time::TimeControl;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 
@@ -55,13 +61,21 @@ pub fn engine_spec(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<String> {
         parts.push(budget(ms));
     }
     let s = parts.join(":");
-    if make_player(&s, 0).is_none() {
-        anyhow::bail!(
-            "koehandel spec {spec:?}: unknown player or option (players: {})",
-            kibitz_koehandel::PLAYER_NAMES.join(", ")
-        );
+    if let Err(e) = make_agent(&s, 0) {
+        anyhow::bail!("koehandel spec {spec:?}: {e}");
     }
     Ok(s)
+}
+
+/// The move budget a seat playing engine spec `engine` is given under the match's `--tc`:
+/// `None` without `--tc` or when the spec sets a time of its own (`soft_ms`, `hard_ms`,
+/// `time_ms`, which the spec's own budget keeps).
+pub fn seat_budget(engine: &str, tc_ms: Option<u64>) -> Option<MoveBudget> {
+    let timed = engine.split(':').skip(1).any(|p| {
+        let key = p.split('=').next().unwrap_or_default();
+        matches!(key, "soft_ms" | "hard_ms" | "time_ms")
+    });
+    tc_ms.filter(|_| !timed).map(MoveBudget::in_process_ms)
 }
 
 /// Whether seat `s` holds A in slot `slot`.
@@ -71,38 +85,60 @@ fn is_a(slot: u64, s: usize) -> bool {
 
 type Log = Arc<Mutex<Vec<Value>>>;
 
-/// A player that logs every question and answer.
+/// An agent that logs every question and answer.
 struct Logged {
-    inner: Box<dyn Player>,
+    inner: KhAgent,
     seat: usize,
     log: Log,
     /// What it thought per answer, `null` where it says nothing (`think` of `arena::record`).
     think: Log,
 }
 
-impl Player for Logged {
+/// A decision's search numbers as a record's `think` entry (`null` without a search): the
+/// seat, every stat (whole numbers as integers), the score as `estimate` and the time in `ms`.
+fn think_json(seat: usize, d: &Decision<KhAction>) -> Value {
+    if d.stats.is_empty() {
+        return Value::Null;
+    }
+    let mut t = serde_json::Map::new();
+    t.insert("seat".into(), seat.into());
+    for &(name, v) in &d.stats {
+        let n = if v.fract() == 0.0 && (0.0..9e15).contains(&v) {
+            (v as u64).into()
+        } else {
+            v.into()
+        };
+        t.insert(name.into(), n);
+    }
+    if let Some(score) = d.score {
+        t.insert("estimate".into(), score.into());
+    }
+    t.insert("ms".into(), (d.elapsed.as_millis() as u64).into());
+    Value::Object(t)
+}
+
+impl Agent<KhGame> for Logged {
     fn name(&self) -> String {
         self.inner.name()
     }
-    fn new_game(&mut self, me: Seat) {
-        self.inner.new_game(me)
+    fn new_game(&mut self, seat: usize, seed: u64) {
+        self.inner.new_game(seat, seed)
     }
     fn observe(&mut self, event: &Event) {
         self.inner.observe(event)
     }
-    fn decide(&mut self, question: &Question) -> Answer {
-        let started = std::time::Instant::now();
-        let a = self.inner.decide(question);
-        let t = self.inner.last_think().map_or(Value::Null, |t| {
-            json!({"seat": self.seat, "worlds": t.worlds, "candidates": t.candidates,
-                   "estimate": t.estimate, "ms": started.elapsed().as_millis() as u64})
-        });
+    fn choose(&mut self, view: &View<'_, KhGame>, clock: &TimeControl) -> Decision<KhAction> {
+        let question = pending_question(view);
+        let d = self.inner.choose(view, clock);
+        let t = think_json(self.seat, &d);
         self.think.lock().unwrap_or_else(|e| e.into_inner()).push(t);
-        self.log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(kh_record::move_json(Seat(self.seat as u8), question, &a));
-        a
+        if let Some(q) = question {
+            self.log
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(kh_record::move_json(Seat(self.seat as u8), &q, &d.action.0));
+        }
+        d
     }
 }
 
@@ -145,22 +181,24 @@ impl Arena for Koehandel {
         if super::external::is_cmd(job.a) || super::external::is_cmd(job.b) {
             return super::external::koehandel::play(job, &|s| engine_spec(s, job.tc_ms));
         }
-        let (sa, sb) = (
-            engine_spec(job.a, job.tc_ms)?,
-            engine_spec(job.b, job.tc_ms)?,
-        );
+        let (sa, sb) = (engine_spec(job.a, None)?, engine_spec(job.b, None)?);
         let log: Log = Arc::default();
         let think: Log = Arc::default();
-        let mut players: Vec<Box<dyn Player>> = Vec::new();
+        let mut players: Vec<KhAgent> = Vec::new();
         let mut specs = Vec::new();
+        let mut seeds = Vec::new();
+        let mut budgets = Vec::new();
         for s in 0..SEATS {
             let (spec, text) = if job.seating.is_a(s) {
                 (&sa, job.a)
             } else {
                 (&sb, job.b)
             };
-            let inner = make_player(spec, job.seed_for(1 + s as u64))
-                .with_context(|| format!("koehandel spec {text:?}"))?;
+            let seed = job.seed_for(1 + s as u64);
+            let inner =
+                make_agent(spec, seed).with_context(|| format!("koehandel spec {text:?}"))?;
+            seeds.push(seed);
+            budgets.push(seat_budget(spec, job.tc_ms));
             players.push(Box::new(Logged {
                 inner,
                 seat: s,
@@ -170,7 +208,19 @@ impl Arena for Koehandel {
             specs.push(text);
         }
         let deck_seed = super::deals::seed(job)?;
-        let r = kibitz_koehandel::runner::play_game(Game::new(deck_seed), &mut players);
+        let mut clock = |seat: usize| {
+            budgets
+                .get(seat)
+                .copied()
+                .flatten()
+                .map_or_else(TimeControl::infinite, |b| b.time_control())
+        };
+        let r = kibitz_koehandel::runner::play_game_with(
+            Game::new(deck_seed),
+            &mut players,
+            &seeds,
+            &mut clock,
+        );
         let (mut sum_a, mut sum_b) = (0u64, 0u64);
         for (s, &score) in r.scores.iter().enumerate() {
             if job.seating.is_a(s) {
@@ -277,7 +327,9 @@ fn koehandel_state(g: &Game) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::engine_spec;
+    use super::{engine_spec, seat_budget, think_json};
+    use kibitz_search::agent::Decision;
+    use kibitz_search::clock::MoveBudget;
 
     #[test]
     fn time_is_the_move_budget_under_the_clock_rule() {
@@ -290,5 +342,35 @@ mod tests {
         assert_eq!(s, "strong:soft_ms=70");
         assert_eq!(engine_spec("heuristic", Some(300)).unwrap(), "heuristic");
         assert!(engine_spec("strong:time=x", None).is_err());
+    }
+
+    #[test]
+    fn tc_is_the_clock_of_seats_without_their_own_time() {
+        let b = |ms| Some(MoveBudget::in_process_ms(ms));
+        assert_eq!(seat_budget("strong:worlds=4", Some(300)), b(300));
+        assert_eq!(seat_budget("heuristic", Some(300)), b(300));
+        assert_eq!(seat_budget("strong:worlds=4", None), None);
+        for own in [
+            "strong:soft_ms=70",
+            "strong:hard_ms=70",
+            "strong:time_ms=70",
+        ] {
+            assert_eq!(seat_budget(own, Some(300)), None, "{own}");
+        }
+    }
+
+    #[test]
+    fn think_keeps_the_search_numbers_of_the_decision() {
+        use kibitz_koehandel::game_impl::KhAction;
+        use kibitz_koehandel::Answer;
+        let mut d = Decision::action(KhAction(Answer::Auction));
+        assert!(think_json(2, &d).is_null(), "no search, no think");
+        d.score = Some(0.25);
+        d.stats = vec![("worlds", 8.0), ("candidates", 3.0)];
+        d.elapsed = std::time::Duration::from_millis(12);
+        assert_eq!(
+            think_json(2, &d),
+            serde_json::json!({"seat": 2, "worlds": 8, "candidates": 3, "estimate": 0.25, "ms": 12})
+        );
     }
 }

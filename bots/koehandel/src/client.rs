@@ -1,16 +1,22 @@
 //! Our player endpoint: answers the market's GET requests with `?var=value` bodies.
 //!
 //! One [`Bot`] serves any number of games at once; each (market, id) pair gets its own
-//! [`Session`] (an engine [`Player`] playing as seat 0 plus the wire decoder). Decisions run on
-//! the blocking pool so a slow player never stalls the HTTP runtime; sessions end with the `end`
-//! message and the least recently used ones are dropped beyond [`MAX_SESSIONS`].
+//! [`Session`] (an engine agent playing as seat 0, the books it answers from, and the wire
+//! decoder). Every question becomes a seen [`View`] ([`KhView::from_knowledge`]) the agent
+//! chooses from under the request's [`TimeControl`]. Decisions run on the blocking pool so a
+//! slow player never stalls the HTTP runtime; sessions end with the `end` message and the
+//! least recently used ones are dropped beyond [`MAX_SESSIONS`].
+//!
+//! [`View`]: kibitz_search::agent::View
 
 use crate::protocol::{answer_reply, BotDecoder, Envelope, Incoming, Reply};
 use axum::extract::{RawQuery, State};
 use axum::Router;
-use kibitz_koehandel::{make_player, Event, Player, Seat};
-use kibitz_search::clock::KOEHANDEL;
+use kibitz_koehandel::game_impl::KhView;
+use kibitz_koehandel::{make_agent, Event, KhAgent, Knowledge, Seat};
+use kibitz_search::clock::{MoveBudget, KOEHANDEL};
 use kibitz_search::seed::mix;
+use kibitz_search::time::TimeControl;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -22,25 +28,13 @@ use tokio::net::TcpListener;
 /// with [`KOEHANDEL`]'s 500 ms overhead: 4,500 ms (a late answer would be worth nothing).
 pub const ANSWER_DEADLINE: std::time::Duration = KOEHANDEL.move_budget().send_by;
 
-/// `strategy` with a per-decision clock for the `strong` player: `:time_ms=B:overhead_ms=O`
-/// appended, so its search stops by the one clock rule (soft = min(B / 2, hard), hard =
-/// B − 2·O). Unchanged for the other strategies (they take no time) and for a spec that
-/// already sets `time_ms`, `soft_ms` or `hard_ms`.
-pub fn clocked_strategy(strategy: &str, budget: Duration, overhead: Duration) -> String {
-    let mut parts = strategy.split(':');
-    let name = parts.next().unwrap_or_default();
-    let timed = parts.any(|p| {
+/// Whether `strategy` sets a time of its own (`time_ms`, `soft_ms` or `hard_ms`), which a
+/// bot's move budget then leaves alone.
+pub fn strategy_is_timed(strategy: &str) -> bool {
+    strategy.split(':').skip(1).any(|p| {
         let key = p.split('=').next().unwrap_or_default();
         matches!(key, "time_ms" | "soft_ms" | "hard_ms")
-    });
-    if name != "strong" || timed {
-        return strategy.to_string();
-    }
-    format!(
-        "{strategy}:time_ms={}:overhead_ms={}",
-        budget.as_millis(),
-        overhead.as_millis()
-    )
+    })
 }
 
 /// Games remembered at once; beyond this the least recently used session is dropped.
@@ -62,6 +56,11 @@ pub struct EndpointLimits {
     /// A decision still running this long after the request arrived is answered with the
     /// empty reply (default [`ANSWER_DEADLINE`]).
     pub answer_by: Duration,
+    /// The times of one decision, counted from the request's arrival: each decision is
+    /// given this [`TimeControl`] unless the strategy sets a time of its own
+    /// ([`strategy_is_timed`]). `None` (the default): no clock, the strategy's own budget
+    /// or none.
+    pub move_budget: Option<MoveBudget>,
 }
 
 impl Default for EndpointLimits {
@@ -71,6 +70,7 @@ impl Default for EndpointLimits {
             max_connections: 512,
             max_connections_per_peer: 128,
             answer_by: ANSWER_DEADLINE,
+            move_budget: None,
         }
     }
 }
@@ -78,9 +78,9 @@ impl Default for EndpointLimits {
 /// Errors creating a bot.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
-    /// The strategy name is unknown to the engine.
-    #[error("unknown strategy {0:?}")]
-    UnknownStrategy(String),
+    /// The engine refuses the strategy (unknown player or option).
+    #[error("strategy {0:?}: {1}")]
+    UnknownStrategy(String, kibitz_koehandel::SpecError),
     /// Binding or serving failed.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
@@ -88,7 +88,7 @@ pub enum BotError {
 
 /// The strongest strategy the engine offers (`strong` when it exists, else `heuristic`).
 pub fn best_strategy() -> &'static str {
-    if make_player("strong", 0).is_some() {
+    if make_agent("strong", 0).is_ok() {
         "strong"
     } else {
         "heuristic"
@@ -97,34 +97,50 @@ pub fn best_strategy() -> &'static str {
 
 /// One game as seen by our bot.
 pub struct Session {
-    player: Box<dyn Player>,
+    agent: KhAgent,
+    /// The agent's seed, given again when the market begins the game.
+    seed: u64,
+    /// The books of seat 0 from the messages, from which each question's view is built.
+    know: Knowledge,
     decoder: BotDecoder,
     last_used: Instant,
 }
 
 impl Session {
-    /// A session for a new game, playing as seat 0 (`S`).
-    pub fn new(mut player: Box<dyn Player>) -> Session {
-        player.new_game(Seat(0));
+    /// A session for a new game, with `agent` playing as seat 0 (`S`) seeded with `seed`.
+    pub fn new(mut agent: KhAgent, seed: u64) -> Session {
+        agent.new_game(0, seed);
         Session {
-            player,
+            agent,
+            seed,
+            know: Knowledge::new(Seat(0)),
             decoder: BotDecoder::default(),
             last_used: Instant::now(),
         }
     }
 
-    /// Handles one message: observe a notice, or decide a question; returns the reply.
-    pub fn handle(&mut self, env: &Envelope) -> Reply {
+    /// Handles one message: a notice is told to the agent; a question is answered by the
+    /// agent's choice from the seen view, under `clock`. Returns the reply.
+    pub fn handle(&mut self, env: &Envelope, clock: &TimeControl) -> Reply {
         self.last_used = Instant::now();
         match self.decoder.decode(&env.msg) {
             Incoming::Event(e) => {
                 if e == Event::Begin {
-                    self.player.new_game(Seat(0));
+                    self.agent.new_game(0, self.seed);
                 }
-                self.player.observe(&e);
+                self.agent.observe(&e);
+                self.know.observe(&e);
+                self.know.facts.clear();
                 Reply::empty()
             }
-            Incoming::Question(q) => answer_reply(&self.player.decide(&q)),
+            Incoming::Question(q) => {
+                self.know.on_question(&q);
+                let view = KhView::from_knowledge(&self.know, Some(&q)).into_view();
+                let answer = self.agent.choose(&view, clock).action.0;
+                self.know.on_answer(&q, &answer);
+                self.know.facts.clear();
+                answer_reply(&answer)
+            }
             Incoming::Unknown => {
                 tracing::warn!(
                     market = env.market,
@@ -146,6 +162,7 @@ pub struct Bot {
     strategy: String,
     seed: u64,
     answer_by: Duration,
+    move_budget: Option<MoveBudget>,
     sessions: Mutex<SessionMap>,
 }
 
@@ -159,13 +176,27 @@ impl Bot {
     /// `seed`, `M` and `I` only, so a game's randomness does not depend on which requests
     /// arrived first.
     pub fn with_seed(strategy: &str, seed: u64) -> Result<Bot, BotError> {
-        make_player(strategy, 0).ok_or_else(|| BotError::UnknownStrategy(strategy.into()))?;
+        make_agent(strategy, 0).map_err(|e| BotError::UnknownStrategy(strategy.into(), e))?;
         Ok(Bot {
             strategy: strategy.to_string(),
             seed,
             answer_by: ANSWER_DEADLINE,
+            move_budget: None,
             sessions: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// This bot with `budget` as the times of each decision (see
+    /// [`EndpointLimits::move_budget`]); a strategy with a time of its own keeps it.
+    pub fn with_move_budget(mut self, budget: Option<MoveBudget>) -> Bot {
+        self.move_budget = budget.filter(|_| !strategy_is_timed(&self.strategy));
+        self
+    }
+
+    /// The clock of a request arriving now: the move budget's, or unlimited without one.
+    pub fn clock(&self) -> TimeControl {
+        self.move_budget
+            .map_or_else(TimeControl::infinite, |b| b.time_control())
     }
 
     /// The strategy name.
@@ -196,14 +227,24 @@ impl Bot {
         map.entry(key)
             .or_insert_with(|| {
                 let seed = mix(mix(self.seed, key.0), key.1);
-                let p = make_player(&self.strategy, seed).expect("checked in Bot::new");
-                Arc::new(Mutex::new(Session::new(p)))
+                // Checked in `Bot::with_seed`; should the engine refuse it now, the seat passes.
+                let agent = make_agent(&self.strategy, seed).unwrap_or_else(|e| {
+                    tracing::error!("strategy {:?}: {e}; answering nothing", self.strategy);
+                    Box::new(kibitz_koehandel::agents::PassAgent)
+                });
+                Arc::new(Mutex::new(Session::new(agent, seed)))
             })
             .clone()
     }
 
-    /// Answers one request query; garbage gets the empty reply (and a log line).
+    /// Answers one request query arriving now ([`Bot::clock`]); garbage gets the empty reply
+    /// (and a log line).
     pub fn handle_query(&self, query: &str) -> String {
+        self.handle_query_by(query, &self.clock())
+    }
+
+    /// Answers one request query, deciding under `clock` (started when the request arrived).
+    pub fn handle_query_by(&self, query: &str, clock: &TimeControl) -> String {
         let env = match Envelope::parse(query) {
             Ok(e) => e,
             Err(e) => {
@@ -218,7 +259,7 @@ impl Bot {
         let session = self.session(key);
         let reply = {
             let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
-            s.handle(&env)
+            s.handle(&env, clock)
         };
         if !reply.is_empty() {
             tracing::info!(
@@ -247,7 +288,8 @@ pub fn router(bot: Arc<Bot>) -> Router {
 async fn handler(State(bot): State<Arc<Bot>>, RawQuery(q): RawQuery) -> String {
     let q = q.unwrap_or_default();
     let answer_by = bot.answer_by;
-    let work = tokio::task::spawn_blocking(move || bot.handle_query(&q));
+    let clock = bot.clock();
+    let work = tokio::task::spawn_blocking(move || bot.handle_query_by(&q, &clock));
     match tokio::time::timeout(answer_by, work).await {
         Ok(Ok(reply)) => reply,
         Ok(Err(e)) => {
@@ -300,10 +342,13 @@ pub async fn spawn_with(
     seed: u64,
     limits: EndpointLimits,
 ) -> Result<BotHandle, BotError> {
-    let bot = Arc::new(Bot {
-        answer_by: limits.answer_by,
-        ..Bot::with_seed(strategy, seed)?
-    });
+    let bot = Arc::new(
+        Bot {
+            answer_by: limits.answer_by,
+            ..Bot::with_seed(strategy, seed)?
+        }
+        .with_move_budget(limits.move_budget),
+    );
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let app = router(bot.clone());
@@ -329,24 +374,27 @@ mod clock_tests {
     }
 
     #[test]
-    fn clocked_strategy_times_only_an_untimed_strong() {
-        let (b, o) = (Duration::from_millis(5000), Duration::from_millis(500));
-        assert_eq!(
-            clocked_strategy("strong", b, o),
-            "strong:time_ms=5000:overhead_ms=500"
-        );
-        assert_eq!(
-            clocked_strategy("strong:worlds=8", b, o),
-            "strong:worlds=8:time_ms=5000:overhead_ms=500"
-        );
-        for same in [
+    fn the_move_budget_clocks_only_an_untimed_strategy() {
+        let b = Some(KOEHANDEL.move_budget());
+        let clocked = |s: &str| Bot::new(s).unwrap().with_move_budget(b).clock();
+        for untimed in ["strong", "strong:worlds=8", "heuristic", "random"] {
+            let c = clocked(untimed);
+            assert_eq!(c.soft(), Some(Duration::from_millis(2500)), "{untimed}");
+            assert_eq!(c.hard(), Some(Duration::from_millis(4000)), "{untimed}");
+        }
+        for timed in [
             "strong:soft_ms=100",
             "strong:time_ms=300",
-            "heuristic",
-            "random",
+            "strong:hard_ms=9",
         ] {
-            assert_eq!(clocked_strategy(same, b, o), same);
+            assert_eq!(clocked(timed).hard(), None, "{timed}");
         }
-        assert!(make_player(&clocked_strategy("strong", b, o), 1).is_some());
+        assert_eq!(Bot::new("strong").unwrap().clock().hard(), None);
+    }
+
+    #[test]
+    fn an_unknown_strategy_says_why() {
+        let e = Bot::new("strong:nonsense=1").err().unwrap().to_string();
+        assert!(e.contains("nonsense"), "{e}");
     }
 }

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 pub enum SeatSpec {
     /// Our bot endpoint with this engine strategy and base seed.
     Builtin {
-        /// Engine strategy (`make_player` spec).
+        /// Engine strategy (`make_agent` spec).
         strategy: String,
         /// The endpoint's base seed ([`crate::client::Bot::with_seed`]).
         seed: u64,

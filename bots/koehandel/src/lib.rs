@@ -4,7 +4,7 @@
 //!
 //! The rules live in `kibitz-koehandel`: the market drives its `Game` state machine and sends
 //! every notice and question, in the engine's order, as one GET; the bot feeds decoded messages
-//! to an engine `Player` sitting at seat 0 (`S`).
+//! to an engine agent (`kibitz_koehandel::agents`) sitting at seat 0 (`S`).
 //!
 //! # Decisions not fixed by the spec
 //! - Bids are echoed verbatim (`ntttt` stays `ntttt`); the engine keeps bids as multisets, so

@@ -9,15 +9,18 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use kibitz_koehandel::event::{Answer, Event, Question};
+use kibitz_koehandel::event::Event;
+use kibitz_koehandel::game_impl::{KhAction, Koehandel};
 use kibitz_koehandel::runner::play_game;
-use kibitz_koehandel::{make_player, Game, Player, Seat};
+use kibitz_koehandel::{make_agent, Game, KhAgent};
+use kibitz_search::agent::{Agent, Decision, View};
 use kibitz_search::stats::mean_ci;
+use kibitz_search::time::TimeControl;
 use rayon::prelude::*;
 
 /// Times every decision of the wrapped player.
 struct Timed {
-    inner: Box<dyn Player>,
+    inner: KhAgent,
     times: Vec<f64>,
     sink: Arc<Mutex<Vec<f64>>>,
 }
@@ -30,21 +33,20 @@ impl Drop for Timed {
     }
 }
 
-impl Player for Timed {
+impl Agent<Koehandel> for Timed {
     fn name(&self) -> String {
         self.inner.name()
     }
-    fn new_game(&mut self, me: Seat) {
-        self.inner.new_game(me)
+    fn new_game(&mut self, seat: usize, seed: u64) {
+        self.inner.new_game(seat, seed)
     }
     fn observe(&mut self, e: &Event) {
         self.inner.observe(e)
     }
-    fn decide(&mut self, q: &Question) -> Answer {
-        let t = Instant::now();
-        let a = self.inner.decide(q);
-        self.times.push(t.elapsed().as_secs_f64());
-        a
+    fn choose(&mut self, view: &View<'_, Koehandel>, clock: &TimeControl) -> Decision<KhAction> {
+        let d = self.inner.choose(view, clock);
+        self.times.push(d.elapsed.as_secs_f64());
+        d
     }
 }
 
@@ -62,7 +64,7 @@ fn main() -> Res<()> {
     let csv = args.get(5).cloned();
     let first: u32 = args.get(6).and_then(|s| s.parse().ok()).unwrap_or(0);
     let names: Vec<String> = seats.split(',').map(String::from).collect();
-    if names.len() != 4 || names.iter().any(|n| make_player(n, 0).is_none()) {
+    if names.len() != 4 || names.iter().any(|n| make_agent(n, 0).is_err()) {
         return Err(format!("need four known players, got {seats}").into());
     }
     let times = Arc::new(Mutex::new(Vec::new()));
@@ -88,23 +90,25 @@ fn main() -> Res<()> {
             .map(|g| {
                 let deck_seed = seed.wrapping_add((g / 4) as u64);
                 let rot = (g % 4) as usize;
-                let mut players: Vec<Box<dyn Player>> = (0..4)
+                let seeds: Vec<u64> = (0..4)
+                    .map(|s| deck_seed.wrapping_mul(31).wrapping_add(s))
+                    .collect();
+                let mut players: Vec<KhAgent> = (0..4)
                     .map(|s| {
                         let e = (s + 4 - rot) % 4;
-                        let pseed = deck_seed.wrapping_mul(31).wrapping_add(s as u64);
-                        let p = make_player(&names[e], pseed).expect("checked");
+                        let p = make_agent(&names[e], seeds[s]).expect("checked");
                         if e == 0 {
                             Box::new(Timed {
                                 inner: p,
                                 times: Vec::new(),
                                 sink: times.clone(),
-                            }) as Box<dyn Player>
+                            }) as KhAgent
                         } else {
                             p
                         }
                     })
                     .collect();
-                let r = play_game(Game::new(deck_seed), &mut players);
+                let r = play_game(Game::new(deck_seed), &mut players, &seeds);
                 let best = *r.scores.iter().max().unwrap_or(&0);
                 let ties = r.scores.iter().filter(|&&s| s == best).count() as f64;
                 let mut share = [0.0; 4];

@@ -3,8 +3,11 @@
 
 use std::time::{Duration, Instant};
 
+use kibitz_koehandel::game_impl::Koehandel;
 use kibitz_koehandel::strong::{StrongParams, StrongPlayer};
-use kibitz_koehandel::{make_player, Game, Player, Question, Seat};
+use kibitz_koehandel::{make_agent, Game, KhAgent, Question};
+use kibitz_search::agent::{Agent, View};
+use kibitz_search::time::TimeControl;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -19,22 +22,23 @@ fn main() {
             ..Default::default()
         };
         let mut strong = StrongPlayer::with_params(params, seed);
-        let mut others: Vec<Box<dyn Player>> = (1..4)
-            .map(|i| make_player("heuristic", seed * 4 + i).unwrap())
+        let mut others: Vec<KhAgent> = (1..4)
+            .map(|i| make_agent("heuristic", seed * 4 + i).unwrap())
             .collect();
-        let mut g = Game::new(seed + 500);
-        strong.new_game(Seat(0));
+        let mut g = Koehandel(Game::new(seed + 500));
+        strong.new_game(0, seed);
         for (i, o) in others.iter_mut().enumerate() {
-            o.new_game(Seat(i as u8 + 1));
+            o.new_game(i + 1, seed * 4 + i as u64 + 1);
         }
         loop {
-            for n in g.drain_notices() {
+            for n in g.0.drain_notices() {
                 match n.seat.idx() {
                     0 => strong.observe(&n.event),
                     s => others[s - 1].observe(&n.event),
                 }
             }
-            let Some(ask) = g.ask() else { break };
+            let Some(ask) = g.0.ask() else { break };
+            let (view, clock) = (View::new(&g, ask.seat.idx()), TimeControl::infinite());
             let a = if ask.seat.idx() == 0 {
                 let kind = match ask.question {
                     Question::Start => 0,
@@ -45,7 +49,7 @@ fn main() {
                     Question::Reoffer { .. } => 5,
                 };
                 let t = Instant::now();
-                let a = strong.decide(&ask.question);
+                let a = strong.choose(&view, &clock).action;
                 let d = t.elapsed();
                 let s = &mut stats[kind];
                 s.0 += 1;
@@ -53,9 +57,9 @@ fn main() {
                 s.2 = s.2.max(d);
                 a
             } else {
-                others[ask.seat.idx() - 1].decide(&ask.question)
+                others[ask.seat.idx() - 1].choose(&view, &clock).action
             };
-            g.answer(a);
+            g.0.answer(a.0);
         }
         rollouts += strong.rollouts();
     }

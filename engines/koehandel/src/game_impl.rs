@@ -23,7 +23,9 @@
 
 use crate::event::{Answer, Ask, Question, TradeStart};
 use crate::game::{Game, Phase};
+use crate::knowledge::Knowledge;
 use crate::types::{Animal, Cards, Herd, MoneyCard, Seat, ANIMAL_VALUES, KINDS, PLAYERS};
+use kibitz_search::agent::{Seen, View};
 use kibitz_search::game::{Game as GameTrait, GameError, Turn, Utility};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -228,6 +230,116 @@ impl Koehandel {
     }
 }
 
+/// The menu of answers to the question pending in `view` when it is addressed to the view's
+/// seat (empty otherwise): what [`kibitz_search::game::Game::legal_actions`] lists (see the
+/// module docs). It needs only what the seat sees (its money, the herds, the deck, the
+/// question), so a bot client's view ([`KhView::from_knowledge`]) gives the same menu as the
+/// referee's.
+pub fn menu(view: &KhView) -> Vec<KhAction> {
+    let seat = view.seat;
+    let Some((asked, Some(question))) = &view.ask else {
+        return Vec::new();
+    };
+    if *asked != seat {
+        return Vec::new();
+    }
+    let hand = view.hand;
+    let money = |c: Cards| KhAction(Answer::Money(c));
+    let offers = || Koehandel::offers(&hand).into_iter().map(money);
+    match question {
+        Question::Start => {
+            let mut out = Vec::new();
+            if view.deck_left > 0 {
+                out.push(KhAction(Answer::Auction));
+            }
+            for o in Seat::ALL.into_iter().filter(|&o| o != seat) {
+                for a in Animal::all() {
+                    if view.herds[seat.idx()].count(a) == 0 || view.herds[o.idx()].count(a) == 0 {
+                        continue;
+                    }
+                    for offer in Koehandel::offers(&hand) {
+                        out.push(KhAction(Answer::Trade(TradeStart {
+                            opponent: Some(o),
+                            animal: Some(a),
+                            offer: Some(offer),
+                        })));
+                    }
+                }
+            }
+            if out.is_empty() {
+                // Not reached: the market gives the turn only to a seat that can act.
+                out.push(KhAction(Answer::Auction));
+            }
+            out
+        }
+        Question::Bid { high_bid, .. } => {
+            let high = high_bid.value();
+            let mut out = vec![money(Cards::EMPTY)];
+            for step in [10, 20, 50] {
+                if high + step <= hand.value() {
+                    out.push(KhAction(Answer::bid(high + step)));
+                }
+            }
+            out
+        }
+        Question::BuyBack { high_bid, .. } => {
+            let mut out = vec![money(Cards::EMPTY)];
+            if !high_bid.is_empty() {
+                out.push(money(*high_bid));
+            }
+            out
+        }
+        Question::Pay { price, .. } => Koehandel::payments(&hand, price.value())
+            .into_iter()
+            .map(money)
+            .collect(),
+        Question::Challenged { .. } | Question::Reoffer { .. } => offers().collect(),
+    }
+}
+
+impl KhView {
+    /// What a seat that hears only the market's messages knows, as a view: the books of
+    /// `k` (fed every notice, question and own answer) and the pending `question` to `k.me`.
+    /// Hand, card counts, money in play, herds, donkeys, the deck and the bluffers are exact;
+    /// whose turn it is, the turn number and the bars from trading are not told to a seat,
+    /// so `active` is `(k.me, 0)` and every `barred` flag is `false`.
+    pub fn from_knowledge(k: &Knowledge, question: Option<&Question>) -> KhView {
+        KhView {
+            seat: k.me,
+            hand: k.hand,
+            counts: k.counts,
+            total: k.total,
+            herds: k.herds,
+            donkeys: k.donkeys,
+            // An auction under way has drawn its animal already.
+            deck_left: k.deck_left().saturating_sub(u32::from(k.auction.is_some())) as usize,
+            active: (k.me, 0),
+            flags: std::array::from_fn(|i| (k.caught[i], false)),
+            ask: question.map(|q| (k.me, Some(q.clone()))),
+        }
+    }
+
+    /// The [`View`] of a bot client that only hears the market: this observation and its
+    /// [`menu`], with `seat` to move when a question to it is pending.
+    pub fn into_view(self) -> View<'static, Koehandel> {
+        let seat = self.seat.idx();
+        let turn = match &self.ask {
+            Some((s, _)) => Turn::Seat(s.idx()),
+            None => Turn::Terminal,
+        };
+        let legal = menu(&self);
+        View::seen(
+            seat,
+            Seen {
+                seats: PLAYERS,
+                turn,
+                observation: self,
+                legal,
+            },
+        )
+    }
+}
+
 impl PartialEq for Koehandel {
     fn eq(&self, other: &Self) -> bool {
         self.key() == other.key()
@@ -269,61 +381,9 @@ impl GameTrait for Koehandel {
     }
 
     fn legal_actions(&self) -> Vec<KhAction> {
-        let g = &self.0;
-        let Some(Ask { seat, question }) = g.ask() else {
-            return Vec::new();
-        };
-        let hand = g.money(seat);
-        let money = |c: Cards| KhAction(Answer::Money(c));
-        let offers = || Self::offers(&hand).into_iter().map(money);
-        match question {
-            Question::Start => {
-                let mut out = Vec::new();
-                if g.deck_left() > 0 {
-                    out.push(KhAction(Answer::Auction));
-                }
-                for o in Seat::ALL.into_iter().filter(|&o| o != seat) {
-                    for a in Animal::all() {
-                        if g.herd(seat).count(a) == 0 || g.herd(o).count(a) == 0 {
-                            continue;
-                        }
-                        for offer in Self::offers(&hand) {
-                            out.push(KhAction(Answer::Trade(TradeStart {
-                                opponent: Some(o),
-                                animal: Some(a),
-                                offer: Some(offer),
-                            })));
-                        }
-                    }
-                }
-                if out.is_empty() {
-                    // Not reached: the market gives the turn only to a seat that can act.
-                    out.push(KhAction(Answer::Auction));
-                }
-                out
-            }
-            Question::Bid { high_bid, .. } => {
-                let high = high_bid.value();
-                let mut out = vec![money(Cards::EMPTY)];
-                for step in [10, 20, 50] {
-                    if high + step <= hand.value() {
-                        out.push(KhAction(Answer::bid(high + step)));
-                    }
-                }
-                out
-            }
-            Question::BuyBack { high_bid, .. } => {
-                let mut out = vec![money(Cards::EMPTY)];
-                if !high_bid.is_empty() {
-                    out.push(money(high_bid));
-                }
-                out
-            }
-            Question::Pay { price, .. } => Self::payments(&hand, price.value())
-                .into_iter()
-                .map(money)
-                .collect(),
-            Question::Challenged { .. } | Question::Reoffer { .. } => offers().collect(),
+        match self.0.ask() {
+            Some(Ask { seat, .. }) => menu(&self.observation(seat.idx())),
+            None => Vec::new(),
         }
     }
 

@@ -1,12 +1,15 @@
 //! The value-based baseline: bids up to a fraction of an animal's marginal value to its own
 //! collection, counters trades with a fraction of what it would lose, never bluffs.
 
+use crate::agents::{legal_trades, pending_question, plain};
 use crate::auction::server_payment;
 use crate::eval::{auction_value, gain, herd_worth, EvalParams};
 use crate::event::{Answer, Event, Question, TradeStart};
+use crate::game_impl::{KhAction, Koehandel};
 use crate::knowledge::Knowledge;
-use crate::player::{legal_trades, Player};
-use crate::types::{Animal, Cards, Seat};
+use crate::types::{Animal, Cards, Seat, PLAYERS};
+use kibitz_search::agent::{Agent, Decision, View};
+use kibitz_search::time::TimeControl;
 
 /// Parameters of [`HeuristicPlayer`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -185,21 +188,28 @@ impl HeuristicPlayer {
     }
 }
 
-impl Player for HeuristicPlayer {
+impl Agent<Koehandel> for HeuristicPlayer {
     fn name(&self) -> String {
         "heuristic".into()
     }
-    fn new_game(&mut self, me: Seat) {
-        self.k = Knowledge::new(me);
+
+    fn new_game(&mut self, seat: usize, _seed: u64) {
+        self.k = Knowledge::new(Seat((seat % PLAYERS) as u8));
     }
+
     fn observe(&mut self, event: &Event) {
         self.k.observe(event);
         self.k.facts.clear();
     }
-    fn decide(&mut self, q: &Question) -> Answer {
-        self.k.on_question(q);
-        let a = self.policy(q);
-        self.k.on_answer(q, &a);
-        a
+
+    /// The heuristic's answer to the pending question (no search: a plain decision).
+    fn choose(&mut self, view: &View<'_, Koehandel>, clock: &TimeControl) -> Decision<KhAction> {
+        let Some(q) = pending_question(view) else {
+            return plain(Answer::None, clock);
+        };
+        self.k.on_question(&q);
+        let a = self.policy(&q);
+        self.k.on_answer(&q, &a);
+        plain(a, clock)
     }
 }

@@ -9,14 +9,16 @@
 //! - [`game`]: the state machine the referee drives ([`Game::ask`], [`Game::answer`],
 //!   [`Game::drain_notices`]); auctions in `auction.rs`, cow trades in `trade.rs`.
 //! - [`knowledge`]: what one player can know from his messages, exactly.
-//! - [`player`]: the [`Player`] trait and the registry; baselines `pass`, `random` and
-//!   [`heuristic`].
+//! - [`agents`]: every player as one [`kibitz_search::agent::Agent`] of [`game_impl::Koehandel`]
+//!   and the spec parser [`make_agent`]; baselines `pass`, `random` and [`heuristic`].
 //! - [`belief`]: particles over the opponents' money, consistent with the books.
 //! - [`model`]: per-opponent statistics of bidding, bluffing and trading in this game.
 //! - [`params`]: the strong player's tunables ([`param_specs`]).
 //! - [`strong`]: the Monte-Carlo player (its docs say why it is built that way); [`sim`]
 //!   builds and plays out the determinized worlds it samples.
 //! - [`runner`]: in-process games (matches are the `kibitz` arena's: `kibitz match koehandel`).
+//! - [`game_impl`]: the market as a [`kibitz_search::game::Game`] ([`game_impl::Koehandel`]),
+//!   whose observation ([`game_impl::KhView`]) carries the pending question.
 //!
 //! # Decisions not fixed by the spec
 //! - A caught bluffer's over-the-top bid gets `second_bluff_not_allowed` only when it would
@@ -38,12 +40,14 @@
 //! error notice. Notices and questions come out in exactly the spec's message order.
 //!
 //! # Playing (player side)
-//! A [`Player`] gets `new_game(me)`, then `observe` for every notice and `decide` for every
-//! question, in market order. A network bot that knows only relative letters uses `me = 0`
-//! (`S W N E` = seats 0 1 2 3). [`Knowledge`] turns exactly those calls into the books
-//! every player keeps (herds, card counts, own hand, money in play, deck, bluffers).
+//! An agent gets `new_game(seat, seed)`, then `observe` for every notice and `choose` for
+//! every question (read from its view's observation), in market order. A network bot that
+//! knows only relative letters uses seat 0 (`S W N E` = seats 0 1 2 3) and builds its view
+//! with [`game_impl::KhView::from_knowledge`]. [`Knowledge`] turns exactly those calls into
+//! the books every player keeps (herds, card counts, own hand, money in play, deck, bluffers).
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod auction;
 pub mod belief;
 pub mod eval;
@@ -54,17 +58,16 @@ pub mod heuristic;
 pub mod knowledge;
 pub mod model;
 pub mod params;
-pub mod player;
 pub mod runner;
 pub mod sim;
 pub mod strong;
 mod trade;
 pub mod types;
 
+pub use agents::{make_agent, KhAgent, SpecError, PLAYER_NAMES};
 pub use event::{Answer, Ask, Event, Notice, Question, TradeError, TradeStart};
 pub use game::Game;
 pub use knowledge::{Fact, Knowledge};
-pub use player::{make_player, Player, PLAYER_NAMES};
 pub use types::{Animal, Cards, Herd, MoneyCard, Seat};
 
 /// Errors of this crate (parsing and configuration; the market itself never fails).
@@ -89,42 +92,49 @@ pub fn param_specs() -> Vec<kibitz_search::params::ParamSpec> {
 /// heuristics, on fixed decks with fixed seeds. Returns decisions plus the strong player's
 /// play-outs (the signature changes only when play or search behaviour changes).
 pub fn bench() -> u64 {
+    use kibitz_search::agent::{Agent, View};
+    use kibitz_search::time::TimeControl;
     let mut count = 0;
     for seed in 0..8u64 {
-        let mut players: Vec<Box<dyn Player>> = ["heuristic", "random", "heuristic", "random"]
+        let seeds: Vec<u64> = (0..4).map(|i| seed * 4 + i).collect();
+        let mut agents: Vec<KhAgent> = ["heuristic", "random", "heuristic", "random"]
             .iter()
-            .enumerate()
-            .map(|(i, n)| make_player(n, seed * 4 + i as u64).expect("registered"))
+            .zip(&seeds)
+            .map(|(n, &s)| make_agent(n, s).expect("registered"))
             .collect();
-        count += runner::play_game(Game::new(seed), &mut players).decisions;
+        count += runner::play_game(Game::new(seed), &mut agents, &seeds).decisions;
     }
     let params = strong::StrongParams {
         worlds: 8,
         ..Default::default()
     };
+    // The strong player stays concrete so that its play-outs can be counted.
     let mut strong = strong::StrongPlayer::with_params(params, 99);
-    let mut game = Game::new(99);
     let mut others: Vec<heuristic::HeuristicPlayer> = (0..3)
         .map(|_| heuristic::HeuristicPlayer::new(Default::default()))
         .collect();
-    strong.new_game(Seat(0));
+    strong.new_game(0, 99);
     for (i, h) in others.iter_mut().enumerate() {
-        h.new_game(Seat(i as u8 + 1));
+        h.new_game(i + 1, 0);
     }
+    let mut game = game_impl::Koehandel(Game::new(99));
     loop {
-        for n in game.drain_notices() {
+        for n in game.0.drain_notices() {
             match n.seat.idx() {
                 0 => strong.observe(&n.event),
                 s => others[s - 1].observe(&n.event),
             }
         }
-        let Some(ask) = game.ask() else { break };
-        let a = match ask.seat.idx() {
-            0 => strong.decide(&ask.question),
-            s => others[s - 1].decide(&ask.question),
+        let Some(seat) = View::mover(&game) else {
+            break;
+        };
+        let (view, clock) = (View::new(&game, seat), TimeControl::infinite());
+        let d = match seat {
+            0 => strong.choose(&view, &clock),
+            s => others[s - 1].choose(&view, &clock),
         };
         count += 1;
-        game.answer(a);
+        game.0.answer(d.action.0);
     }
     count + strong.rollouts()
 }

@@ -1,6 +1,6 @@
 //! The strong player's tunables in the shared registry ([`Tunable`] for [`StrongParams`]).
 //!
-//! Names are the ones `make_player` accepts, both as `strong:NAME=V` and as
+//! Names are the ones `make_agent` accepts, both as `strong:NAME=V` and as
 //! `strong:param.NAME=V`; switches are numbers (0 = off, anything else = on).
 
 use kibitz_search::params::{ParamSpec, Tunable};

@@ -1,11 +1,14 @@
-//! In-process games: the market drives [`Player`]s directly. Matches (seat rotation, seeds,
+//! In-process games: the market drives [`Agent`]s directly. Matches (seat rotation, seeds,
 //! statistics) are the `kibitz` arena's (`kibitz match koehandel`), which plays each game
-//! through [`play_game`].
+//! through [`play_game_with`].
 
+use crate::agents::KhAgent;
 use crate::event::Answer;
 use crate::game::{Game, SeatStats};
-use crate::player::Player;
-use crate::types::{Seat, PLAYERS};
+use crate::game_impl::Koehandel;
+use crate::types::PLAYERS;
+use kibitz_search::agent::View;
+use kibitz_search::time::TimeControl;
 
 /// Result of one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,21 +23,41 @@ pub struct GameResult {
     pub turns: u32,
 }
 
-/// Plays `game` to the end with one player per seat, delivering every notice and question.
-pub fn play_game(mut game: Game, players: &mut [Box<dyn Player>]) -> GameResult {
-    for (i, p) in players.iter_mut().enumerate() {
-        p.new_game(Seat(i as u8));
+/// Plays `game` to the end with one agent per seat, without time limits: each agent starts
+/// with `new_game(seat, seeds[seat])`, is told every notice addressed to its seat and
+/// chooses the answer to every question put to it.
+pub fn play_game(game: Game, agents: &mut [KhAgent], seeds: &[u64]) -> GameResult {
+    play_game_with(game, agents, seeds, &mut |_| TimeControl::infinite())
+}
+
+/// [`play_game`] where `clock(seat)` gives the [`TimeControl`] of each decision of `seat`
+/// (made when the question is put). A seat without an agent or a seed plays as `pass`.
+pub fn play_game_with(
+    game: Game,
+    agents: &mut [KhAgent],
+    seeds: &[u64],
+    clock: &mut dyn FnMut(usize) -> TimeControl,
+) -> GameResult {
+    for (i, a) in agents.iter_mut().enumerate() {
+        a.new_game(i, seeds.get(i).copied().unwrap_or_default());
     }
+    let mut g = Koehandel(game);
     let mut decisions = 0;
     loop {
-        for n in game.drain_notices() {
-            players[n.seat.idx()].observe(&n.event);
+        for n in g.0.drain_notices() {
+            if let Some(a) = agents.get_mut(n.seat.idx()) {
+                a.observe(&n.event);
+            }
         }
-        let Some(ask) = game.ask() else { break };
-        let answer = players[ask.seat.idx()].decide(&ask.question);
+        let Some(seat) = View::mover(&g) else { break };
+        let answer = match agents.get_mut(seat) {
+            Some(a) => a.choose(&View::new(&g, seat), &clock(seat)).action.0,
+            None => Answer::None,
+        };
         decisions += 1;
-        game.answer(answer);
+        g.0.answer(answer);
     }
+    let game = g.0;
     GameResult {
         scores: game.scores(),
         stats: game.stats(),

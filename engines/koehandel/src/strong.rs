@@ -49,18 +49,20 @@
 
 use std::time::Duration;
 
+use kibitz_search::agent::{Agent, Decision, View};
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::agents::{legal_trades, pending_question, plain};
 use crate::auction::server_payment;
 use crate::belief::Belief;
 use crate::event::{Answer, Event, Question, TradeStart};
 use crate::game::Game;
+use crate::game_impl::{KhAction, Koehandel};
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
 use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
-use crate::player::{legal_trades, Player};
 use crate::sim::{rollout_seats, utility, World, MARGIN};
 
 mod bidding;
@@ -162,7 +164,21 @@ pub struct StrongPlayer {
     run: Run,
     rollouts: std::cell::Cell<u64>,
     budget: Option<(Duration, Duration)>,
-    last: std::cell::Cell<Option<crate::player::Think>>,
+    /// The bounded clock of the decision under way (from [`Agent::choose`]), if any.
+    clock: Option<TimeControl>,
+    last: std::cell::Cell<Option<Think>>,
+}
+
+/// What the player's search knew about one decision: it becomes the [`Decision`]'s score
+/// and stats.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Think {
+    /// Sampled worlds every candidate answer was played out in.
+    worlds: u32,
+    /// Candidate answers compared.
+    candidates: u32,
+    /// The chosen answer's mean utility over those worlds (the player's own units).
+    estimate: f64,
 }
 
 impl StrongPlayer {
@@ -182,14 +198,24 @@ impl StrongPlayer {
             run: Run::default(),
             rollouts: std::cell::Cell::new(0),
             budget: None,
+            clock: None,
             last: std::cell::Cell::new(None),
         }
     }
 
     /// Limits every decision to a soft budget (no new world is started after it) and a hard
-    /// deadline; without a budget the player is deterministic (fixed number of worlds).
+    /// deadline; without a budget the player is deterministic (fixed number of worlds). A
+    /// bounded [`TimeControl`] given to [`Agent::choose`] takes its place for that decision.
     pub fn set_budget(&mut self, soft: Duration, hard: Duration) {
         self.budget = Some((soft, hard));
+    }
+
+    /// The clock of one Monte-Carlo loop: the bounded clock the decision was given, else a
+    /// fresh one of the spec's budget, else none (deterministic).
+    fn time_control(&self) -> Option<TimeControl> {
+        self.clock
+            .clone()
+            .or_else(|| self.budget.map(|(soft, hard)| TimeControl::new(soft, hard)))
     }
 
     /// Play-outs run so far (the bench signature counts them).
@@ -246,7 +272,7 @@ impl StrongPlayer {
         make: &dyn Fn(usize, &World, usize) -> Game,
         n: usize,
     ) -> usize {
-        let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let tc = self.time_control();
         let policy = self.policy();
         let mut sums = vec![0.0; n];
         let mut played = 0u32;
@@ -265,7 +291,7 @@ impl StrongPlayer {
                 best = (c, u);
             }
         }
-        self.last.set(Some(crate::player::Think {
+        self.last.set(Some(Think {
             worlds: played,
             candidates: n as u32,
             estimate: best.1 / f64::from(played.max(1)),
@@ -446,11 +472,9 @@ impl StrongPlayer {
     }
 }
 
-impl Player for StrongPlayer {
-    fn name(&self) -> String {
-        "strong".into()
-    }
-    fn new_game(&mut self, me: Seat) {
+impl StrongPlayer {
+    /// A new game at `me`: fresh books, belief (seeded from the player's stream), model.
+    fn reset(&mut self, me: Seat) {
         self.k = Knowledge::new(me);
         self.belief = Belief::new(me, self.params.particles, self.rng.random());
         self.model = OpponentModel::new(
@@ -460,9 +484,9 @@ impl Player for StrongPlayer {
         );
         self.run = Run::default();
     }
-    fn observe(&mut self, event: &Event) {
+    fn notice(&mut self, event: &Event) {
         if let Event::Begin = event {
-            self.new_game(self.k.me);
+            self.reset(self.k.me);
         }
         self.model.observe(&self.k, event);
         self.k.observe(event);
@@ -479,9 +503,6 @@ impl Player for StrongPlayer {
             self.run.out[bluffer.idx()] = true;
         }
         self.belief.sync(&mut self.k);
-    }
-    fn last_think(&self) -> Option<crate::player::Think> {
-        self.last.get()
     }
     fn decide(&mut self, q: &Question) -> Answer {
         self.last.set(None);
@@ -524,5 +545,45 @@ impl Player for StrongPlayer {
         }
         self.k.on_answer(q, &a);
         a
+    }
+}
+
+impl Agent<Koehandel> for StrongPlayer {
+    fn name(&self) -> String {
+        "strong".into()
+    }
+
+    /// Reseeds the player's stream from `seed` and starts fresh books at `seat`.
+    fn new_game(&mut self, seat: usize, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed ^ 0x57_0426);
+        self.reset(Seat((seat % PLAYERS) as u8));
+    }
+
+    fn observe(&mut self, event: &Event) {
+        self.notice(event);
+    }
+
+    /// Answers the pending question; a bounded `clock` replaces the spec's budget. The
+    /// decision's `nodes` are the play-outs it ran; `score` and the `worlds` and `candidates`
+    /// stats are there when candidates were compared on sampled worlds.
+    fn choose(&mut self, view: &View<'_, Koehandel>, clock: &TimeControl) -> Decision<KhAction> {
+        let Some(q) = pending_question(view) else {
+            return plain(Answer::None, clock);
+        };
+        let bounded = clock.soft().is_some() || clock.hard().is_some();
+        self.clock = bounded.then(|| clock.clone());
+        let before = self.rollouts();
+        let a = self.decide(&q);
+        self.clock = None;
+        let mut d = plain(a, clock);
+        d.nodes = self.rollouts() - before;
+        if let Some(t) = self.last.get() {
+            d.score = Some(t.estimate);
+            d.stats = vec![
+                ("worlds", f64::from(t.worlds)),
+                ("candidates", f64::from(t.candidates)),
+            ];
+        }
+        d
     }
 }

@@ -4,8 +4,11 @@
 
 use kibitz_koehandel::auction::server_payment;
 use kibitz_koehandel::game::Game;
+use kibitz_koehandel::game_impl::Koehandel;
 use kibitz_koehandel::types::{Animal, Cards, MoneyCard, Seat, MONEY_KINDS};
-use kibitz_koehandel::{make_player, Answer, Ask, Knowledge, Player, Question, TradeStart};
+use kibitz_koehandel::{make_agent, Answer, Ask, KhAgent, Knowledge, Question, TradeStart};
+use kibitz_search::agent::View;
+use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -123,14 +126,23 @@ fn check(g: &Game, ks: &[Knowledge; 4], at_turn: bool) {
     }
 }
 
-/// Plays one game; `players` answer when given, else the chaos driver does.
-fn run(seed: u64, mut players: Option<Vec<Box<dyn Player>>>) -> Game {
+/// `agent`'s answer at `seat` of the referee's `g` (a view of a copy of it).
+fn choose(agent: &mut KhAgent, g: &Game, seat: usize) -> Answer {
+    let kg = Koehandel(g.clone());
+    agent
+        .choose(&View::new(&kg, seat), &TimeControl::infinite())
+        .action
+        .0
+}
+
+/// Plays one game; `players` (with their seeds) answer when given, else the chaos driver does.
+fn run(seed: u64, mut players: Option<(Vec<KhAgent>, Vec<u64>)>) -> Game {
     let mut g = Game::new(seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut ks: [Knowledge; 4] = std::array::from_fn(|i| Knowledge::new(Seat(i as u8)));
-    if let Some(ps) = players.as_mut() {
+    if let Some((ps, seeds)) = players.as_mut() {
         for (i, p) in ps.iter_mut().enumerate() {
-            p.new_game(Seat(i as u8));
+            p.new_game(i, seeds[i]);
         }
     }
     loop {
@@ -140,7 +152,7 @@ fn run(seed: u64, mut players: Option<Vec<Box<dyn Player>>>) -> Game {
             if let kibitz_koehandel::Event::Bluffed { bluffer, cards, .. } = n.event {
                 assert_eq!(cards, g.money(bluffer), "a bluff shows the whole hand");
             }
-            if let Some(ps) = players.as_mut() {
+            if let Some((ps, _)) = players.as_mut() {
                 ps[n.seat.idx()].observe(&n.event);
             }
         }
@@ -160,7 +172,7 @@ fn run(seed: u64, mut players: Option<Vec<Box<dyn Player>>>) -> Game {
         let k = &mut ks[ask.seat.idx()];
         k.on_question(&ask.question);
         let a = match players.as_mut() {
-            Some(ps) => ps[ask.seat.idx()].decide(&ask.question),
+            Some((ps, _)) => choose(&mut ps[ask.seat.idx()], &g, ask.seat.idx()),
             None => chaos(&g, &ask, &mut rng),
         };
         k.on_answer(&ask.question, &a);
@@ -193,10 +205,11 @@ fn chaos_games_conserve_money_and_knowledge_stays_exact() {
 fn player_games_conserve_money_and_knowledge_stays_exact() {
     let names = ["heuristic", "random", "heuristic", "pass"];
     for seed in 0..100u64 {
-        let players: Vec<Box<dyn Player>> = (0..4)
-            .map(|i| make_player(names[(i + seed as usize) % 4], seed * 4 + i as u64).unwrap())
+        let seeds: Vec<u64> = (0..4).map(|i| seed * 4 + i).collect();
+        let players: Vec<KhAgent> = (0..4)
+            .map(|i| make_agent(names[(i + seed as usize) % 4], seeds[i]).unwrap())
             .collect();
-        let g = run(seed, Some(players));
+        let g = run(seed, Some((players, seeds)));
         assert!(g.is_over());
         assert_eq!(
             g.total_money().value(),
@@ -220,11 +233,11 @@ fn beliefs_stay_consistent_with_the_books_and_beat_the_equal_split() {
         let mut ks: [Knowledge; 4] = std::array::from_fn(|i| Knowledge::new(Seat(i as u8)));
         let mut bs: [Belief; 4] =
             std::array::from_fn(|i| Belief::new(Seat(i as u8), 24, seed + i as u64));
-        let mut players: Vec<Box<dyn Player>> = (0..4)
-            .map(|i| make_player(names[i], seed * 4 + i as u64).unwrap())
+        let mut players: Vec<KhAgent> = (0..4)
+            .map(|i| make_agent(names[i], seed * 4 + i as u64).unwrap())
             .collect();
         for (i, p) in players.iter_mut().enumerate() {
-            p.new_game(Seat(i as u8));
+            p.new_game(i, seed * 4 + i as u64);
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         loop {
@@ -274,7 +287,7 @@ fn beliefs_stay_consistent_with_the_books_and_beat_the_equal_split() {
             let a = if rng.random_bool(0.1) {
                 chaos(&g, &ask, &mut rng)
             } else {
-                players[s].decide(&ask.question)
+                choose(&mut players[s], &g, s)
             };
             ks[s].on_answer(&ask.question, &a);
             bs[s].sync(&mut ks[s]);

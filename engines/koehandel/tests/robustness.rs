@@ -1,9 +1,11 @@
 //! Players survive odd messages: random (often impossible) events and questions never make
 //! them panic, and their answers stay well-formed.
 
+use kibitz_koehandel::game_impl::KhView;
 use kibitz_koehandel::{
-    make_player, Animal, Answer, Cards, Event, MoneyCard, Question, Seat, TradeError,
+    make_agent, Animal, Answer, Cards, Event, Knowledge, MoneyCard, Question, Seat, TradeError,
 };
+use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -143,14 +145,17 @@ fn players_survive_random_messages() {
     for name in ["pass", "random", "heuristic", "strong:worlds=2:particles=8"] {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         for game in 0..20 {
-            let mut p = make_player(name, game).unwrap();
-            p.new_game(seat(&mut rng));
+            let mut p = make_agent(name, game).unwrap();
+            let me = seat(&mut rng);
+            p.new_game(me.idx(), game);
             for _ in 0..150 {
                 if rng.random_bool(0.6) {
                     p.observe(&event(&mut rng));
                 } else {
                     let q = question(&mut rng);
-                    let a = p.decide(&q);
+                    // The question as a bot client sees it: a view built from the books.
+                    let view = KhView::from_knowledge(&Knowledge::new(me), Some(&q)).into_view();
+                    let a = p.choose(&view, &TimeControl::infinite()).action.0;
                     if let (Question::Start, Answer::Money(_)) = (&q, a) {
                         panic!("{name} answered money to start");
                     }

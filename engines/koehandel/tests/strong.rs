@@ -1,18 +1,26 @@
 //! The strong player is legal and deterministic without a time budget (its strength is
 //! measured by matches, not tests), and the registry parses player parameters.
 
+use kibitz_koehandel::game_impl::Koehandel;
 use kibitz_koehandel::runner::play_game;
 use kibitz_koehandel::strong::{StrongParams, StrongPlayer};
-use kibitz_koehandel::{make_player, Game, Player};
+use kibitz_koehandel::{make_agent, Game, KhAgent};
+use kibitz_search::agent::{Agent, View};
+use kibitz_search::time::TimeControl;
 
-fn table(seed: u64, worlds: usize) -> Vec<Box<dyn Player>> {
+/// The seeds of [`table`]'s seats.
+fn seeds(seed: u64) -> Vec<u64> {
+    (0..4).map(|i| seed + i).collect()
+}
+
+fn table(seed: u64, worlds: usize) -> Vec<KhAgent> {
     let params = StrongParams {
         worlds,
         ..Default::default()
     };
-    let mut v: Vec<Box<dyn Player>> = vec![Box::new(StrongPlayer::with_params(params, seed))];
+    let mut v: Vec<KhAgent> = vec![Box::new(StrongPlayer::with_params(params, seed))];
     for i in 1..4 {
-        v.push(make_player("heuristic", seed + i).unwrap());
+        v.push(make_agent("heuristic", seed + i).unwrap());
     }
     v
 }
@@ -20,8 +28,8 @@ fn table(seed: u64, worlds: usize) -> Vec<Box<dyn Player>> {
 #[test]
 fn strong_player_is_legal_and_deterministic() {
     for seed in 0..3 {
-        let a = play_game(Game::new(seed), &mut table(seed, 3));
-        let b = play_game(Game::new(seed), &mut table(seed, 3));
+        let a = play_game(Game::new(seed), &mut table(seed, 3), &seeds(seed));
+        let b = play_game(Game::new(seed), &mut table(seed, 3), &seeds(seed));
         assert_eq!(a, b, "same seed, same game");
         assert_eq!(a.stats[0].defaults, 0, "never an invalid or missing answer");
         assert_eq!(a.stats[0].bluffs, 0, "never caught bluffing");
@@ -36,15 +44,15 @@ fn every_decision_switch_keeps_the_player_legal_and_deterministic() {
         "strong:worlds=3:mc_start=0:mc_bid=0:mc_buyback=0:mc_counter=0:margin=0",
     ];
     for spec in variants {
-        let seat = |seed: u64| -> Vec<Box<dyn Player>> {
-            let mut v = vec![make_player(spec, seed).unwrap()];
+        let seat = |seed: u64| -> Vec<KhAgent> {
+            let mut v = vec![make_agent(spec, seed).unwrap()];
             for i in 1..4 {
-                v.push(make_player("heuristic", seed + i).unwrap());
+                v.push(make_agent("heuristic", seed + i).unwrap());
             }
             v
         };
-        let a = play_game(Game::new(5), &mut seat(5));
-        let b = play_game(Game::new(5), &mut seat(5));
+        let a = play_game(Game::new(5), &mut seat(5), &seeds(5));
+        let b = play_game(Game::new(5), &mut seat(5), &seeds(5));
         assert_eq!(a, b, "{spec}: same seed, same game");
         assert_eq!(
             a.stats[0].defaults, 0,
@@ -56,20 +64,20 @@ fn every_decision_switch_keeps_the_player_legal_and_deterministic() {
 
 #[test]
 fn registry_parses_parameters() {
-    assert!(make_player("strong:worlds=4:rate=0.3", 1).is_some());
-    assert!(make_player("strong:soft_ms=1500:hard_ms=3000", 1).is_some());
-    assert!(make_player("heuristic:denial=0.1", 1).is_some());
-    assert!(make_player("heuristic:nonsense=1", 1).is_none());
-    assert!(make_player("random:rate=1", 1).is_none());
-    assert!(make_player("nobody", 1).is_none());
+    assert!(make_agent("strong:worlds=4:rate=0.3", 1).is_ok());
+    assert!(make_agent("strong:soft_ms=1500:hard_ms=3000", 1).is_ok());
+    assert!(make_agent("heuristic:denial=0.1", 1).is_ok());
+    assert!(make_agent("heuristic:nonsense=1", 1).is_err());
+    assert!(make_agent("random:rate=1", 1).is_err());
+    assert!(make_agent("nobody", 1).is_err());
 }
 
 #[test]
 fn registry_accepts_param_prefix_and_every_spec() {
     use kibitz_koehandel::param_specs;
     use kibitz_search::params::Tunable;
-    assert!(make_player("strong:param.worlds=4:param.weighted=0", 1).is_some());
-    assert!(make_player("strong:param.nonsense=1", 1).is_none());
+    assert!(make_agent("strong:param.worlds=4:param.weighted=0", 1).is_ok());
+    assert!(make_agent("strong:param.nonsense=1", 1).is_err());
     let specs = param_specs();
     let d = StrongParams::default();
     for s in &specs {
@@ -88,7 +96,7 @@ fn registry_accepts_param_prefix_and_every_spec() {
         p.set_param(s.name, s.max).unwrap();
         assert_eq!(p.get_param(s.name), Some(s.max), "set {}", s.name);
         let spec = format!("strong:param.{}={}", s.name, s.max);
-        assert!(make_player(&spec, 1).is_some(), "{spec}");
+        assert!(make_agent(&spec, 1).is_ok(), "{spec}");
     }
     let mut p = d;
     assert!(p.apply("worlds=7").is_ok());
@@ -109,29 +117,32 @@ fn model_after(seed: u64, others: [&str; 3]) -> kibitz_koehandel::model::Opponen
         ..Default::default()
     };
     let mut strong = StrongPlayer::with_params(params, seed);
-    let mut rest: Vec<Box<dyn Player>> = others
+    let mut rest: Vec<KhAgent> = others
         .iter()
         .enumerate()
-        .map(|(i, n)| make_player(n, seed + i as u64).unwrap())
+        .map(|(i, n)| make_agent(n, seed + i as u64).unwrap())
         .collect();
-    let mut game = Game::new(seed);
-    strong.new_game(kibitz_koehandel::Seat(0));
+    let mut game = Koehandel(Game::new(seed));
+    strong.new_game(0, seed);
     for (i, p) in rest.iter_mut().enumerate() {
-        p.new_game(kibitz_koehandel::Seat(i as u8 + 1));
+        p.new_game(i + 1, seed + i as u64);
     }
     loop {
-        for n in game.drain_notices() {
+        for n in game.0.drain_notices() {
             match n.seat.idx() {
                 0 => strong.observe(&n.event),
                 s => rest[s - 1].observe(&n.event),
             }
         }
-        let Some(ask) = game.ask() else { break };
-        let a = match ask.seat.idx() {
-            0 => strong.decide(&ask.question),
-            s => rest[s - 1].decide(&ask.question),
+        let Some(seat) = View::mover(&game) else {
+            break;
         };
-        game.answer(a);
+        let (view, clock) = (View::new(&game, seat), TimeControl::infinite());
+        let d = match seat {
+            0 => strong.choose(&view, &clock),
+            s => rest[s - 1].choose(&view, &clock),
+        };
+        game.0.answer(d.action.0);
     }
     strong.model().clone()
 }
@@ -167,13 +178,13 @@ fn fast_rollout_plays_exactly_like_the_heuristic() {
         let mut q = [p; 4];
         q[1].rate = 0.2;
         q[3].rate = 0.6;
-        let mut players: Vec<Box<dyn Player>> = vec![
-            make_player("heuristic", 0).unwrap(),
-            make_player("heuristic:rate=0.2", 0).unwrap(),
-            make_player("heuristic", 0).unwrap(),
-            make_player("heuristic:rate=0.6", 0).unwrap(),
+        let mut players: Vec<KhAgent> = vec![
+            make_agent("heuristic", 0).unwrap(),
+            make_agent("heuristic:rate=0.2", 0).unwrap(),
+            make_agent("heuristic", 0).unwrap(),
+            make_agent("heuristic:rate=0.6", 0).unwrap(),
         ];
-        let r = play_game(Game::new(seed), &mut players);
+        let r = play_game(Game::new(seed), &mut players, &[0; 4]);
         assert_eq!(r.scores, rollout_seats(Game::new(seed), &q), "seed {seed}");
     }
 }

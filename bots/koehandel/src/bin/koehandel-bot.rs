@@ -89,12 +89,12 @@ async fn main() -> anyhow::Result<()> {
         args.overhead_ms,
         clock.hard.as_millis()
     );
-    let strategy = client::clocked_strategy(&strategy, budget, overhead);
     let limits = client::EndpointLimits {
         header_timeout: Duration::from_millis(args.header_timeout_ms),
         max_connections: args.max_connections,
         max_connections_per_peer: args.max_connections_per_peer,
         answer_by: clock.send_by,
+        move_budget: Some(clock),
     };
     let seed = args.player.seed.unwrap_or(1);
     let bot = client::spawn_with(&listen, &strategy, seed, limits).await?;

@@ -1,8 +1,6 @@
 //! Auctions for the strong player: who is still bidding, and the reservation price (the
 //! most it would pay), found by Monte Carlo over a few price points.
 
-use kibitz_search::time::TimeControl;
-
 use super::{Run, StrongPlayer};
 use crate::eval::auction_value;
 use crate::event::Answer;
@@ -58,7 +56,7 @@ impl StrongPlayer {
         let worlds = self.worlds(Some(animal));
         let (k, out) = (&self.k, self.run.out);
         let policy = self.policy();
-        let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let tc = self.time_control();
         let mut sums = vec![0.0; caps.len()];
         for w in &worlds {
             for (sum, &c) in sums.iter_mut().zip(&caps) {
@@ -99,7 +97,7 @@ impl StrongPlayer {
         let worlds = self.worlds(Some(animal));
         let k = &self.k;
         let next = auctioneer.next();
-        let tc = self.budget.map(|(soft, hard)| TimeControl::new(soft, hard));
+        let tc = self.time_control();
         let policy = self.policy();
         // Whether buying at `price` beats letting the rival have it, over the same worlds.
         let buy_beats_pass = |price: u32| -> bool {
