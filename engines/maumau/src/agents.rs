@@ -88,7 +88,7 @@ impl Default for AgentOptions {
 /// How a [`MauMauAgent`] decides (private: callers see only the agent).
 enum Kind {
     /// A random legal card with a random wish; draws only when no card fits.
-    Random(ChaCha8Rng),
+    Random(Box<ChaCha8Rng>),
     /// The first card that fits (lowest card number).
     First,
     /// Keeps Jacks, plays 7s and 8s first, else its longest suit.
@@ -122,7 +122,7 @@ impl MauMauAgent {
     /// that one picks among [`MauMau`]'s legal actions, so it would draw while a card fits and
     /// favour Jacks (one action per wish), a different and weaker baseline.
     pub fn random() -> MauMauAgent {
-        MauMauAgent::of(Kind::Random(ChaCha8Rng::seed_from_u64(0)))
+        MauMauAgent::of(Kind::Random(Box::new(ChaCha8Rng::seed_from_u64(0))))
     }
 
     /// The plainest greedy bot: plays the first card that fits (the lowest card number, so 7s
@@ -271,7 +271,7 @@ impl Agent<MauMau> for MauMauAgent {
         self.know = Knowledge::new(self.know.config(), seat);
         self.shown = None;
         match &mut self.kind {
-            Kind::Random(rng) => *rng = ChaCha8Rng::seed_from_u64(seed),
+            Kind::Random(rng) => **rng = ChaCha8Rng::seed_from_u64(seed),
             Kind::Ismcts(p) => **p = IsmctsPlayer::new(p.params, seed),
             _ => {}
         }

@@ -10,8 +10,6 @@ use kibitz_maumau::model::ModelWeights;
 use kibitz_maumau::sim::SimRng;
 use kibitz_maumau::Config;
 
-// `Dawdle::hoard` is used by the research test `setup_times` only.
-#[cfg_attr(not(feature = "research"), allow(dead_code))]
 mod common;
 use common::{at, seat, Boxed, Dawdle};
 
