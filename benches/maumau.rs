@@ -1,10 +1,12 @@
 //! Criterion benches for kibitz-maumau: ISMCTS playouts per second and raw game simulation.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use kibitz_maumau::agents::MauMauAgent;
 use kibitz_maumau::arena::play_game;
+use kibitz_maumau::game_impl::MauMau;
 use kibitz_maumau::mcts::bench_with;
-use kibitz_maumau::player::{GreedyPlayer, Player};
 use kibitz_maumau::Config;
+use kibitz_search::agent::Agent;
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("maumau");
@@ -17,8 +19,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut turns = 0;
             for seed in 0..100 {
-                let mut p: Vec<Box<dyn Player>> =
-                    vec![Box::new(GreedyPlayer), Box::new(GreedyPlayer)];
+                let mut p: Vec<Box<dyn Agent<MauMau> + Send>> = vec![
+                    Box::new(MauMauAgent::greedy().seated(0, seed)),
+                    Box::new(MauMauAgent::greedy().seated(1, seed)),
+                ];
                 turns += play_game(Config::default(), seed, &mut p, None).turns;
             }
             turns

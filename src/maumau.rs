@@ -5,9 +5,9 @@ use crate::arena::game_match;
 use clap::Args;
 use clap::Subcommand;
 #[cfg(feature = "research")]
-use kibitz_maumau::game::Config;
+use kibitz_maumau::agents::{parse_agent, AgentOptions};
 #[cfg(feature = "research")]
-use kibitz_maumau::player::make_player;
+use kibitz_maumau::game::Config;
 use std::time::Instant;
 
 /// `kibitz maumau` subcommands.
@@ -153,12 +153,17 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             let mut st = kibitz_maumau::prior::EvidenceStats::default();
             for a in &args.field {
                 for b in &args.field {
-                    make_player(a, 0, None, 1)?;
-                    make_player(b, 0, None, 1)?;
+                    let opts = AgentOptions::default();
+                    parse_agent(a, &opts)?;
+                    parse_agent(b, &opts)?;
                     st.add_games(Config::default(), 0..args.games, &|s| {
                         vec![
-                            make_player(a, s, None, 1).expect("checked"),
-                            make_player(b, s ^ 0x5555, None, 1).expect("checked"),
+                            Box::new(parse_agent(a, &opts).expect("checked").seated(0, s)),
+                            Box::new(
+                                parse_agent(b, &opts)
+                                    .expect("checked")
+                                    .seated(1, s ^ 0x5555),
+                            ),
                         ]
                     });
                 }

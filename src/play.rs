@@ -338,11 +338,16 @@ impl HumanMm<'_> {
 
 /// The human driver of maumau (its line in the registry).
 pub fn maumau(args: &Args, input: &mut Input) -> anyhow::Result<()> {
-    use kibitz_maumau::player::make_player;
+    use kibitz_maumau::agents::{parse_agent, AgentOptions};
     let spec = mm::parse(&args.bot, None)?;
     let me = args.seat.min(1);
-    let mut bot = make_player(&spec.engine, args.seed, spec.iterations, 1)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let opts = AgentOptions {
+        iterations: spec.iterations,
+        ..AgentOptions::default()
+    };
+    let mut bot = parse_agent(&spec.engine, &opts)
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .seated(1 - me, args.seed);
     let mut human = HumanMm { input, error: None };
     // A bot without its own iteration limit gets its time per move.
     // The one clock rule (`kibitz_search::clock`): half the budget soft, all of it hard.
@@ -353,7 +358,7 @@ pub fn maumau(args: &Args, input: &mut Input) -> anyhow::Result<()> {
             hard: b.hard,
         }
     });
-    let end = play_mm(&mut human, bot.as_mut(), me, args.seed, budget);
+    let end = play_mm(&mut human, &mut bot, me, args.seed, budget);
     if let Some(e) = human.error {
         return Err(e);
     }
@@ -368,52 +373,85 @@ pub fn maumau(args: &Args, input: &mut Input) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Plays one two-seat Mau-Mau game on the deal of `seed`, the person in seat `me`, on the
-/// engine's game loop; prints every turn as it happens.
+/// A two-seat Mau-Mau table of a person (with the tracker of their seat, for showing the
+/// table) and a bot agent, as the engine's game loop drives it; prints every turn.
+struct MmTable<'h, 'i> {
+    human: &'h mut HumanMm<'i>,
+    know: kibitz_maumau::knowledge::Knowledge,
+    bot: &'h mut dyn kibitz_search::agent::Agent<kibitz_maumau::game_impl::MauMau>,
+    me: usize,
+}
+
+impl kibitz_maumau::arena::Seats for MmTable<'_, '_> {
+    fn tell(&mut self, seat: usize, notice: &kibitz_maumau::knowledge::Notice) {
+        if seat == self.me {
+            self.know.observe(notice);
+        } else {
+            self.bot.observe(notice);
+        }
+    }
+
+    fn choose(
+        &mut self,
+        _: &kibitz_maumau::Game,
+        view: &kibitz_search::agent::View<'_, kibitz_maumau::game_impl::MauMau>,
+        tc: &kibitz_search::time::TimeControl,
+    ) -> Option<kibitz_maumau::Action> {
+        if view.seat() == self.me {
+            let action = self.human.choose(&self.know, tc);
+            self.human.error.is_none().then_some(action)
+        } else {
+            Some(self.bot.choose(view, tc).action)
+        }
+    }
+
+    fn on_turn(&mut self, event: &kibitz_maumau::arena::TurnEvent) {
+        use kibitz_maumau::arena::TurnEvent;
+        use kibitz_maumau::game::Reaction;
+        let me = self.me;
+        match *event {
+            TurnEvent::Skipped(seat) => println!(
+                "{} skipped",
+                if seat == me { "you are" } else { "the bot is" }
+            ),
+            TurnEvent::Acted { seat, reaction } => {
+                let who = if seat == me { "you" } else { "bot" };
+                let what = match reaction {
+                    Reaction::Played { card, wish } => format!(
+                        "plays {card}{}",
+                        wish.map(|w| format!(", wishes {}", w.symbol()))
+                            .unwrap_or_default()
+                    ),
+                    Reaction::Drew(Some(c)) if seat == me => format!("draws {c}"),
+                    Reaction::Drew(_) => "draws a card".into(),
+                    Reaction::Penalty(_) => "takes a penalty card".into(),
+                    Reaction::PlayedWithPenalty { card, .. } => {
+                        format!("plays {card} without a wish and takes a penalty card")
+                    }
+                };
+                println!("{who}: {what}");
+            }
+        }
+    }
+}
+
+/// Plays one two-seat Mau-Mau game on the deal of `seed`, the person in seat `me` and the
+/// seated `bot` in the other, on the engine's game loop; prints every turn as it happens.
 fn play_mm(
     human: &mut HumanMm,
-    bot: &mut dyn kibitz_maumau::player::Player,
+    bot: &mut dyn kibitz_search::agent::Agent<kibitz_maumau::game_impl::MauMau>,
     me: usize,
     seed: u64,
     budget: Option<kibitz_maumau::arena::MoveBudget>,
 ) -> kibitz_maumau::GameEnd {
-    use kibitz_maumau::arena::{play_game_by, TurnEvent};
-    use kibitz_maumau::game::{Config, Reaction};
-    let mut decide = |_: &kibitz_maumau::game::Game,
-                      seat: usize,
-                      know: &kibitz_maumau::knowledge::Knowledge,
-                      tc: &kibitz_search::time::TimeControl| {
-        if seat == me {
-            let action = human.choose(know, tc);
-            human.error.is_none().then_some(action)
-        } else {
-            Some(bot.choose(know, tc))
-        }
+    use kibitz_maumau::game::Config;
+    let mut table = MmTable {
+        human,
+        know: kibitz_maumau::knowledge::Knowledge::new(Config::default(), me),
+        bot,
+        me,
     };
-    let mut show = |event: &TurnEvent| match *event {
-        TurnEvent::Skipped(seat) => println!(
-            "{} skipped",
-            if seat == me { "you are" } else { "the bot is" }
-        ),
-        TurnEvent::Acted { seat, reaction } => {
-            let who = if seat == me { "you" } else { "bot" };
-            let what = match reaction {
-                Reaction::Played { card, wish } => format!(
-                    "plays {card}{}",
-                    wish.map(|w| format!(", wishes {}", w.symbol()))
-                        .unwrap_or_default()
-                ),
-                Reaction::Drew(Some(c)) if seat == me => format!("draws {c}"),
-                Reaction::Drew(_) => "draws a card".into(),
-                Reaction::Penalty(_) => "takes a penalty card".into(),
-                Reaction::PlayedWithPenalty { card, .. } => {
-                    format!("plays {card} without a wish and takes a penalty card")
-                }
-            };
-            println!("{who}: {what}");
-        }
-    };
-    play_game_by(Config::default(), seed, budget, &mut decide, &mut show).end
+    kibitz_maumau::arena::play_game_by(Config::default(), seed, budget, &mut table).end
 }
 
 /// The person as a Koehandel player: tracks the table through the notices and asks.

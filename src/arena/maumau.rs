@@ -3,7 +3,7 @@
 //! seat of A (A's seat rotated over the same deck). A wins a game when A's seat wins it; so at
 //! N seats equal players score 1/N, not ½ (read the Elo against that fair share).
 //!
-//! Specs are the engine's ([`kibitz_maumau::player::make_player`]): `random`, `first`, `greedy`,
+//! Specs are the engine's ([`kibitz_maumau::agents::parse_agent`]): `random`, `first`, `greedy`,
 //! `heuristic[:k=v,...]`, `ismcts[:c=,eps=,rollout=,r78=]`, plus two arena keys:
 //! `iterations=N` (ISMCTS iterations per move: reproducible) and `time=MS` (per-move budget;
 //! default 100 ms or `--tc` for ISMCTS without `iterations`; soft and hard times by
@@ -11,22 +11,24 @@
 //! `param.NAME=V`, or an external bot `cmd:PROGRAM ARGS` with `{host} {port} {name}` at two
 //! seats (see [`super::external`]). The research key `peek=Q` (0-1) shows the player each card of its opponents'
 //! hands with chance Q, drawn once per card and game, before every decision
-//! ([`Knowledge::reveal`]); `peek=1` is the whole hand: what card inference would be worth.
+//! ([`MauMauAgent::peek`]); `peek=1` is the whole hand: what card inference would be worth.
 
 use super::{split_spec, Arena, Job, Outcome, Played, Position};
 use kibitz_bots_maumau::record as mm_record;
+use kibitz_maumau::agents::{parse_agent, AgentOptions, MauMauAgent};
+use kibitz_maumau::arena::Seats;
 use kibitz_maumau::arena::MAX_TURNS;
 use kibitz_maumau::cards::CardSet;
 use kibitz_maumau::game::{Config, ExhaustionWinner, MAX_PLAYERS};
-use kibitz_maumau::knowledge::Knowledge;
-use kibitz_maumau::player::{make_player, Player};
+use kibitz_maumau::game_impl::MauMau;
+use kibitz_maumau::knowledge::Notice;
 use kibitz_maumau::turn::Action;
+use kibitz_search::agent::{Agent, Decision, View};
 use kibitz_search::clock::MoveBudget;
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
 
 /// The Mau-Mau adapter.
 #[derive(Clone, Copy, Debug)]
@@ -50,7 +52,7 @@ impl Default for Maumau {
 /// A spec split into the engine's spec and the arena's budget keys.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spec {
-    /// What [`make_player`] gets.
+    /// What [`parse_agent`] gets.
     pub engine: String,
     /// ISMCTS iterations per move.
     pub iterations: Option<u64>,
@@ -90,7 +92,7 @@ pub fn parse(spec: &str, tc_ms: Option<u64>) -> anyhow::Result<Spec> {
     } else {
         format!("{kind}:{}", rest.join(","))
     };
-    make_player(&engine, 0, iterations, 1)
+    parse_agent(&engine, &spec_options(iterations))
         .map_err(|e| anyhow::anyhow!("maumau spec {spec:?}: {e}"))?;
     Ok(Spec {
         engine,
@@ -109,35 +111,82 @@ fn move_time_control(time_ms: Option<u64>) -> TimeControl {
     }
 }
 
-/// A player with its own budget that logs every action it takes.
-struct Logged {
-    inner: Box<dyn Player>,
-    time_ms: Option<u64>,
-    seat: usize,
-    log: Arc<Mutex<Vec<(usize, Action)>>>,
-    /// What it thought per action, `null` where it says nothing (`think` of `arena::record`).
-    think: Arc<Mutex<Vec<Value>>>,
+/// The options a spec's agent is built with (the table is set where it sits).
+fn spec_options(iterations: Option<u64>) -> AgentOptions {
+    AgentOptions {
+        iterations,
+        ..AgentOptions::default()
+    }
 }
 
-impl Player for Logged {
+/// What an agent thought about one decision, for `think` of `arena::record` (`null` where
+/// it ran no search): the search's iterations, the chosen action's root visits and win rate.
+fn think_json(seat: usize, d: &Decision<Action>, ms: u64) -> Value {
+    let Some(&(_, visits)) = d.stats.iter().find(|(k, _)| *k == "visits") else {
+        return Value::Null;
+    };
+    json!({"seat": seat, "iterations": d.nodes, "visits": visits as u64,
+           "win_rate": d.score.unwrap_or(0.0), "ms": ms})
+}
+
+/// An agent that plays on its own budget, whatever clock it is handed (the built-in seat of
+/// a `cmd:` game, whose client hands it the contest clock).
+struct Budgeted {
+    inner: MauMauAgent,
+    time_ms: Option<u64>,
+}
+
+impl Agent<MauMau> for Budgeted {
     fn name(&self) -> String {
         self.inner.name()
     }
+    fn new_game(&mut self, seat: usize, seed: u64) {
+        self.inner.new_game(seat, seed);
+    }
+    fn observe(&mut self, notice: &Notice) {
+        self.inner.observe(notice);
+    }
+    fn choose(&mut self, view: &View<'_, MauMau>, _: &TimeControl) -> Decision<Action> {
+        self.inner.choose(view, &move_time_control(self.time_ms))
+    }
+}
 
-    fn choose(&mut self, know: &Knowledge, _: &TimeControl) -> Action {
-        let tc = move_time_control(self.time_ms);
+/// The seats of an in-process arena game: each agent on its spec's budget, shown its `peek`
+/// share of the other hands, every action and thought logged for the record.
+struct Table {
+    agents: Vec<MauMauAgent>,
+    time_ms: Vec<Option<u64>>,
+    /// The cards each seat's agent sees wherever they are (its `peek` share of the deck).
+    seen: Vec<CardSet>,
+    log: Vec<(usize, Action)>,
+    think: Vec<Value>,
+}
+
+impl Seats for Table {
+    fn tell(&mut self, seat: usize, notice: &Notice) {
+        self.agents[seat].observe(notice);
+    }
+
+    fn choose(
+        &mut self,
+        game: &kibitz_maumau::Game,
+        view: &View<'_, MauMau>,
+        _: &TimeControl,
+    ) -> Option<Action> {
+        let seat = view.seat();
+        if !self.seen[seat].is_empty() {
+            let hands = (0..game.players())
+                .map(|s| game.hand(s).inter(self.seen[seat]))
+                .collect();
+            self.agents[seat].peek(hands);
+        }
+        let tc = move_time_control(self.time_ms[seat]);
         let started = std::time::Instant::now();
-        let a = self.inner.choose(know, &tc);
-        let t = self.inner.last_think().map_or(Value::Null, |t| {
-            json!({"seat": self.seat, "iterations": t.iterations, "visits": t.visits,
-                   "win_rate": t.win_rate, "ms": started.elapsed().as_millis() as u64})
-        });
-        self.think.lock().unwrap_or_else(|e| e.into_inner()).push(t);
-        self.log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((self.seat, a));
-        a
+        let d = self.agents[seat].choose(view, &tc);
+        let ms = started.elapsed().as_millis() as u64;
+        self.think.push(think_json(seat, &d, ms));
+        self.log.push((seat, d.action));
+        Some(d.action)
     }
 }
 
@@ -213,7 +262,7 @@ impl Arena for Maumau {
     fn play(&self, job: &Job) -> anyhow::Result<Played> {
         if super::external::is_cmd(job.a) || super::external::is_cmd(job.b) {
             let tc = job.tc_ms;
-            let build = |spec: &str, seed: u64| -> anyhow::Result<Box<dyn Player>> {
+            let build = |spec: &str| -> anyhow::Result<Box<dyn Agent<MauMau> + Send>> {
                 let sp = parse(spec, tc)?;
                 anyhow::ensure!(
                     sp.peek == 0.0,
@@ -225,14 +274,11 @@ impl Arena for Maumau {
                     "maumau spec {spec:?}: against a cmd: player a move may take at most 4000 ms \
                      (the server's turn timeout is 5 s)"
                 );
-                let inner = make_player(&sp.engine, seed, sp.iterations, 1)
+                let inner = parse_agent(&sp.engine, &spec_options(sp.iterations))
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
-                Ok(Box::new(Logged {
+                Ok(Box::new(Budgeted {
                     inner,
                     time_ms: sp.time_ms,
-                    seat: 0,
-                    log: Arc::default(),
-                    think: Arc::default(),
                 }))
             };
             let deal_seed = super::deals::seed(job)?;
@@ -240,58 +286,43 @@ impl Arena for Maumau {
         }
         let (sa, sb) = (parse(job.a, job.tc_ms)?, parse(job.b, job.tc_ms)?);
         let n = self.seats();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let think = Arc::new(Mutex::new(Vec::new()));
         let deal_seed = super::deals::seed(job)?;
-        let mut players: Vec<Box<dyn Player>> = Vec::new();
-        // The cards each seat's player sees wherever they are (its `peek` share of the deck).
-        let mut seen = [CardSet::EMPTY; MAX_PLAYERS];
+        let mut table = Table {
+            agents: Vec::new(),
+            time_ms: Vec::new(),
+            seen: Vec::new(),
+            log: Vec::new(),
+            think: Vec::new(),
+        };
         // Seeds: A's is purpose 1, the k-th copy of B's (k = 0, 1, ...) purpose 2 + k, so a
-        // two-seat game seeds its players as it always has.
+        // two-seat game seeds its agents as it always has.
         let mut b_copies = 0;
-        for (seat, shown) in seen.iter_mut().enumerate().take(n) {
+        for seat in 0..n {
             let (spec, seed) = if job.seating.is_a(seat) {
                 (&sa, job.seed_for(1))
             } else {
                 b_copies += 1;
                 (&sb, job.seed_for(1 + b_copies))
             };
-            let inner = make_player(&spec.engine, seed, spec.iterations, 1)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
-            players.push(Box::new(Logged {
-                inner,
-                time_ms: spec.time_ms,
-                seat,
-                log: log.clone(),
-                think: think.clone(),
-            }));
-            *shown = peek_mask(spec.peek, deal_seed ^ seat as u64);
+            let agent = parse_agent(&spec.engine, &spec_options(spec.iterations))
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .at_table(self.config())
+                .seated(seat, seed);
+            table.agents.push(agent);
+            table.time_ms.push(spec.time_ms);
+            table
+                .seen
+                .push(peek_mask(spec.peek, deal_seed ^ seat as u64));
         }
-        let rec = kibitz_maumau::arena::play_game_by(
-            self.config(),
-            deal_seed,
-            None,
-            &mut |game, seat, know, tc| {
-                if seen[seat].is_empty() {
-                    return Some(players[seat].choose(know, tc));
-                }
-                let mut shown = know.clone();
-                for s in 0..game.players() {
-                    shown.reveal(s, game.hand(s).inter(seen[seat]));
-                }
-                Some(players[seat].choose(&shown, tc))
-            },
-            &mut |_| {},
-        );
+        let rec = kibitz_maumau::arena::play_game_by(self.config(), deal_seed, None, &mut table);
         let winner = rec.end.winner();
         let outcome = if job.seating.is_a(winner) {
             Outcome::Win
         } else {
             Outcome::Loss
         };
-        let moves: Vec<Value> = log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        let moves: Vec<Value> = table
+            .log
             .iter()
             .map(|&(s, a)| mm_record::action_json(s, a))
             .collect();
@@ -303,7 +334,7 @@ impl Arena for Maumau {
         let result = mm_record::result_json(rec.end, rec.turns, &rec.penalties[..n]);
         let plies = moves.len() as u32;
         let mut record = mm_record::game_json(&players, setup, moves, result);
-        let thinks = std::mem::take(&mut *think.lock().unwrap_or_else(|e| e.into_inner()));
+        let thinks = std::mem::take(&mut table.think);
         if thinks.iter().any(|t| !t.is_null()) {
             record["think"] = Value::Array(thinks);
         }

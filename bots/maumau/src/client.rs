@@ -12,10 +12,12 @@
 //! its time thinking.
 
 use crate::protocol::{BotMsg, Request, ServerMsg, MAX_LINE};
+use kibitz_maumau::agents::{most_held_suit, parse_agent, seen, AgentOptions, MauMauAgent};
+use kibitz_maumau::game_impl::MauMau;
 use kibitz_maumau::knowledge::{Knowledge, Notice};
-use kibitz_maumau::mcts::{IsmctsParams, IsmctsPlayer};
-use kibitz_maumau::player::{make_player, Player, RandomPlayer};
+use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::{Action, Card, CardSet, Config, DrawTwo, Suit};
+use kibitz_search::agent::{Agent, View};
 use kibitz_search::clock::{MoveBudget, MAUMAU};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
@@ -27,7 +29,8 @@ use tracing::{debug, info, warn};
 pub struct BotConfig {
     /// Name sent in the handshake.
     pub name: String,
-    /// `ismcts`, `heuristic`, `greedy` or `random`.
+    /// An agent spec ([`kibitz_maumau::agents::parse_agent`]): `ismcts`, `heuristic`,
+    /// `greedy`, `first`, `random`, ...
     pub strategy: String,
     /// The move budget: time from the server's request until our answer should have reached
     /// it (default 1 s, our own limit: the contest has none). See [`BotConfig::move_budget`].
@@ -222,14 +225,16 @@ pub fn play(addr: impl ToSocketAddrs, cfg: &BotConfig) -> anyhow::Result<BotRepo
 /// The bot's protocol state machine, independent of the socket (testable line by line).
 pub struct Bot {
     cfg: BotConfig,
-    player: Box<dyn Player>,
-    /// Set for the ISMCTS strategy, so its search statistics can be logged.
-    ismcts: Option<IsmctsPlayer>,
+    /// The player: told every notice once our seat is known, asked at each private request.
+    agent: Box<dyn Agent<MauMau> + Send>,
     /// What the bot has seen and done.
     pub report: BotReport,
     /// Names in seat order, learned from the first round of broadcasts.
     seats: Vec<String>,
+    /// The client's own tracker: the agent's [`View`] and the legality check come from it.
     know: Option<Knowledge>,
+    /// Broadcasts received (turns begun).
+    turns: u32,
     /// Notices received before our seat was known.
     early: Vec<Notice>,
     last_seat: Option<usize>,
@@ -237,8 +242,17 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// The bot `cfg` describes (strategy, iterations, seed).
+    /// The table `cfg` describes (its number of seats, the contest's rules).
+    pub fn table(cfg: &BotConfig) -> Config {
+        Config {
+            players: cfg.players,
+            ..Config::default()
+        }
+    }
+
+    /// The bot `cfg` describes (strategy, iterations, `--param`s, seed).
     pub fn for_config(cfg: &BotConfig) -> anyhow::Result<Bot> {
+        let table = Bot::table(cfg);
         if cfg.strategy == "ismcts" {
             use kibitz_search::params::Tunable;
             let mut p = IsmctsParams::default();
@@ -249,33 +263,35 @@ impl Bot {
             if let Some(k) = cfg.iterations {
                 p.search.max_iterations = k;
             }
-            let mut bot = Bot::new(cfg, Box::new(RandomPlayer::new(cfg.seed)));
-            bot.ismcts = Some(IsmctsPlayer::new(p, cfg.seed));
-            return Ok(bot);
+            let agent = MauMauAgent::ismcts(p).at_table(table);
+            return Ok(Bot::new(cfg, Box::new(agent)));
         }
         anyhow::ensure!(
             cfg.params.is_empty(),
             "--param applies to the ismcts strategy only, not {:?}",
             cfg.strategy
         );
-        Ok(Bot::new(
-            cfg,
-            make_player(&cfg.strategy, cfg.seed, cfg.iterations, 1)?,
-        ))
+        let opts = AgentOptions {
+            table,
+            iterations: cfg.iterations,
+            threads: 1,
+        };
+        Ok(Bot::new(cfg, Box::new(parse_agent(&cfg.strategy, &opts)?)))
     }
 
-    /// A bot that will play with `player`.
-    pub fn new(cfg: &BotConfig, player: Box<dyn Player>) -> Bot {
+    /// A bot that will play with `agent` (built for a table of `cfg.players` seats); the bot
+    /// seats it ([`Agent::new_game`] with `cfg.seed`) once the broadcasts show our seat.
+    pub fn new(cfg: &BotConfig, agent: Box<dyn Agent<MauMau> + Send>) -> Bot {
         Bot {
             report: BotReport {
                 name: cfg.name.clone(),
                 ..Default::default()
             },
             cfg: cfg.clone(),
-            player,
-            ismcts: None,
+            agent,
             seats: Vec::new(),
             know: None,
+            turns: 0,
             early: Vec::new(),
             last_seat: None,
             turn_open: false,
@@ -319,6 +335,7 @@ impl Bot {
                     return None;
                 };
                 self.turn_open = b.turn_of == self.report.name && !b.skipped;
+                self.turns = self.turns.saturating_add(1);
                 self.notice(Notice::Broadcast {
                     seat,
                     top,
@@ -379,20 +396,19 @@ impl Bot {
         if self.know.is_none() {
             self.early.push(n);
             let Some(me) = self.report.seat else { return };
-            let cfg = Config {
-                players: self.cfg.players,
-                ..Config::default()
-            };
-            let mut k = Knowledge::new(cfg, me);
+            let mut k = Knowledge::new(Bot::table(&self.cfg), me);
             info!("{}: we are seat {me}", self.report.name);
+            self.agent.new_game(me, self.cfg.seed);
             for e in self.early.drain(..) {
                 k.observe(&e);
+                self.agent.observe(&e);
             }
             self.know = Some(k);
             return;
         }
         if let Some(k) = self.know.as_mut() {
             k.observe(&n);
+            self.agent.observe(&n);
         }
     }
 
@@ -429,28 +445,20 @@ impl Bot {
         };
         let start = Instant::now();
         let tc = self.cfg.move_budget().time_control();
-        let choice = match self.ismcts.as_mut() {
-            Some(p) => {
-                let a = p.choose(know, &tc);
-                if let Some(st) = p.last_search() {
-                    let top: Vec<String> = st
-                        .children
-                        .iter()
-                        .take(3)
-                        .map(|c| format!("{} {}v {:.2}", show(c.action), c.visits, c.mean_reward))
-                        .collect();
-                    info!(
-                        "{}: ismcts {} iterations in {} ms: {}",
-                        self.report.name,
-                        st.iterations,
-                        start.elapsed().as_millis(),
-                        top.join(" | ")
-                    );
-                }
-                a
-            }
-            None => self.player.choose(know, &tc),
-        };
+        let view = View::seen(know.me(), seen(know, self.turns));
+        let decision = self.agent.choose(&view, &tc);
+        if let Some(&(_, visits)) = decision.stats.iter().find(|(k, _)| *k == "visits") {
+            info!(
+                "{}: {} {} iterations in {} ms: {} {visits}v {:.2}",
+                self.report.name,
+                self.agent.name(),
+                decision.nodes,
+                start.elapsed().as_millis(),
+                show(decision.action),
+                decision.score.unwrap_or(0.0)
+            );
+        }
+        let choice = decision.action;
         let legal = know.legal_plays();
         let action = match choice {
             Action::Play { card, .. } if legal.contains(card) => choice,
@@ -463,7 +471,7 @@ impl Bot {
                 match legal.iter().find(|c| !c.is_jack()).or(legal.first()) {
                     Some(card) => Action::Play {
                         card,
-                        wish: kibitz_maumau::player::most_held_suit(know.hand()),
+                        wish: most_held_suit(know.hand()),
                     },
                     None => Action::Draw,
                 }

@@ -9,9 +9,10 @@
 use crate::client::{Bot, BotConfig, BotReport};
 use crate::protocol::MAX_LINE;
 use crate::server::{play_game, GameReport, Lobby, ServerConfig, ServerError};
-use kibitz_maumau::player::Player;
+use kibitz_maumau::game_impl::MauMau;
 use kibitz_maumau::ExhaustionWinner;
 use kibitz_net::record::RecordWriter;
+use kibitz_search::agent::Agent;
 use serde_json::Value;
 use std::cell::Cell;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -220,15 +221,17 @@ fn read_record(dir: &std::path::Path) -> std::io::Result<Value> {
         .ok_or_else(|| std::io::Error::other("the server wrote no record"))
 }
 
-/// Plays one game at `addr` as `name` with `player` (who keeps its own time budget: the
-/// client hands it the contest clock, which it may ignore) at a table of `players` seats.
+/// Plays one game at `addr` as `name` with `agent` (built for a table of `players` seats; it
+/// keeps its own time budget: the client hands it the contest clock, which it may ignore),
+/// seated with `seed` ([`Agent::new_game`]) once the broadcasts show its seat.
 /// Ends when the server announces the winner or closes the connection, or after `idle`
 /// without a byte from the server.
 pub fn run_client(
     addr: SocketAddr,
     name: &str,
-    player: Box<dyn Player>,
+    agent: Box<dyn Agent<MauMau> + Send>,
     players: usize,
+    seed: u64,
     idle: Duration,
 ) -> anyhow::Result<BotReport> {
     let stream = TcpStream::connect_timeout(&addr, Duration::from_secs(10))?;
@@ -237,9 +240,10 @@ pub fn run_client(
     let cfg = BotConfig {
         name: name.to_string(),
         players,
+        seed,
         ..BotConfig::default()
     };
-    let mut bot = Bot::new(&cfg, player);
+    let mut bot = Bot::new(&cfg, agent);
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
     let mut line = Vec::with_capacity(256);
@@ -267,7 +271,7 @@ pub fn run_client(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kibitz_maumau::player::make_player;
+    use kibitz_maumau::agents::{make_agent, AgentOptions};
 
     /// Two built-in clients play a whole game; seats follow the start order, and the deal is
     /// the deal seed's.
@@ -279,9 +283,9 @@ mod tests {
         let mut threads = Vec::new();
         let ended = game.play(
             &mut |s| {
-                let p = make_player("greedy", s as u64, None, 1).unwrap();
+                let p = make_agent("greedy", &AgentOptions::default()).unwrap();
                 threads.push(std::thread::spawn(move || {
-                    run_client(addr, &seat_name(s), p, 2, Duration::from_secs(30))
+                    run_client(addr, &seat_name(s), p, 2, s as u64, Duration::from_secs(30))
                 }));
             },
             Duration::from_secs(10),

@@ -11,8 +11,8 @@ use kibitz_bots_maumau::protocol::{
     read_answer, read_name_line, Answer, BotMsg, NameLine, ServerMsg,
 };
 use kibitz_bots_maumau::transcript::{parse, Event, Kind};
+use kibitz_maumau::agents::{make_agent, AgentOptions};
 use kibitz_maumau::game::legal_set;
-use kibitz_maumau::player::make_player;
 use kibitz_maumau::{Card, CardSet, Suit};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -90,7 +90,7 @@ fn our_bot_as(events: &[Event], bot: &str) -> Result<(), Failed> {
     };
     let mut ours = Bot::new(
         &cfg,
-        make_player("heuristic", 1, None, 1).map_err(|e| e.to_string())?,
+        make_agent("heuristic", &AgentOptions::default()).map_err(|e| e.to_string())?,
     );
     let mut name = bot.to_string();
     let mut hand = CardSet::EMPTY;

@@ -28,6 +28,26 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hash::{Hash, Hasher};
 
+/// The legal actions of a mover holding the legal cards `plays` on `top`: each card once with
+/// the wish `Pik` (which the server ignores), a Jack laid on a non-Jack once per wish, then
+/// drawing. [`MauMau`]'s `legal_actions` and a bot client's seen view
+/// ([`crate::agents::seen`]) both list them so.
+pub fn legal_answers(plays: CardSet, top: Card) -> Vec<Action> {
+    let mut out = Vec::new();
+    for card in plays.iter() {
+        if card.is_jack() && !top.is_jack() {
+            out.extend(Suit::ALL.map(|wish| Action::Play { card, wish }));
+        } else {
+            out.push(Action::Play {
+                card,
+                wish: Suit::Pik,
+            });
+        }
+    }
+    out.push(Action::Draw);
+    out
+}
+
 /// A Mau-Mau position seen through the [`kibitz_search::game::Game`] trait.
 #[derive(Clone, Debug)]
 pub struct MauMau {
@@ -198,20 +218,7 @@ impl GameTrait for MauMau {
         let Some(seat) = self.mover() else {
             return Vec::new();
         };
-        let top = self.game.top();
-        let mut out = Vec::new();
-        for card in self.game.legal_plays(seat).iter() {
-            if card.is_jack() && !top.is_jack() {
-                out.extend(Suit::ALL.map(|wish| Action::Play { card, wish }));
-            } else {
-                out.push(Action::Play {
-                    card,
-                    wish: Suit::Pik,
-                });
-            }
-        }
-        out.push(Action::Draw);
-        out
+        legal_answers(self.game.legal_plays(seat), self.game.top())
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), GameError> {

@@ -8,7 +8,8 @@
 //!   unwished Jack, Jack without a wish = played + penalty, same-name effect groups).
 //! - [`knowledge`]: one seat's card tracker, fed with [`knowledge::Notice`]s (one per received
 //!   wire message), and sampling of hidden hands consistent with it.
-//! - [`player`]: the [`player::Player`] trait and the random, first-fit, greedy and heuristic players.
+//! - [`agents`]: every player (random, first-fit, greedy, heuristic, ISMCTS) as one
+//!   [`kibitz_search::agent::Agent`] owning its seat's card tracker, and the spec parser.
 //! - [`sim`]: the search's bit-mask game state and playout RNG.
 //! - [`determinize`]: sampling search states from the tracker, weighted by evidence.
 //! - [`filter`]: a forward particle filter over the opponent's hand (two players).
@@ -19,14 +20,17 @@
 //! - [`mcts`]: the ISMCTS player on [`kibitz_search::ismcts`].
 //! - [`params`]: the ISMCTS tunables in the shared registry ([`param_specs`]).
 //! - `prior` (feature `research`): measuring the determinizer's evidence weights from games.
-//! - [`arena`]: in-process games (matches are the `kibitz` arena's: `kibitz match maumau`).
+//! - [`arena`]: in-process games between agents (matches are the `kibitz` arena's:
+//!   `kibitz match maumau`).
 //!
 //! A reference server drives [`game::Game`]: `begin_turn` (→ broadcast + private message),
 //! then `answer` with the [`turn::RawAnswer`] it read (→ reply), until `outcome()` is `Some`.
 //! A bot keeps a [`knowledge::Knowledge`], calls `observe` for every message it receives, and
-//! answers each private message with [`player::Player::choose`].
+//! answers each private message with [`kibitz_search::agent::Agent::choose`] of an
+//! [`agents::MauMauAgent`] it has told every notice.
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod arena;
 pub mod cards;
 pub mod determinize;
@@ -38,7 +42,6 @@ pub mod knowledge;
 pub mod mcts;
 pub mod model;
 pub mod params;
-pub mod player;
 #[cfg(feature = "research")]
 pub mod prior;
 pub mod rollout;

@@ -3,12 +3,10 @@
 //! revealed), with playouts on bit masks that sample a softmax fitted to a full-information
 //! player's choices, and progressive bias.
 
-use crate::cards::Suit;
 use crate::endgame::{pimc, EndgameParams};
 use crate::game::{Action, Game};
 use crate::knowledge::Knowledge;
 use crate::model::ModelWeights;
-use crate::player::Player;
 pub use crate::rollout::GreedyRollout;
 use crate::sim::{suit_mask, Determinizer, EvidenceWeights, FastSim, SimRng, JACKS};
 use kibitz_search::ismcts::{merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, SearchStats};
@@ -179,13 +177,13 @@ impl IsmctsParams {
     }
 }
 
-/// The ISMCTS player.
+/// The ISMCTS search of one seat (its randomness and reusable tree); the agent that plays with
+/// it is [`crate::agents::MauMauAgent::ismcts`].
 pub struct IsmctsPlayer {
     /// Settings.
     pub params: IsmctsParams,
     rng: ChaCha8Rng,
     searcher: Option<Ismcts<FastSim>>,
-    last: Option<SearchStats<Action>>,
 }
 
 impl IsmctsPlayer {
@@ -195,13 +193,7 @@ impl IsmctsPlayer {
             params,
             rng: ChaCha8Rng::seed_from_u64(seed),
             searcher: None,
-            last: None,
         }
-    }
-
-    /// Statistics of the last search (none if the move was forced).
-    pub fn last_search(&self) -> Option<&SearchStats<Action>> {
-        self.last.as_ref()
     }
 
     /// The endgame search's action when it takes this decision: two seats, every hand at
@@ -243,49 +235,6 @@ impl IsmctsPlayer {
             .map(|&s| run(&mut Ismcts::new(p.search), s))
             .collect();
         merge_root_stats(&results)
-    }
-}
-
-impl Player for IsmctsPlayer {
-    fn name(&self) -> String {
-        "ismcts".into()
-    }
-
-    fn choose(&mut self, know: &Knowledge, tc: &TimeControl) -> Action {
-        self.last = None;
-        let legal = know.legal_plays();
-        if legal.is_empty() {
-            return Action::Draw;
-        }
-        if know.hand().len() == 1 {
-            // The last card fits: play it and win.
-            let card = legal.first().unwrap_or_default();
-            return Action::Play {
-                card,
-                wish: Suit::Pik,
-            };
-        }
-        if let Some(a) = self.endgame(know) {
-            return a;
-        }
-        let stats = self.search(know, tc);
-        let best = stats.best;
-        self.last = Some(stats);
-        match best {
-            Some(a) => a,
-            // No time for even one iteration: fall back to the greedy choice.
-            None => crate::player::GreedyPlayer.choose(know, tc),
-        }
-    }
-
-    fn last_think(&self) -> Option<crate::player::Think> {
-        let s = self.last.as_ref()?;
-        let c = s.children.iter().find(|c| Some(c.action) == s.best)?;
-        Some(crate::player::Think {
-            iterations: s.iterations,
-            visits: c.visits,
-            win_rate: c.mean_reward,
-        })
     }
 }
 

@@ -11,9 +11,10 @@
 
 use crate::arena::play_game_with;
 use crate::game::Config;
+use crate::game_impl::MauMau;
 use crate::knowledge::Evidence;
-use crate::player::Player;
 use crate::sim::EvidenceWeights;
+use kibitz_search::agent::Agent;
 use std::fmt;
 
 /// Buckets per evidence kind: for draws, the cards drawn since the card was last legal at a
@@ -67,12 +68,12 @@ impl EvidenceStats {
         }
     }
 
-    /// Adds the decisions of games `seeds` between the players `make(seed)` builds.
+    /// Adds the decisions of games `seeds` between the agents `make(seed)` builds (seated).
     pub fn add_games(
         &mut self,
         cfg: Config,
         seeds: std::ops::Range<u64>,
-        make: &dyn Fn(u64) -> Vec<Box<dyn Player>>,
+        make: &dyn Fn(u64) -> Vec<Box<dyn Agent<MauMau> + Send>>,
     ) {
         for seed in seeds {
             let mut players = make(seed);
@@ -149,13 +150,16 @@ impl fmt::Display for EvidenceStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{GreedyPlayer, RandomPlayer};
+    use crate::agents::MauMauAgent;
 
     #[test]
     fn greedy_players_reveal_voids_by_drawing() {
         let mut st = EvidenceStats::default();
         st.add_games(Config::default(), 0..40, &|s| {
-            vec![Box::new(GreedyPlayer), Box::new(RandomPlayer::new(s))]
+            vec![
+                Box::new(MauMauAgent::greedy().seated(0, s)),
+                Box::new(MauMauAgent::random().seated(1, s)),
+            ]
         });
         assert!(st.decisions > 300);
         // Neither player ever draws while holding a legal card: a card that was legal at a

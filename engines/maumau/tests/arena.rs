@@ -1,20 +1,21 @@
 //! Self-play between the baseline players with the card tracker checked against the true game
 //! at every decision, and a sampled determinization checked for consistency.
 
+use kibitz_maumau::agents::{make_agent, AgentOptions, HeuristicParams, MauMauAgent};
 use kibitz_maumau::arena::{play_game, play_game_with, GameRecord};
 use kibitz_maumau::determinize::Determinizer;
 use kibitz_maumau::game::{Config, ExhaustionWinner, Phase};
 use kibitz_maumau::knowledge::SeatMove;
 use kibitz_maumau::mcts::IsmctsParams;
-use kibitz_maumau::player::{FirstFitPlayer, GreedyPlayer, HeuristicPlayer, Player, RandomPlayer};
 use kibitz_maumau::CardSet;
+use kibitz_search::agent::Agent;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 mod common;
-use common::Dawdle;
+use common::{at, seat, Boxed, Dawdle};
 
-fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Box<dyn Player>>) -> u64 {
+fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Boxed>) -> u64 {
     let mut decisions = 0;
     for seed in 0..games {
         let mut players = mk(seed);
@@ -96,10 +97,10 @@ fn check_games(cfg: Config, games: u64, mk: impl Fn(u64) -> Vec<Box<dyn Player>>
 #[test]
 fn tracker_is_exact_in_random_two_player_games() {
     let n = check_games(Config::default(), 300, |s| {
-        vec![
-            Box::new(RandomPlayer::new(s)),
-            Box::new(RandomPlayer::new(s + 1000)),
-        ]
+        seat(vec![
+            (Box::new(MauMauAgent::random()), s),
+            (Box::new(MauMauAgent::random()), s + 1000),
+        ])
     });
     assert!(n > 1000);
 }
@@ -109,11 +110,17 @@ fn tracker_is_exact_and_first_fit_never_holds_back() {
     // The first-fit bot plays a card whenever one fits: it never draws with a legal card.
     let mut draws_while_legal = 0;
     let n = check_games(Config::default(), 100, |s| {
-        vec![Box::new(FirstFitPlayer), Box::new(RandomPlayer::new(s))]
+        seat(vec![
+            (Box::new(MauMauAgent::first()), 0),
+            (Box::new(MauMauAgent::random()), s),
+        ])
     });
+    let mut first = MauMauAgent::first();
     for seed in 0..100 {
-        let mut players: Vec<Box<dyn Player>> =
-            vec![Box::new(FirstFitPlayer), Box::new(FirstFitPlayer)];
+        let mut players = seat(vec![
+            (Box::new(MauMauAgent::first()), 0),
+            (Box::new(MauMauAgent::first()), 0),
+        ]);
         play_game_with(
             Config::default(),
             seed,
@@ -122,7 +129,7 @@ fn tracker_is_exact_and_first_fit_never_holds_back() {
             &mut |_, know| {
                 let tc = kibitz_search::time::TimeControl::infinite();
                 let legal = know.legal_plays();
-                match FirstFitPlayer.choose(know, &tc) {
+                match first.decide(know, &tc).action {
                     kibitz_maumau::Action::Draw => draws_while_legal += !legal.is_empty() as u32,
                     kibitz_maumau::Action::Play { card, .. } => assert!(legal.contains(card)),
                 }
@@ -137,10 +144,16 @@ fn tracker_is_exact_and_first_fit_never_holds_back() {
 fn tracker_is_exact_with_hoarding_and_reshuffles() {
     // Greedy against a player that draws whenever it may: long games, reshuffles, exhaustion.
     check_games(Config::default(), 100, |_| {
-        vec![Box::new(GreedyPlayer), Box::new(Dawdle::hoard())]
+        seat(vec![
+            (Box::new(MauMauAgent::greedy()), 0),
+            (Box::new(Dawdle::hoard()), 0),
+        ])
     });
     check_games(Config::default(), 20, |_| {
-        vec![Box::new(Dawdle::hoard()), Box::new(Dawdle::hoard())]
+        seat(vec![
+            (Box::new(Dawdle::hoard()), 0),
+            (Box::new(Dawdle::hoard()), 0),
+        ])
     });
 }
 
@@ -152,9 +165,11 @@ fn tracker_is_exact_with_more_players() {
             exhaustion_winner: ExhaustionWinner::MostValidMoves,
         };
         check_games(cfg, 50, |s| {
-            (0..players as u64)
-                .map(|i| Box::new(RandomPlayer::new(s * 7 + i)) as Box<dyn Player>)
-                .collect()
+            seat(
+                (0..players as u64)
+                    .map(|i| (at(cfg, MauMauAgent::random()), s * 7 + i))
+                    .collect(),
+            )
         });
     }
 }
@@ -166,23 +181,25 @@ fn tracker_is_exact_with_more_players() {
 fn rotated_games(
     cfg: Config,
     deals: std::ops::Range<u64>,
-    make_a: impl Fn(u64) -> Box<dyn Player>,
-    make_b: impl Fn(u64) -> Box<dyn Player>,
+    make_a: impl Fn() -> MauMauAgent,
+    make_b: impl Fn() -> MauMauAgent,
 ) -> Vec<(usize, GameRecord)> {
     let n = cfg.players;
     let mut out = Vec::new();
     for deal in deals {
         for a_seat in 0..n {
             let pseed = deal * 16 + a_seat as u64;
-            let mut players: Vec<Box<dyn Player>> = (0..n)
-                .map(|s| {
-                    if s == a_seat {
-                        make_a(pseed)
-                    } else {
-                        make_b(pseed ^ (0x5555 + s as u64))
-                    }
-                })
-                .collect();
+            let mut players = seat(
+                (0..n)
+                    .map(|s| {
+                        if s == a_seat {
+                            (at(cfg, make_a()), pseed)
+                        } else {
+                            (at(cfg, make_b()), pseed ^ (0x5555 + s as u64))
+                        }
+                    })
+                    .collect(),
+            );
             out.push((a_seat, play_game(cfg, deal, &mut players, None)));
         }
     }
@@ -194,8 +211,8 @@ fn heuristics_beat_random() {
     let games = rotated_games(
         Config::default(),
         1..151,
-        |_| Box::new(HeuristicPlayer::default()),
-        |s| Box::new(RandomPlayer::new(s)),
+        || MauMauAgent::heuristic(HeuristicParams::default()),
+        MauMauAgent::random,
     );
     assert_eq!(games.len(), 300);
     let a_wins = games.iter().filter(|(a, r)| r.end.winner() == *a).count();
@@ -245,15 +262,21 @@ fn tracker_and_players_survive_garbage_notices() {
         }
         let g = k.sample(&mut rng);
         assert!(g.pile().len() + g.talon_len() <= 32);
-        let players: Vec<Box<dyn Player>> = vec![
-            kibitz_maumau::player::make_player("ismcts", round as u64, Some(50), 1).unwrap(),
-            Box::new(HeuristicPlayer::default()),
-            Box::new(GreedyPlayer),
-            Box::new(FirstFitPlayer),
+        let opts = AgentOptions {
+            iterations: Some(50),
+            ..AgentOptions::default()
+        };
+        let players = [
+            kibitz_maumau::agents::parse_agent("ismcts", &opts)
+                .unwrap()
+                .seated(0, round as u64),
+            MauMauAgent::heuristic(HeuristicParams::default()),
+            MauMauAgent::greedy(),
+            MauMauAgent::first(),
         ];
         for mut pl in players {
             let tc = kibitz_search::time::TimeControl::infinite();
-            if let Action::Play { card, .. } = pl.choose(&k, &tc) {
+            if let Action::Play { card, .. } = pl.decide(&k, &tc).action {
                 assert!(k.hand().contains(card), "{}", pl.name());
             }
         }
@@ -262,7 +285,10 @@ fn tracker_and_players_survive_garbage_notices() {
 
 #[test]
 fn player_specs_parse() {
-    use kibitz_maumau::player::make_player;
+    let capped = AgentOptions {
+        iterations: Some(10),
+        ..AgentOptions::default()
+    };
     for ok in [
         "random",
         "first",
@@ -272,7 +298,7 @@ fn player_specs_parse() {
         "ismcts:iters=100,param.pb=0.5,param.ev_draw=0.1,param.early_stop=0",
         "ismcts-legacy:iters=50",
     ] {
-        assert!(make_player(ok, 1, Some(10), 1).is_ok(), "{ok}");
+        assert!(make_agent(ok, &capped).is_ok(), "{ok}");
     }
     for bad in [
         "alphazero",
@@ -284,7 +310,7 @@ fn player_specs_parse() {
         "random:x=1",
         "first:x=1",
     ] {
-        assert!(make_player(bad, 1, None, 1).is_err(), "{bad}");
+        assert!(make_agent(bad, &AgentOptions::default()).is_err(), "{bad}");
     }
 }
 
@@ -294,8 +320,10 @@ fn player_specs_parse() {
 fn reshuffle_reveals_the_opponents_hand() {
     let (mut checked, mut pinned) = (0, 0);
     for seed in 0..40 {
-        let mut players: Vec<Box<dyn Player>> =
-            vec![Box::new(GreedyPlayer), Box::new(Dawdle::hoard())];
+        let mut players = seat(vec![
+            (Box::new(MauMauAgent::greedy()), 0),
+            (Box::new(Dawdle::hoard()), 0),
+        ]);
         let mut seen = 0;
         play_game_with(
             Config::default(),
@@ -327,8 +355,15 @@ fn root_parallel_ismcts_plays_legal_games() {
     let games = rotated_games(
         Config::default(),
         11..13,
-        |s| kibitz_maumau::player::make_player("ismcts", s, Some(300), 2).unwrap(),
-        |s| Box::new(RandomPlayer::new(s)),
+        || {
+            let opts = AgentOptions {
+                iterations: Some(300),
+                threads: 2,
+                ..AgentOptions::default()
+            };
+            kibitz_maumau::agents::parse_agent("ismcts", &opts).unwrap()
+        },
+        MauMauAgent::random,
     );
     assert_eq!(games.len(), 4);
     assert!(games.iter().all(|(_, r)| r.penalties == [0; 4]));
@@ -343,8 +378,8 @@ fn table_rotates_seats_over_each_deal() {
     let games = rotated_games(
         cfg,
         9..49,
-        |_| Box::new(HeuristicPlayer::default()),
-        |s| Box::new(RandomPlayer::new(s)),
+        || MauMauAgent::heuristic(HeuristicParams::default()),
+        MauMauAgent::random,
     );
     assert_eq!(games.len(), 120);
     assert!(games.iter().all(|(a, r)| r.penalties[*a] == 0));

@@ -1,19 +1,17 @@
 //! The forward hand filter against the truth in arena games.
 
+use kibitz_maumau::agents::{HeuristicParams, MauMauAgent};
 use kibitz_maumau::arena::play_game_with;
 use kibitz_maumau::cards::Suit;
 use kibitz_maumau::determinize::Determinizer;
 use kibitz_maumau::filter::{filter_hands, MAX_EVENTS};
 use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::model::ModelWeights;
-use kibitz_maumau::player::{GreedyPlayer, HeuristicPlayer, Player, RandomPlayer};
 use kibitz_maumau::sim::SimRng;
 use kibitz_maumau::Config;
 
-// `Dawdle::hoard` is used by the research test `setup_times` only.
-#[cfg_attr(not(feature = "research"), allow(dead_code))]
 mod common;
-use common::Dawdle;
+use common::{at, seat, Boxed, Dawdle};
 
 fn filter_on() -> ModelWeights {
     ModelWeights {
@@ -23,12 +21,18 @@ fn filter_on() -> ModelWeights {
     }
 }
 
-fn field(seat: usize, kind: usize, seed: u64) -> Box<dyn Player> {
-    match (seat + kind) % 3 {
-        0 => Box::new(GreedyPlayer),
-        1 => Box::new(RandomPlayer::new(seed)),
-        _ => Box::new(HeuristicPlayer::default()),
-    }
+/// A seated agent of the field: greedy, random or heuristic by seat and kind.
+fn field(cfg: Config, s: usize, kind: usize, seed: u64) -> Boxed {
+    let mut a = at(
+        cfg,
+        match (s + kind) % 3 {
+            0 => MauMauAgent::greedy(),
+            1 => MauMauAgent::random(),
+            _ => MauMauAgent::heuristic(HeuristicParams::default()),
+        },
+    );
+    a.new_game(s, seed);
+    a
 }
 
 /// Every particle keeps every card we see out of the opponent's hand, holds every card the
@@ -40,8 +44,9 @@ fn particles_stay_consistent_with_the_truth_in_two_seat_games() {
     let mut rng = SimRng::new(7);
     let (mut checked, mut patched, mut total) = (0, 0, 0);
     for seed in 0..40u64 {
-        let mut players: Vec<Box<dyn Player>> =
-            (0..2).map(|s| field(s, seed as usize, seed)).collect();
+        let mut players: Vec<Boxed> = (0..2)
+            .map(|s| field(Config::default(), s, seed as usize, seed))
+            .collect();
         play_game_with(
             Config::default(),
             seed,
@@ -85,8 +90,13 @@ fn the_filter_finds_more_true_cards_than_the_evidence() {
     let mut rng = SimRng::new(5);
     let (mut ev, mut fi, mut k) = (0.0, 0.0, 0);
     for seed in 0..60u64 {
-        let mut players: Vec<Box<dyn Player>> =
-            vec![Box::new(HeuristicPlayer::default()), Box::new(GreedyPlayer)];
+        let mut players = seat(vec![
+            (
+                Box::new(MauMauAgent::heuristic(HeuristicParams::default())),
+                0,
+            ),
+            (Box::new(MauMauAgent::greedy()), 0),
+        ]);
         play_game_with(
             Config::default(),
             seed,
@@ -128,18 +138,10 @@ fn long_traces_fall_back_to_the_backward_model() {
     let mut rng = SimRng::new(5);
     let (mut followed, mut declined, mut lost) = (0, 0, 0);
     for seed in 0..40u64 {
-        let mut players: Vec<Box<dyn Player>> = vec![
-            Box::new(Dawdle {
-                turn: seed as u32,
-                every: 1,
-                wish: Suit::Pik,
-            }),
-            Box::new(Dawdle {
-                turn: 0,
-                every: 2,
-                wish: Suit::Kreuz,
-            }),
-        ];
+        let mut players = seat(vec![
+            (Box::new(Dawdle::new(seed as u32, 1, Suit::Pik)), 0),
+            (Box::new(Dawdle::new(0, 2, Suit::Kreuz)), 0),
+        ]);
         play_game_with(
             Config::default(),
             seed,
@@ -182,8 +184,7 @@ fn three_seats_fall_back_to_the_sampler() {
     };
     let mut checked = 0;
     for seed in 0..10u64 {
-        let mut players: Vec<Box<dyn Player>> =
-            (0..3).map(|s| field(s, seed as usize, seed)).collect();
+        let mut players: Vec<Boxed> = (0..3).map(|s| field(cfg, s, seed as usize, seed)).collect();
         play_game_with(cfg, seed, &mut players, None, &mut |game, know| {
             assert!(filter_hands(know, &p.model, &mut rng).is_none());
             let det = Determinizer::new(know, &p.evidence, &p.model, &mut rng);
@@ -228,12 +229,18 @@ fn probe_true_card_share() {
         let mut spent = vec![std::time::Duration::ZERO; variants.len()];
         let mut rng = SimRng::new(11);
         for seed in 0..300u64 {
-            let opp: Box<dyn Player> = match opp_kind {
-                "greedy" => Box::new(GreedyPlayer),
-                "heuristic" => Box::new(HeuristicPlayer::default()),
-                _ => Box::new(RandomPlayer::new(seed)),
+            let opp: Boxed = match opp_kind {
+                "greedy" => Box::new(MauMauAgent::greedy()),
+                "heuristic" => Box::new(MauMauAgent::heuristic(HeuristicParams::default())),
+                _ => Box::new(MauMauAgent::random()),
             };
-            let mut players: Vec<Box<dyn Player>> = vec![Box::new(HeuristicPlayer::default()), opp];
+            let mut players = seat(vec![
+                (
+                    Box::new(MauMauAgent::heuristic(HeuristicParams::default())),
+                    0,
+                ),
+                (opp, seed),
+            ]);
             play_game_with(
                 Config::default(),
                 seed,
@@ -299,14 +306,20 @@ fn setup_times() {
     for kind in 0..3 {
         let (mut max, mut sum, mut n, mut maxlen) = (0u128, 0u128, 0u128, 0usize);
         for seed in 0..100u64 {
-            let mut players: Vec<Box<dyn Player>> = match kind {
+            let mut players = seat(match kind {
                 0 => vec![
-                    Box::new(RandomPlayer::new(seed)),
-                    Box::new(RandomPlayer::new(seed + 99)),
+                    (Box::new(MauMauAgent::random()) as Boxed, seed),
+                    (Box::new(MauMauAgent::random()), seed + 99),
                 ],
-                1 => vec![Box::new(GreedyPlayer), Box::new(Dawdle::hoard())],
-                _ => vec![Box::new(Dawdle::hoard()), Box::new(Dawdle::hoard())],
-            };
+                1 => vec![
+                    (Box::new(MauMauAgent::greedy()) as Boxed, 0),
+                    (Box::new(Dawdle::hoard()), 0),
+                ],
+                _ => vec![
+                    (Box::new(Dawdle::hoard()) as Boxed, 0),
+                    (Box::new(Dawdle::hoard()), 0),
+                ],
+            });
             let mut rng = SimRng::new(seed);
             play_game_with(
                 Config::default(),

@@ -7,11 +7,11 @@
 //! model_fit -- --nocapture` prints, per opponent, the fitted weights as `--param`
 //! keys and the mean log-likelihood per choice before and after.
 
-use kibitz_maumau::arena::play_game_by;
+use kibitz_maumau::agents::{parse_agent, AgentOptions};
+use kibitz_maumau::arena::{play_game_by, Knowing};
 use kibitz_maumau::knowledge::{Knowledge, SeatMove};
 use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::model::{step_log_likelihood, ModelWeights};
-use kibitz_maumau::player::{make_player, Player};
 use kibitz_maumau::turn::Action;
 use kibitz_maumau::{CardSet, Config};
 use kibitz_search::params::{ParamSpec, Tunable};
@@ -56,22 +56,27 @@ fn choices(know: &Knowledge, action: Action) -> Vec<Choice> {
 fn record(opp: &str, games: u64) -> Vec<Choice> {
     let mut out = Vec::new();
     for seed in 0..games {
-        let mut players: Vec<Box<dyn Player>> = vec![
-            make_player("heuristic", seed, None, 1).expect("player"),
-            make_player(opp, seed ^ 0x5eed, None, 1).expect("player"),
+        let opts = AgentOptions::default();
+        let mut players = [
+            parse_agent("heuristic", &opts)
+                .expect("player")
+                .seated(0, seed),
+            parse_agent(opp, &opts)
+                .expect("player")
+                .seated(1, seed ^ 0x5eed),
         ];
+        // Each agent answers from the loop's tracker of its seat (the notices are the same).
         play_game_by(
             Config::default(),
             seed,
             None,
-            &mut |_, seat, know, tc| {
-                let a = players[seat].choose(know, tc);
+            &mut Knowing::new(Config::default(), &mut |_, seat, know, _, tc| {
+                let a = players[seat].decide(know, tc).action;
                 if seat == 1 {
                     out.extend(choices(know, a));
                 }
                 Some(a)
-            },
-            &mut |_| {},
+            }),
         );
     }
     out

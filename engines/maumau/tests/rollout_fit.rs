@@ -11,9 +11,10 @@
 //! -- --nocapture` prints the weights as `param.` keys, with the log-likelihood and the
 //! share of choices each weighting ranks first.
 
-use kibitz_maumau::arena::play_game_by;
-use kibitz_maumau::mcts::{IsmctsParams, IsmctsPlayer};
-use kibitz_maumau::player::Player;
+use kibitz_maumau::agents::MauMauAgent;
+use kibitz_maumau::arena::{play_game_by, Knowing};
+use kibitz_maumau::knowledge::Knowledge;
+use kibitz_maumau::mcts::IsmctsParams;
 #[cfg(feature = "research")]
 use kibitz_maumau::rollout::FIT_SHARPENING;
 use kibitz_maumau::rollout::{draw_features, features, GreedyRollout, FEATURES, FEATURE_PARAMS};
@@ -57,18 +58,19 @@ fn record_oracle(games: u64, iterations: u64) -> Recorded {
         .map(|seed| {
             let mut params = IsmctsParams::default();
             params.search.max_iterations = iterations;
-            let mut oracle = IsmctsPlayer::new(params, seed ^ 0x0_7ac1e);
+            let mut oracle = MauMauAgent::ismcts(params).seated(0, seed ^ 0x0_7ac1e);
             let mut out = Recorded::default();
-            play_game_by(
-                Config::default(),
-                seed,
-                None,
-                &mut |game, seat, know, tc| {
+            let mut decide =
+                |game: &kibitz_maumau::Game,
+                 seat: usize,
+                 know: &Knowledge,
+                 _: &kibitz_search::agent::View<'_, kibitz_maumau::game_impl::MauMau>,
+                 tc: &kibitz_search::time::TimeControl| {
                     let mut seeing = know.clone();
                     for s in (0..game.players()).filter(|&s| s != seat) {
                         seeing.reveal(s, game.hand(s));
                     }
-                    let action = oracle.choose(&seeing, tc);
+                    let action = oracle.decide(&seeing, tc).action;
                     let sim = FastSim::from_game(game)?;
                     let legal = CardSet(sim.legal());
                     if legal.is_empty() {
@@ -88,8 +90,12 @@ fn record_oracle(games: u64, iterations: u64) -> Recorded {
                     };
                     out.decisions.push(Decision { cands, chosen });
                     Some(action)
-                },
-                &mut |_| {},
+                };
+            play_game_by(
+                Config::default(),
+                seed,
+                None,
+                &mut Knowing::new(Config::default(), &mut decide),
             );
             out
         })

@@ -2,13 +2,15 @@
 //! the same action from the same position gives the same public outcome, and determinizations
 //! sampled from the tracker are consistent with the truth.
 
+use kibitz_maumau::agents::MauMauAgent;
 use kibitz_maumau::arena::play_game_with;
 use kibitz_maumau::game::{Action, Config, ExhaustionWinner, Game, Phase};
+use kibitz_maumau::game_impl::MauMau;
 use kibitz_maumau::mcts::IsmctsParams;
 use kibitz_maumau::model::ModelWeights;
-use kibitz_maumau::player::{Player, RandomPlayer};
 use kibitz_maumau::sim::{Determinizer, EvidenceWeights, FastSim, SimRng};
 use kibitz_maumau::{Card, CardSet};
+use kibitz_search::agent::Agent;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -126,8 +128,14 @@ fn determinizations_keep_what_the_tracker_knows() {
             ..Config::default()
         };
         for seed in 0..60u64 {
-            let mut players_v: Vec<Box<dyn Player>> = (0..players)
-                .map(|s| Box::new(RandomPlayer::new(seed * 7 + s as u64)) as Box<dyn Player>)
+            let mut players_v: Vec<Box<dyn Agent<MauMau> + Send>> = (0..players)
+                .map(|s| {
+                    Box::new(
+                        MauMauAgent::random()
+                            .at_table(cfg)
+                            .seated(s, seed * 7 + s as u64),
+                    ) as Box<dyn Agent<MauMau> + Send>
+                })
                 .collect();
             let mut rng = SimRng::new(seed);
             play_game_with(cfg, seed, &mut players_v, None, &mut |game, know| {

@@ -14,7 +14,8 @@ use crate::arena::{Job, Outcome, Played};
 use kibitz_bots_maumau::external::{run_client, seat_name, Ended, ExternalGame};
 use kibitz_bots_maumau::record as mm_record;
 use kibitz_maumau::game::Config;
-use kibitz_maumau::player::Player;
+use kibitz_maumau::game_impl::MauMau;
+use kibitz_search::agent::Agent;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -26,8 +27,9 @@ const EXIT_GRACE: Duration = Duration::from_secs(1);
 /// it far sooner in practice).
 pub const GAME_DEADLINE: Duration = Duration::from_secs(1800);
 
-/// Builds the built-in player of `spec` with `seed` (the adapter's own parser and budget).
-pub type Build<'a> = &'a dyn Fn(&str, u64) -> anyhow::Result<Box<dyn Player>>;
+/// Builds the built-in agent of `spec` (the adapter's own parser and budget); the client
+/// seats it with the seat's seed.
+pub type Build<'a> = &'a dyn Fn(&str) -> anyhow::Result<Box<dyn Agent<MauMau> + Send>>;
 
 /// Plays `job` on our server: seat `s` is A's when `job.seating.is_a(s)`, the deck is dealt
 /// from `deal_seed`.
@@ -51,10 +53,10 @@ pub fn play(job: &Job, config: Config, deal_seed: u64, build: Build) -> anyhow::
     });
     let [c0, c1] = cmds;
     let cmds = [c0?, c1?];
-    let mut builtin: [Option<Box<dyn Player>>; 2] = [None, None];
-    for (s, (spec, seed)) in seats.iter().enumerate() {
+    let mut builtin: [Option<Box<dyn Agent<MauMau> + Send>>; 2] = [None, None];
+    for (s, (spec, _)) in seats.iter().enumerate() {
         if cmds[s].is_none() {
-            builtin[s] = Some(build(spec, *seed)?);
+            builtin[s] = Some(build(spec)?);
         }
     }
     let game = ExternalGame::start(2, config.exhaustion_winner, deal_seed)?;
@@ -75,8 +77,9 @@ pub fn play(job: &Job, config: Config, deal_seed: u64, build: Build) -> anyhow::
                 bots.borrow_mut()[s] = Some(Bot::start(cmd, &vars, "maumau", job, &inv.name));
             } else if let Some(p) = builtin[s].take() {
                 let name = seat_name(s);
+                let seed = seats[s].1;
                 clients.push(std::thread::spawn(move || {
-                    if let Err(e) = run_client(addr, &name, p, 2, GAME_DEADLINE) {
+                    if let Err(e) = run_client(addr, &name, p, 2, seed, GAME_DEADLINE) {
                         tracing::debug!("built-in maumau client: {e:#}");
                     }
                 }));
