@@ -184,6 +184,38 @@ pub fn pending_question(view: &View<'_, Koehandel>) -> Option<Question> {
     }
 }
 
+/// A plain policy that keeps its own [`Knowledge`]: the random and heuristic players share
+/// how it is told notices ([`observe_known`]) and asked ([`choose_known`]), so the knowledge
+/// sees every question and answer in the same order for both.
+pub(crate) trait KnowingPolicy {
+    /// The policy's knowledge of the market.
+    fn knowledge(&mut self) -> &mut Knowledge;
+    /// The answer to `q` (the knowledge has already seen the question).
+    fn answer(&mut self, q: &Question) -> Answer;
+}
+
+/// Tells `k` a notice; facts are per decision, so they are dropped.
+pub(crate) fn observe_known(k: &mut Knowledge, event: &Event) {
+    k.observe(event);
+    k.facts.clear();
+}
+
+/// The pending question answered by `p` without a search, its knowledge told the question
+/// and the answer; [`Answer::None`] when the view's seat is not asked.
+pub(crate) fn choose_known<P: KnowingPolicy>(
+    p: &mut P,
+    view: &View<'_, Koehandel>,
+    clock: &TimeControl,
+) -> Decision<KhAction> {
+    let Some(q) = pending_question(view) else {
+        return plain(Answer::None, clock);
+    };
+    p.knowledge().on_question(&q);
+    let a = p.answer(&q);
+    p.knowledge().on_answer(&q, &a);
+    plain(a, clock)
+}
+
 /// The [`Decision`] of an answer taken without a search (time from `clock`).
 pub(crate) fn plain(answer: Answer, clock: &TimeControl) -> Decision<KhAction> {
     Decision {
@@ -293,18 +325,20 @@ impl Agent<Koehandel> for KhRandomAgent {
     }
 
     fn observe(&mut self, event: &Event) {
-        self.k.observe(event);
-        self.k.facts.clear();
+        observe_known(&mut self.k, event);
     }
 
     fn choose(&mut self, view: &View<'_, Koehandel>, clock: &TimeControl) -> Decision<KhAction> {
-        let Some(q) = pending_question(view) else {
-            return plain(Answer::None, clock);
-        };
-        self.k.on_question(&q);
-        let a = self.decide(&q);
-        self.k.on_answer(&q, &a);
-        plain(a, clock)
+        choose_known(self, view, clock)
+    }
+}
+
+impl KnowingPolicy for KhRandomAgent {
+    fn knowledge(&mut self) -> &mut Knowledge {
+        &mut self.k
+    }
+    fn answer(&mut self, q: &Question) -> Answer {
+        self.decide(q)
     }
 }
 

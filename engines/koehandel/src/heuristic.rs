@@ -1,7 +1,7 @@
 //! The value-based baseline: bids up to a fraction of an animal's marginal value to its own
 //! collection, counters trades with a fraction of what it would lose, never bluffs.
 
-use crate::agents::{legal_trades, pending_question, plain};
+use crate::agents::{choose_known, legal_trades, observe_known, KnowingPolicy};
 use crate::auction::server_payment;
 use crate::eval::{auction_value, gain, herd_worth, EvalParams};
 use crate::event::{Answer, Event, Question, TradeStart};
@@ -198,18 +198,20 @@ impl Agent<Koehandel> for HeuristicPlayer {
     }
 
     fn observe(&mut self, event: &Event) {
-        self.k.observe(event);
-        self.k.facts.clear();
+        observe_known(&mut self.k, event);
     }
 
     /// The heuristic's answer to the pending question (no search: a plain decision).
     fn choose(&mut self, view: &View<'_, Koehandel>, clock: &TimeControl) -> Decision<KhAction> {
-        let Some(q) = pending_question(view) else {
-            return plain(Answer::None, clock);
-        };
-        self.k.on_question(&q);
-        let a = self.policy(&q);
-        self.k.on_answer(&q, &a);
-        plain(a, clock)
+        choose_known(self, view, clock)
+    }
+}
+
+impl KnowingPolicy for HeuristicPlayer {
+    fn knowledge(&mut self) -> &mut Knowledge {
+        &mut self.k
+    }
+    fn answer(&mut self, q: &Question) -> Answer {
+        self.policy(q)
     }
 }
