@@ -56,6 +56,33 @@ fn piranhas_bot_refuses_an_unknown_eval_preset_before_connecting() {
 }
 
 #[test]
+fn piranhas_bot_param_takes_every_tunable_and_refuses_unknown_names_before_connecting() {
+    let bin = env!("CARGO_BIN_EXE_piranhas-bot");
+    let port = closed_port().to_string();
+    let base = ["-h", "127.0.0.1", "-p", port.as_str()];
+    // A search switch, a search knob and an evaluation weight are all accepted: the bot gets
+    // as far as connecting (and finds the port closed).
+    for good in ["end_plies=0", "null_r=3", "fish=90", "asp=0"] {
+        let (ok, text) = run(bin, &[&base[..], &["--param", good]].concat());
+        assert!(!ok, "{good}: {text}");
+        assert!(text.contains("cannot connect"), "{good}: {text}");
+    }
+    for (bad, says) in [
+        ("bogus=1", "unknown parameter `bogus`"),
+        ("fish=x", "the value must be a number"),
+        ("fish", "name=value"),
+    ] {
+        let (ok, text) = run(bin, &[&base[..], &["--param", bad]].concat());
+        assert!(!ok, "{bad}: {text}");
+        assert!(text.contains(says), "{bad}: {text}");
+        assert!(
+            !text.contains("onnect"),
+            "{bad} must stop before connecting: {text}"
+        );
+    }
+}
+
+#[test]
 fn piranhas_server_help_and_version() {
     let bin = env!("CARGO_BIN_EXE_piranhas-server");
     let (ok, help) = run(bin, &["--help"]);

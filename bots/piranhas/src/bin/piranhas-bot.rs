@@ -10,6 +10,7 @@ use kibitz_piranhas::game_impl::Piranhas;
 use kibitz_piranhas::{EngineConfig, EvalParams};
 use kibitz_search::agent::Agent;
 use kibitz_search::clock::{MoveBudget, PIRANHAS};
+use kibitz_search::params::Tunable;
 use std::time::Duration;
 
 /// Plays one game of Piranhas (Software-Challenge 2019) on a game server over TCP, started
@@ -60,7 +61,8 @@ struct Args {
     /// `tuned`), `v1` or `v3`; `--param` overrides single weights on top of it.
     #[arg(long, default_value = "default")]
     eval: String,
-    /// Evaluation weight override, `name=value` (repeatable).
+    /// Tunable override, `name=value` (repeatable): any evaluation weight, search knob or
+    /// switch `kibitz piranhas params` lists, e.g. `end_plies=0` for the `v4` search.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
     /// Search this many nodes per move (reproducible moves; the time limits then only guard).
@@ -109,14 +111,15 @@ fn build_agent(a: &Args) -> anyhow::Result<Box<dyn Agent<Piranhas> + Send>> {
             }
             for p in &a.params {
                 let (name, value) = p.split_once('=').context("--param wants name=value")?;
-                let value: i32 = value
+                let value: f64 = value
                     .trim()
                     .parse()
-                    .context("--param value must be an integer")?;
-                anyhow::ensure!(
-                    cfg.eval.set(name.trim(), value),
-                    "unknown parameter {name:?}"
-                );
+                    .ok()
+                    .filter(|v: &f64| v.is_finite())
+                    .with_context(|| format!("--param {p}: the value must be a number"))?;
+                cfg.set_param(name.trim(), value).with_context(|| {
+                    format!("--param {p} (`kibitz piranhas params` lists every name and range)")
+                })?;
             }
             Box::new(client::search_agent(cfg))
         }
