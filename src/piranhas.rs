@@ -154,7 +154,8 @@ pub struct SearchArgs {
     /// Evaluation preset: `default` (= `v4`), `v1`, `v2` (= `tuned`) or `v3`.
     #[arg(long, default_value = "default")]
     eval: String,
-    /// Evaluation weight override `name=value` (repeatable).
+    /// Tunable override `name=value` (repeatable): an evaluation weight, search knob or
+    /// switch (`kibitz piranhas params`), e.g. `end_plies=0`.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
 }
@@ -219,7 +220,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
 fn run_tune(a: TuneArgs) -> anyhow::Result<()> {
     use kibitz_piranhas::tune::{fit, is_validation, self_play, FitConfig, Position, SelfPlay};
     use kibitz_piranhas::tune::{Sample, TUNED_NAMES};
-    let start = eval_params(&a.eval, &[])?;
+    let start = eval_params(&a.eval)?;
     let t = Instant::now();
     let positions: Vec<Position> = match &a.load {
         Some(path) => {
@@ -445,22 +446,30 @@ fn human_duration(secs: f64) -> String {
     }
 }
 
-fn eval_params(preset: &str, overrides: &[String]) -> anyhow::Result<EvalParams> {
-    let mut p =
-        EvalParams::preset(preset).ok_or_else(|| anyhow!("unknown eval preset {preset:?}"))?;
+/// The evaluation preset named `preset`.
+fn eval_params(preset: &str) -> anyhow::Result<EvalParams> {
+    EvalParams::preset(preset).ok_or_else(|| anyhow!("unknown eval preset {preset:?}"))
+}
+
+/// Applies `--param name=value` overrides through the engine's registry: evaluation weights,
+/// search knobs and switches alike (`kibitz piranhas params` lists them).
+fn set_params(config: &mut EngineConfig, overrides: &[String]) -> anyhow::Result<()> {
+    use kibitz_search::params::Tunable;
     for o in overrides {
         let (k, v) = o
             .split_once('=')
             .ok_or_else(|| anyhow!("--param wants name=value, got {o:?}"))?;
-        let v: i32 = v.parse().with_context(|| format!("--param {o}"))?;
-        if !p.set(k, v) {
-            bail!(
-                "unknown eval weight {k:?}; known: {}",
-                EvalParams::NAMES.join(", ")
-            );
-        }
+        let v: f64 = v
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| anyhow!("--param {o}: the value must be a number"))?;
+        config.set_param(k.trim(), v).with_context(|| {
+            format!("--param {o} (`kibitz piranhas params` lists every name and range)")
+        })?;
     }
-    Ok(p)
+    Ok(())
 }
 
 fn run_search(a: SearchArgs) -> anyhow::Result<()> {
@@ -469,10 +478,11 @@ fn run_search(a: SearchArgs) -> anyhow::Result<()> {
         None => State::start(parse_pair(&a.kraken)?),
     };
     let mut config = EngineConfig {
-        eval: eval_params(&a.eval, &a.params)?,
+        eval: eval_params(&a.eval)?,
         threads: a.threads,
         ..EngineConfig::default()
     };
+    set_params(&mut config, &a.params)?;
     config.search.hash_mb = a.hash_mb;
     if let Some(d) = a.depth {
         config.search.max_depth = d;

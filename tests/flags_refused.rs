@@ -103,3 +103,21 @@ fn perfect_scores_have_no_finite_elo() {
         "{text}"
     );
 }
+
+#[test]
+fn piranhas_search_param_takes_every_tunable_and_names_an_unknown_one() {
+    // A search switch and a knob are tunables too, not only evaluation weights.
+    for good in ["end_plies=0", "null_r=3", "fish=90"] {
+        let out = kibitz(&["piranhas", "search", "--depth", "1", "--param", good]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{good}: {text}");
+        assert!(text.contains("best "), "{good}: {text}");
+    }
+    let err = refused(&["piranhas", "search", "--depth", "1", "--param", "bogus=1"]);
+    assert!(
+        err.contains("unknown parameter `bogus`") && err.contains("kibitz piranhas params"),
+        "{err}"
+    );
+    let err = refused(&["piranhas", "search", "--depth", "1", "--param", "fish=x"]);
+    assert!(err.contains("must be a number"), "{err}");
+}
