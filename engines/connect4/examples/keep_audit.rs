@@ -19,7 +19,9 @@
 //! Defaults: 800,000 nodes (at most what the bot's solver phase searches per move, see
 //! `keep_budget`), 1,000 lines, the six sets in `data/connect4/`. Every lost line is printed
 //! (`lost SET MOVES value V: played C (SOURCE)`), and every position
-//! (`pos SET MOVES SCORE STONES SOURCE kept|lost`, for comparing two runs), then the table.
+//! (`pos SET MOVES SCORE STONES SOURCE kept|lost NODES`, for comparing two runs; NODES above
+//! the budget marks a position whose first root solve ran out, the only ones a change of the
+//! resumed solve or the fallback can alter), then the table.
 //! A set file may be any list of `MOVES SCORE` lines (e.g. the fallback positions of a
 //! previous run, to re-judge only the choices a change of the fallback can alter).
 //!
@@ -151,10 +153,11 @@ fn main() -> Result<(), String> {
                     .move_at_least(&b, c.column, v, &inf)
                     .ok_or("the judge has no time limit")?;
             println!(
-                "pos {set} {moves} {score} {} {} {}",
+                "pos {set} {moves} {score} {} {} {} {}",
                 moves.len(),
                 c.source,
-                if kept { "kept" } else { "lost" }
+                if kept { "kept" } else { "lost" },
+                c.nodes
             );
             let row = table.entry(moves.len()).or_default();
             row.positions += 1;
