@@ -15,6 +15,13 @@
 //!
 //! Default 1,200,000 nodes: the bot's solver phase gets about 100 ms of a 250 ms move, and
 //! the solver searches about 11.8 M nodes per CPU second (`keep_budget`).
+//!
+//! Results at 1,200,000 nodes, 6 games per size, 4 random plies (185 s CPU in all): every
+//! choice proven from 35 empty cells down on 9 × 7 (32–35 empty: 20/20; 36–39: 18/20), from
+//! 39 down on 8 × 8 (36–39: 24/24) and from 31 down on 10 × 6 (32–35: 15/16); about half
+//! proven at 40–43 empty (9 × 7 11/20, 8 × 8 14/24, 10 × 6 5/18), few beyond. The final
+//! all-proven stretch of a game starts at a median of 46 (9 × 7), 43 (8 × 8) and 42
+//! (10 × 6) empty cells.
 use kibitz_connect4::{Board, Engine, TimeControl};
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
