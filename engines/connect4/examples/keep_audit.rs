@@ -19,7 +19,9 @@
 //! Defaults: 800,000 nodes (at most what the bot's solver phase searches per move, see
 //! `keep_budget`), 1,000 lines, the six sets in `data/connect4/`. Every lost line is printed
 //! (`lost SET MOVES value V: played C (SOURCE)`), and every position
-//! (`pos SET MOVES SCORE STONES SOURCE kept|lost`, for comparing two runs), then the table.
+//! (`pos SET MOVES SCORE STONES SOURCE kept|lost NODES`, for comparing two runs; NODES above
+//! the budget marks a position whose first root solve ran out, the only ones a change of the
+//! resumed solve or the fallback can alter), then the table.
 //! A set file may be any list of `MOVES SCORE` lines (e.g. the fallback positions of a
 //! previous run, to re-judge only the choices a change of the fallback can alter).
 //!
@@ -29,6 +31,14 @@
 //! 901 fallback positions re-judged, the others' choices cannot change) 4,622 / 4,629 from
 //! 10 stones on; still lost: `427761773521`, `44561362221`, `46217547345` (bounds),
 //! `217124624716`, `7321565577`, `6621166225`, `2751641731` (search).
+//! With the root solve going on from the round it stopped in (and the win question starting
+//! at the cap that proved the draw): 4,624 / 4,629 from 10 stones on (`427761773521`,
+//! `46217547345` fixed, none broken; every position of 10 stones or more re-run, and all
+//! lines of L3_R1, L2_R1, L2_R2, L1_R1 and L1_R2). Still lost: `44561362221` (bounds: only
+//! column 6 wins, its proof needs about 560k nodes after the draw's and comes fifth in the
+//! solver's order), and the four "search" positions, where no move is proven either way
+//! within the budget (the cheapest proof that keeps the value costs 250k–4.4M nodes from a
+//! fresh table and is not among the first moves the rounds reach).
 use kibitz_connect4::book::Book;
 use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
 use std::collections::BTreeMap;
@@ -151,10 +161,11 @@ fn main() -> Result<(), String> {
                     .move_at_least(&b, c.column, v, &inf)
                     .ok_or("the judge has no time limit")?;
             println!(
-                "pos {set} {moves} {score} {} {} {}",
+                "pos {set} {moves} {score} {} {} {} {}",
                 moves.len(),
                 c.source,
-                if kept { "kept" } else { "lost" }
+                if kept { "kept" } else { "lost" },
+                c.nodes
             );
             let row = table.entry(moves.len()).or_default();
             row.positions += 1;

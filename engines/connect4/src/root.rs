@@ -25,6 +25,22 @@ pub struct MoveBounds {
     pub lo: Vec<i32>,
     /// Upper bound per column (`i32::MIN` for illegal columns).
     pub hi: Vec<i32>,
+    /// Where an aborted [`solve_root`] stopped its widening rounds, so that a resumed solve
+    /// goes on from there instead of starting again with the smallest cap (issue 39: a
+    /// resume restarting at 16k nodes per move spent its whole share re-running rounds the
+    /// table had mostly kept, and never reached the cap that proves the win).
+    round: Option<Round>,
+}
+
+/// The state of the widening rounds of [`find_at_least`] when the budget ran out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Round {
+    /// The score asked for.
+    t: i32,
+    /// The per-move node cap of the round.
+    cap: u64,
+    /// Moves already tested (and left open) at that cap in that round.
+    tested: Vec<usize>,
 }
 
 impl MoveBounds {
@@ -59,7 +75,11 @@ impl MoveBounds {
                 lo[c] = lo[c].max(-solver.score_range(moves + 3).1);
             }
         }
-        Self { lo, hi }
+        Self {
+            lo,
+            hi,
+            round: None,
+        }
     }
 
     /// Narrows the bounds with the opening book's value of each child position (the child's
@@ -170,6 +190,13 @@ const FIRST_CAP: u64 = 16_384;
 /// round, so cheap refutations and cheap proofs come first and an abort leaves as many moves
 /// decided as possible. When `known` says the position scores at least `t`, the last move
 /// not refuted is proven by elimination.
+///
+/// The rounds go on where `bounds` says an earlier call stopped: after an abort at the same
+/// `t` (the resumed solve of [`crate::Engine`]) in the same round, skipping the moves that
+/// round already tested; after a success at `t < 1`, the question `t + 1` starts at the cap
+/// that succeeded. Both keep the rounds from starting again at [`FIRST_CAP`]: the table
+/// keeps only finished subtrees, so the small rounds would mostly repeat work, and the
+/// share of the budget they take is what a harder move's proof needed.
 fn find_at_least<B: Bits>(
     solver: &mut Solver<B>,
     board: &Board<B>,
@@ -180,7 +207,11 @@ fn find_at_least<B: Bits>(
     tc: &TimeControl,
 ) -> Result<Option<usize>, ()> {
     let global = solver.node_limit();
-    let mut cap = FIRST_CAP;
+    // Go on from the round an earlier, aborted call stopped in, if it asked the same.
+    let (mut cap, mut skip) = match bounds.round.take_if(|r| r.t == t) {
+        Some(r) => (r.cap, r.tested),
+        None => (FIRST_CAP, Vec::new()),
+    };
     let result = loop {
         if let Some(&c) = order.iter().find(|&&c| bounds.lo[c] >= t) {
             break Ok(Some(c));
@@ -200,7 +231,12 @@ fn find_at_least<B: Bits>(
         }
         let last_round = open.len() == 1;
         let mut decided = None;
+        let mut tested = Vec::new();
         for &c in &open {
+            if skip.contains(&c) && !last_round {
+                tested.push(c);
+                continue;
+            }
             let limit = if last_round {
                 global
             } else {
@@ -226,12 +262,24 @@ fn find_at_least<B: Bits>(
                     || global.is_some_and(|g| solver.nodes() >= g)
                     || last_round =>
                 {
+                    bounds.round = Some(Round { t, cap, tested });
                     return Err(());
                 }
-                None => {}
+                None => tested.push(c),
             }
         }
+        skip.clear();
         if let Some(c) = decided {
+            if t < 1 {
+                // The next question (a win, once a draw is secured) starts at this cap:
+                // the moves are as hard to decide for it, and the small rounds again would
+                // spend the rest of the budget (issue 39: `427761773521` kept its win so).
+                bounds.round = Some(Round {
+                    t: t + 1,
+                    cap,
+                    tested: Vec::new(),
+                });
+            }
             break Ok(Some(c));
         }
         cap = cap.saturating_mul(4);
@@ -421,6 +469,7 @@ mod tests {
         let mut mb = MoveBounds {
             lo: vec![-17, -17, -16, -17],
             hi: vec![18, 18, 18, 18],
+            round: None,
         };
         assert_eq!(mb.candidates(None), vec![0, 1, 2, 3]);
         // A proven loss is dropped while other moves are open.
@@ -436,6 +485,7 @@ mod tests {
         let mb = MoveBounds {
             lo: vec![-5, -9],
             hi: vec![-5, -9],
+            round: None,
         };
         assert_eq!(mb.candidates(None), vec![0]);
     }

@@ -58,16 +58,13 @@ fn resuming_the_solve_keeps_the_win_of_6133112551() {
     assert!(keeps(p, 1, c), "{} does not win", c + 1);
 }
 
-/// Test_L1_R2 `427761773521` (12 stones): neither the solver's share nor the resumed solve
-/// proves a win, and the fallback plays the proven draw. The resume spends exactly its part
-/// of a node-limited move: `n · (1 − 0.8) / 0.8 · 0.8 = 0.2 n` more solver nodes (to the
-/// solver's clock-check granularity), and nothing when switched off.
+/// Test_L1_R2 `44561362221` (11 stones, a win only by column 6): neither the solver's share
+/// nor the resumed solve proves the win, and the fallback plays the proven draw. The resume
+/// spends exactly its part of a node-limited move: `n · (1 − 0.8) / 0.8 · 0.8 = 0.2 n` more
+/// solver nodes (to the solver's clock-check granularity), and nothing when switched off.
 #[test]
 fn the_resumed_solve_spends_its_share_of_a_node_budget() {
-    let history: Vec<usize> = "427761773521"
-        .bytes()
-        .map(|d| (d - b'1') as usize)
-        .collect();
+    let history: Vec<usize> = "44561362221".bytes().map(|d| (d - b'1') as usize).collect();
     let nodes = |params| {
         let mut engine = Engine::new(7, 6, 4, 64).unwrap();
         engine.set_params(params);
@@ -85,4 +82,29 @@ fn the_resumed_solve_spends_its_share_of_a_node_budget() {
     assert!(off <= BOT_NODES + slack, "{off}");
     assert!(on > off + BOT_NODES / 10, "{on} vs {off}");
     assert!(on <= BOT_NODES + BOT_NODES / 5 + slack, "{on}");
+}
+
+/// Test_L1_R3 `46217547345` (11 stones, a win: only column 6 wins, columns 2 and 3 draw).
+/// The solver's share ends in the round of 262,144 nodes per move while it still looks for a
+/// draw; the resumed solve used to start the rounds again at 16,384 nodes per move, proved
+/// column 3 a draw there and played it ("bounds"). Going on from the round it stopped in, it
+/// proves column 6 at least a draw first, the only move so proven, and the win is kept.
+#[test]
+fn the_resumed_solve_goes_on_from_its_round_and_keeps_the_win_of_46217547345() {
+    let p = "46217547345";
+    let (c, source) = choose(p, EngineParams::default());
+    assert!(keeps(p, 1, c), "{} ({source}) does not win", c + 1);
+}
+
+/// Test_L1_R2 `427761773521` (12 stones, a win by columns 2, 5 and 6; 3, 4 and 7 draw): the
+/// draw (column 4) is proven in the round of 262,144 nodes per move; the win question used
+/// to start again at 16,384 nodes per move, spent the rest of the budget in the small rounds
+/// and played the proven draw ("bounds"). Starting at the cap that proved the draw, it
+/// refutes 4 and 3 and proves a win within the budget.
+#[test]
+fn the_win_question_starts_at_the_cap_of_the_draw_and_keeps_427761773521() {
+    let p = "427761773521";
+    let (c, source) = choose(p, EngineParams::default());
+    assert_eq!(source, "solver", "played {}", c + 1);
+    assert!(keeps(p, 1, c), "{} ({source}) does not win", c + 1);
 }

@@ -1,0 +1,144 @@
+//! Research (issue 39, item 3, bigger boards): how many plies from the end does the engine
+//! prove its positions at the bot's budget? Self-play games of the engine on 9 × 7, 8 × 8 and
+//! 10 × 6 (connect 4) under a node budget per move (deterministic, no clock): each game starts
+//! with a few random plies (seeded, so that the games differ), then the engine plays both
+//! sides with its tables kept between moves, as the bot's would be. For every ply it records
+//! whether the choice was proven (source `"solver"`: the solver found the weak value and a
+//! move keeping it within the budget) and how many cells were empty.
+//!
+//! Prints, per size: per game, the empty cells at the first ply of the final all-proven
+//! stretch (the game's "proven from" point) and the plies played; then per count of empty
+//! cells (in bands), the share of proven choices.
+//!
+//! `cargo run --release -p kibitz-connect4 --features research --example big_selfplay --
+//!  [--nodes N] [--games G] [--random-plies R] [--sizes 9x7,8x8,10x6]`
+//!
+//! Default 1,200,000 nodes: the bot's solver phase gets about 100 ms of a 250 ms move, and
+//! the solver searches about 11.8 M nodes per CPU second (`keep_budget`).
+//!
+//! Results at 1,200,000 nodes, 6 games per size, 4 random plies (185 s CPU in all): every
+//! choice proven from 35 empty cells down on 9 × 7 (32–35 empty: 20/20; 36–39: 18/20), from
+//! 39 down on 8 × 8 (36–39: 24/24) and from 31 down on 10 × 6 (32–35: 15/16); about half
+//! proven at 40–43 empty (9 × 7 11/20, 8 × 8 14/24, 10 × 6 5/18), few beyond. The final
+//! all-proven stretch of a game starts at a median of 46 (9 × 7), 43 (8 × 8) and 42
+//! (10 × 6) empty cells.
+use kibitz_connect4::{Board, Engine, TimeControl};
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeMap;
+
+/// Settings from the command line.
+struct Args {
+    nodes: u64,
+    games: usize,
+    random_plies: usize,
+    sizes: Vec<(usize, usize)>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        nodes: 1_200_000,
+        games: 4,
+        random_plies: 4,
+        sizes: vec![(9, 7), (8, 8), (10, 6)],
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        let num = |v: String| v.parse::<u64>().map_err(|e| format!("{flag} {v:?}: {e}"));
+        match flag.as_str() {
+            "--nodes" => a.nodes = num(value()?)?,
+            "--games" => a.games = num(value()?)? as usize,
+            "--random-plies" => a.random_plies = num(value()?)? as usize,
+            "--sizes" => {
+                a.sizes = value()?
+                    .split(',')
+                    .map(|s| {
+                        let (w, h) = s
+                            .split_once('x')
+                            .ok_or_else(|| format!("--sizes: {s:?} is not WxH"))?;
+                        let p = |x: &str| x.parse::<usize>().map_err(|e| format!("{s:?}: {e}"));
+                        Ok((p(w)?, p(h)?))
+                    })
+                    .collect::<Result<_, String>>()?
+            }
+            other => {
+                return Err(format!(
+                    "unknown flag {other:?}; flags: --nodes N --games G --random-plies R \
+                     --sizes WxH,WxH…"
+                ))
+            }
+        }
+    }
+    Ok(a)
+}
+
+/// One self-play game: per ply (after the random opening) the empty cells before the move
+/// and whether the choice was proven.
+fn game(w: usize, h: usize, a: &Args, seed: u64) -> Result<Vec<(usize, bool)>, String> {
+    let mut engine = Engine::new(w, h, 4, 64).map_err(|e| e.to_string())?;
+    engine.set_node_limit(Some(a.nodes));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut board = Board::<u128>::new(w, h, 4).map_err(|e| e.to_string())?;
+    let mut history = Vec::new();
+    let mut plies = Vec::new();
+    let inf = TimeControl::infinite();
+    while !board.is_over() {
+        let legal = board.legal_moves();
+        let column = if history.len() < a.random_plies {
+            legal[rng.random_range(0..legal.len())]
+        } else {
+            let c = engine.choose(&history, &inf, None);
+            plies.push((w * h - history.len(), c.source == "solver"));
+            c.column
+        };
+        board
+            .play(column)
+            .map_err(|e| format!("{w}×{h}: engine played {column}: {e}"))?;
+        history.push(column);
+    }
+    Ok(plies)
+}
+
+fn main() -> Result<(), String> {
+    let a = parse_args()?;
+    println!(
+        "nodes {} per move · {} games per size · {} random plies",
+        a.nodes, a.games, a.random_plies
+    );
+    for &(w, h) in &a.sizes {
+        // Empty cells (band of 4) → (proven, plies).
+        let mut bands: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+        let mut from = Vec::new();
+        for g in 0..a.games {
+            let plies = game(w, h, &a, (w * 100 + h * 10 + g) as u64)?;
+            // The empty cells at the first ply of the final all-proven stretch.
+            let tail = plies.iter().rev().take_while(|p| p.1).count();
+            let proven_from = if tail == 0 {
+                0
+            } else {
+                plies[plies.len() - tail].0
+            };
+            println!(
+                "{w}×{h} game {g}: {} plies by the engine, proven from {proven_from} empty \
+                 cells on ({} of its plies proven)",
+                plies.len(),
+                plies.iter().filter(|p| p.1).count()
+            );
+            from.push(proven_from);
+            for &(empty, proven) in &plies {
+                let e = bands.entry(empty / 4 * 4).or_default();
+                e.0 += proven as usize;
+                e.1 += 1;
+            }
+        }
+        from.sort_unstable();
+        println!(
+            "{w}×{h}: proven from (empty cells, per game, sorted) {from:?}; median {}",
+            from.get(from.len() / 2).copied().unwrap_or(0)
+        );
+        for (band, (p, n)) in bands.iter().rev() {
+            println!("{w}×{h} empty {band:2}–{:2}: {p:3}/{n:3} proven", band + 3);
+        }
+    }
+    Ok(())
+}
