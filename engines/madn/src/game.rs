@@ -350,6 +350,209 @@ fn play_variant<const V: u8>(
     }
 }
 
+/// A side packed into one word for [`play_fast`]: the board in bits 0..=43 as in [`Side`], the
+/// number of pieces on B from bit 48 on. Both sides then fit two registers, "pieces wait on B"
+/// is one compare (`packed >= HOME1`), and a capture is one add.
+const HOME1: u64 = 1 << 48;
+
+/// The start position of a packed side: one piece on A, three on B.
+const START: u64 = 1 | (3 * HOME1);
+
+/// What one roll did in [`play_fast`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Nothing changed.
+    Nothing,
+    /// A piece moved (or came in); the game goes on.
+    Moved,
+    /// A piece moved and the mover now has all four pieces in the goal.
+    Won,
+}
+
+/// [`step_in_range`] on packed sides (`r` in `0..=43`, variant `V` as in [`variant_of`]).
+///
+/// Same decision, fewer operations: the three tests of rules 1a and 1b/2 are evaluated without
+/// short-circuit (one branch each), the default variant's "track before goal" is one rotation
+/// (goal bits below track bits, so the highest set bit is the front-most track piece if there
+/// is one), and only a move that ends in the goal can win.
+#[inline(always)]
+fn step_packed<const V: u8>(me: &mut u64, opp: &mut u64, r: u32) -> Step {
+    let s = *me;
+    let waiting = s >= HOME1;
+    let on_a = s & 1 != 0;
+    if waiting & (r == 6) & !on_a {
+        // 1a. Bring a piece in from B.
+        *me = s - HOME1 + 1;
+        capture_packed(opp, 0);
+        return Step::Moved;
+    }
+    let from = if waiting & on_a & ((s >> r) & 1 == 0) {
+        // 1b/2. Clear the start square while pieces wait on B.
+        0
+    } else {
+        // 3. Front-most piece that can move r. The home count (bits 48..) never reaches the
+        // masked range: bit p of `s >> r` is read only for p + r <= 43.
+        let can = s & !(s >> r) & (ALL >> r);
+        match variant_of(V) {
+            Variant::Default => {
+                let rot = can.rotate_right(40);
+                if rot == 0 {
+                    return Step::Nothing;
+                }
+                (103 - rot.leading_zeros()) & 63
+            }
+            Variant::GoalFirst => {
+                if can == 0 {
+                    return Step::Nothing;
+                }
+                63 - can.leading_zeros()
+            }
+            Variant::FrozenGoal => {
+                let track = can & TRACK;
+                if track == 0 {
+                    return Step::Nothing;
+                }
+                63 - track.leading_zeros()
+            }
+        }
+    };
+    let to = from + r;
+    let moved = s ^ (1 << from) ^ (1 << to);
+    *me = moved;
+    if to < 40 {
+        capture_packed(opp, to);
+        Step::Moved
+    } else if moved & GOAL == GOAL {
+        Step::Won
+    } else {
+        Step::Moved
+    }
+}
+
+/// [`capture`] on a packed side: clears the piece and counts it on B in one add.
+#[inline(always)]
+fn capture_packed(opp: &mut u64, to: u32) {
+    let q = if to >= 20 { to - 20 } else { to + 20 };
+    if *opp & (1 << q) != 0 {
+        *opp += HOME1 - (1 << q);
+    }
+}
+
+/// [`can_change`] on a packed side.
+#[inline(always)]
+fn can_change_packed(s: u64, mask: u64, variant: Variant) -> bool {
+    let side = Side {
+        board: s & ALL,
+        home: (s >> 48) as u8,
+    };
+    can_change(side, mask, variant)
+}
+
+/// How a die turns one draw into `(face, move)` in [`play_fast`]; the loop is compiled once
+/// per kind of each die, so a die's kind costs no test per roll.
+pub(crate) trait Roller: Copy {
+    /// One fair roll: the same draw and the same `(face, move)` as [`FastDie::roll_move`].
+    fn roll(self, rng: &mut Rng) -> (u32, u32);
+}
+
+/// A die whose faces are the run `f, f + 1, …, f + n − 1`, all at most 43 ([`FastDie::run_from`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunRoller {
+    f: u32,
+    n: u32,
+}
+
+impl Roller for RunRoller {
+    #[inline(always)]
+    fn roll(self, rng: &mut Rng) -> (u32, u32) {
+        let r = self.f + rng.below(self.n);
+        (r, r)
+    }
+}
+
+/// Any other die: face and move from the die's table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TableRoller<'a> {
+    face_moves: &'a [u64],
+}
+
+impl Roller for TableRoller<'_> {
+    #[inline(always)]
+    fn roll(self, rng: &mut Rng) -> (u32, u32) {
+        let fm = self.face_moves[rng.below(self.face_moves.len() as u32) as usize];
+        ((fm >> 32) as u32, fm as u32)
+    }
+}
+
+impl FastDie {
+    /// The die as a [`RunRoller`] when its faces are a run, else as a [`TableRoller`].
+    pub(crate) fn roller(&self) -> Result<RunRoller, TableRoller<'_>> {
+        match self.run_from {
+            Some(f) => Ok(RunRoller { f, n: self.n }),
+            None => Err(TableRoller {
+                face_moves: &self.face_moves,
+            }),
+        }
+    }
+
+    /// Bit `r` set for every face `r` in `1..=43` (for the deadlock test).
+    pub(crate) fn mask(&self) -> u64 {
+        self.mask
+    }
+}
+
+/// One game as [`play`] plays it (same draws, same result), without the per-roll callback:
+/// returns the result and the number of rolls. The hot path of the tournament: sides packed
+/// ([`HOME1`]), dice by kind ([`Roller`]), the variant a constant (`V` as in [`variant_of`]);
+/// `rng` should be a local copy so that its state stays in registers.
+#[inline(always)]
+pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
+    dice: (R0, R1),
+    masks: [u64; 2],
+    first: usize,
+    rng: &mut Rng,
+) -> (GameResult, u64) {
+    let variant = variant_of(V);
+    let (mut s0, mut s1) = (START, START);
+    let mut rolls_left = ROLL_CAP;
+    let mut tested = false;
+    macro_rules! turn {
+        ($me:ident, $opp:ident, $die:expr, $side:literal) => {
+            loop {
+                if rolls_left == 0 {
+                    return (GameResult::Capped, ROLL_CAP);
+                }
+                rolls_left -= 1;
+                let (r, mv) = $die.roll(rng);
+                match step_packed::<V>(&mut $me, &mut $opp, mv) {
+                    Step::Won => return (GameResult::Win($side), ROLL_CAP - rolls_left),
+                    Step::Moved => tested = false,
+                    Step::Nothing => {
+                        if !tested {
+                            if !can_change_packed(s0, masks[0], variant)
+                                && !can_change_packed(s1, masks[1], variant)
+                            {
+                                return (GameResult::Draw, ROLL_CAP - rolls_left);
+                            }
+                            tested = true;
+                        }
+                    }
+                }
+                if r != 6 {
+                    break;
+                }
+            }
+        };
+    }
+    if first == 1 {
+        turn!(s1, s0, dice.1, 1);
+    }
+    loop {
+        turn!(s0, s1, dice.0, 0);
+        turn!(s1, s0, dice.1, 1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

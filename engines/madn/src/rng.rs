@@ -3,15 +3,18 @@
 //! Every pairing (and every block of games in it) gets its own stream derived from the user's
 //! seed, so results do not depend on the thread count. A 64-bit output is split into two 32-bit
 //! draws, and a face index is chosen by Lemire's multiply-and-reject, which is exactly uniform.
+//!
+//! The generator is written out here (the same stream as `rand_xoshiro`'s `Xoshiro256PlusPlus`
+//! seeded by `seed_from_u64`, which a test checks) so that its state is plain data: the games
+//! loop copies it into locals, where it lives in registers instead of memory.
 
 use kibitz_search::seed::splitmix64;
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// A fast seeded generator of fair face indices.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rng {
-    inner: Xoshiro256PlusPlus,
+    /// xoshiro256++ state.
+    s: [u64; 4],
     spare: u32,
     has_spare: bool,
 }
@@ -28,11 +31,40 @@ impl Rng {
 
     /// A stream from a single 64-bit seed.
     pub fn seeded(seed: u64) -> Self {
+        // As `Xoshiro256PlusPlus::seed_from_u64`: four SplitMix64 outputs (state starting at
+        // `seed`), and the all-zero state (which xoshiro cannot leave) replaced by seed 0's.
+        let mut x = seed;
+        let mut s = [0u64; 4];
+        for w in &mut s {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            *w = z ^ (z >> 31);
+        }
+        if s == [0; 4] {
+            return Self::seeded(0);
+        }
         Self {
-            inner: Xoshiro256PlusPlus::seed_from_u64(seed),
+            s,
             spare: 0,
             has_spare: false,
         }
+    }
+
+    /// 64 random bits: one xoshiro256++ step.
+    #[inline(always)]
+    pub fn next_u64(&mut self) -> u64 {
+        let s = &mut self.s;
+        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        result
     }
 
     /// 32 uniformly random bits.
@@ -42,7 +74,7 @@ impl Rng {
             self.has_spare = false;
             self.spare
         } else {
-            let x = self.inner.next_u64();
+            let x = self.next_u64();
             self.spare = (x >> 32) as u32;
             self.has_spare = true;
             x as u32
@@ -66,6 +98,22 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn the_written_out_generator_is_rand_xoshiros_stream() {
+        let mut seeds = vec![0, 1, 2, 38, u64::MAX, 0x9e37_79b9_7f4a_7c15];
+        seeds.extend((0..200u64).map(splitmix64));
+        seeds.push(Rng::for_block(1, 0, 1, 0).s[0]);
+        for seed in seeds {
+            let mut ours = Rng::seeded(seed);
+            let mut theirs = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _ in 0..1_000 {
+                assert_eq!(ours.next_u64(), theirs.next_u64(), "seed {seed}");
+            }
+        }
+    }
 
     #[test]
     fn below_is_in_range_and_roughly_uniform() {
