@@ -350,13 +350,40 @@ fn play_variant<const V: u8>(
     }
 }
 
-/// A side packed into one word for [`play_fast`]: the board in bits 0..=43 as in [`Side`], the
-/// number of pieces on B from bit 48 on. Both sides then fit two registers, "pieces wait on B"
-/// is one compare (`packed >= HOME1`), and a capture is one add.
-const HOME1: u64 = 1 << 48;
+/// A side packed into one word for [`play_fast`], the board *mirrored*: progress `p` is bit
+/// `63 − p` (A is the sign bit, goal square d is bit 20), the number of pieces on B is bits 0..=2.
+///
+/// Mirrored, "the front-most piece that can move" is the *lowest* set bit, which `blsi`
+/// isolates in one instruction, and its target is that bit shifted right by the roll: no bit
+/// index is ever computed. "Pieces wait on B" and "a piece stands on A" are a test with a small
+/// immediate and a sign test; a capture is one add (`+ 1 − bit`).
+const MIRROR_ALL: u64 = ALL.reverse_bits();
+/// The shared track, mirrored (progress 0..=39 = bits 24..=63).
+const MIRROR_TRACK: u64 = TRACK.reverse_bits();
+/// The goal, mirrored (bits 20..=23).
+const MIRROR_GOAL: u64 = GOAL.reverse_bits();
+/// Bits of a mirrored side that count the pieces on B.
+const HOME_BITS: u64 = 7;
+/// A mirrored side's A square.
+const MIRROR_A: u64 = 1 << 63;
 
-/// The start position of a packed side: one piece on A, three on B.
-const START: u64 = 1 | (3 * HOME1);
+/// The start position of a mirrored side: one piece on A, three on B.
+const START: u64 = MIRROR_A | 3;
+
+/// A normal side as [`play_fast`] keeps it.
+#[cfg(test)]
+fn mirror(s: Side) -> u64 {
+    s.board.reverse_bits() | u64::from(s.home)
+}
+
+/// A mirrored side back in the normal layout.
+#[cfg(test)]
+fn unmirror(s: u64) -> Side {
+    Side {
+        board: (s & MIRROR_ALL).reverse_bits(),
+        home: (s & HOME_BITS) as u8,
+    }
+}
 
 /// What one roll did in [`play_fast`].
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -369,83 +396,99 @@ enum Step {
     Won,
 }
 
-/// [`step_in_range`] on packed sides (`r` in `0..=43`, variant `V` as in [`variant_of`]).
+/// [`step_in_range`] on mirrored sides (`r` in `0..=43`, variant `V` as in [`variant_of`]).
 ///
-/// Same decision, fewer operations: the three tests of rules 1a and 1b/2 are evaluated without
-/// short-circuit (one branch each), the default variant's "track before goal" is one rotation
-/// (goal bits below track bits, so the highest set bit is the front-most track piece if there
-/// is one), and only a move that ends in the goal can win.
+/// Same decision in fewer operations: the front-most candidate is the lowest set bit (in the
+/// default variant after a rotation that puts the goal bits above the track bits, so a track
+/// piece comes first), the target is the candidate shifted right by `r`, a capture happens only
+/// on the track and a win only on a move into the goal.
 #[inline(always)]
 fn step_packed<const V: u8>(me: &mut u64, opp: &mut u64, r: u32) -> Step {
     let s = *me;
-    let waiting = s >= HOME1;
-    let on_a = s & 1 != 0;
-    if waiting & (r == 6) & !on_a {
+    // Moving r forward is bit i to bit i − r, so bit i of `ahead` says whether the target of
+    // a piece on bit i is our own.
+    let ahead = s << r;
+    let waiting = s & HOME_BITS != 0;
+    let on_a = s & MIRROR_A != 0;
+    let from_bit = if waiting & on_a & (ahead & MIRROR_A == 0) {
+        // 1b/2. Clear the start square while pieces wait on B (square r is not our own).
+        MIRROR_A
+    } else if waiting & !on_a & (r == 6) {
         // 1a. Bring a piece in from B.
-        *me = s - HOME1 + 1;
-        capture_packed(opp, 0);
+        *me = (s | MIRROR_A) - 1;
+        capture_packed(opp, 1 << 43);
         return Step::Moved;
-    }
-    let from = if waiting & on_a & ((s >> r) & 1 == 0) {
-        // 1b/2. Clear the start square while pieces wait on B.
-        0
     } else {
-        // 3. Front-most piece that can move r. The home count (bits 48..) never reaches the
-        // masked range: bit p of `s >> r` is read only for p + r <= 43.
-        let can = s & !(s >> r) & (ALL >> r);
+        // 3. Pieces whose target (at most d: bit i − r >= 20) is not their own; where the
+        // mask is set, `ahead` holds board bits only (the B count lands below bit r + 3).
+        let can = s & !ahead & (MIRROR_ALL << r);
         match variant_of(V) {
             Variant::Default => {
-                let rot = can.rotate_right(40);
+                // Track bits 24..=63 to 0..=39, goal bits 20..=23 to 60..=63.
+                let rot = can.rotate_right(24);
                 if rot == 0 {
                     return Step::Nothing;
                 }
-                (103 - rot.leading_zeros()) & 63
+                (rot & rot.wrapping_neg()).rotate_left(24)
             }
             Variant::GoalFirst => {
                 if can == 0 {
                     return Step::Nothing;
                 }
-                63 - can.leading_zeros()
+                can & can.wrapping_neg()
             }
             Variant::FrozenGoal => {
-                let track = can & TRACK;
+                let track = can & MIRROR_TRACK;
                 if track == 0 {
                     return Step::Nothing;
                 }
-                63 - track.leading_zeros()
+                track & track.wrapping_neg()
             }
         }
     };
-    let to = from + r;
-    let moved = s ^ (1 << from) ^ (1 << to);
+    let to_bit = from_bit >> r;
+    let moved = s ^ from_bit ^ to_bit;
     *me = moved;
-    if to < 40 {
-        capture_packed(opp, to);
+    let on_track = to_bit & MIRROR_TRACK;
+    if on_track != 0 {
+        // The opponent's square: progress p is the opponent's (p + 20) mod 40.
+        capture_packed(opp, ((on_track >> 20) | (on_track << 20)) & MIRROR_TRACK);
         Step::Moved
-    } else if moved & GOAL == GOAL {
+    } else if moved & MIRROR_GOAL == MIRROR_GOAL {
         Step::Won
     } else {
         Step::Moved
     }
 }
 
-/// [`capture`] on a packed side: clears the piece and counts it on B in one add.
+/// [`capture`] on a mirrored side, `bit` the square in the opponent's layout: clears the piece
+/// and counts it on B in one add.
 #[inline(always)]
-fn capture_packed(opp: &mut u64, to: u32) {
-    let q = if to >= 20 { to - 20 } else { to + 20 };
-    if *opp & (1 << q) != 0 {
-        *opp += HOME1 - (1 << q);
+fn capture_packed(opp: &mut u64, bit: u64) {
+    if *opp & bit != 0 {
+        *opp = *opp + 1 - bit;
     }
 }
 
-/// [`can_change`] on a packed side.
+/// [`can_change`] on a mirrored side; `mask_mirrored` is the die's face mask mirrored (bit
+/// `63 − r` for face `r`). A piece at bit `i` reaches the free square at bit `i − r`, which
+/// `free << (63 − i)` moves to bit `63 − r`.
 #[inline(always)]
-fn can_change_packed(s: u64, mask: u64, variant: Variant) -> bool {
-    let side = Side {
-        board: s & ALL,
-        home: (s >> 48) as u8,
+fn can_change_packed(s: u64, mask_mirrored: u64, variant: Variant) -> bool {
+    if s & HOME_BITS != 0 && mask_mirrored & (MIRROR_A >> 6) != 0 && s & MIRROR_A == 0 {
+        return true;
+    }
+    let free = MIRROR_ALL & !s;
+    let mut movers = match variant {
+        Variant::FrozenGoal => s & MIRROR_TRACK,
+        Variant::Default | Variant::GoalFirst => s & MIRROR_ALL,
     };
-    can_change(side, mask, variant)
+    let mut reach = 0u64;
+    while movers != 0 {
+        reach |= free << (63 - movers.trailing_zeros());
+        movers &= movers - 1;
+    }
+    reach & mask_mirrored != 0
 }
 
 /// How a die turns one draw into `(face, move)` in [`play_fast`]; the loop is compiled once
@@ -495,20 +538,21 @@ impl FastDie {
         }
     }
 
-    /// Bit `r` set for every face `r` in `1..=43` (for the deadlock test).
-    pub(crate) fn mask(&self) -> u64 {
-        self.mask
+    /// Bit `63 − r` set for every face `r` in `1..=43`: the deadlock test's face mask in
+    /// [`play_fast`]'s mirrored layout.
+    pub(crate) fn mask_mirrored(&self) -> u64 {
+        self.mask.reverse_bits()
     }
 }
 
 /// One game as [`play`] plays it (same draws, same result), without the per-roll callback:
-/// returns the result and the number of rolls. The hot path of the tournament: sides packed
-/// ([`HOME1`]), dice by kind ([`Roller`]), the variant a constant (`V` as in [`variant_of`]);
+/// returns the result and the number of rolls. The hot path of the tournament: sides packed and
+/// mirrored ([`MIRROR_ALL`]), dice by kind ([`Roller`]), the variant a constant (`V` as in [`variant_of`]);
 /// `rng` should be a local copy so that its state stays in registers.
 #[inline(always)]
 pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
     dice: (R0, R1),
-    masks: [u64; 2],
+    masks_mirrored: [u64; 2],
     first: usize,
     rng: &mut Rng,
 ) -> (GameResult, u64) {
@@ -529,8 +573,8 @@ pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
                     Step::Moved => tested = false,
                     Step::Nothing => {
                         if !tested {
-                            if !can_change_packed(s0, masks[0], variant)
-                                && !can_change_packed(s1, masks[1], variant)
+                            if !can_change_packed(s0, masks_mirrored[0], variant)
+                                && !can_change_packed(s1, masks_mirrored[1], variant)
                             {
                                 return (GameResult::Draw, ROLL_CAP - rolls_left);
                             }
@@ -687,6 +731,56 @@ mod tests {
                 let fast =
                     !can_change(p.sides[0], masks[0], v) && !can_change(p.sides[1], masks[1], v);
                 assert_eq!(fast, p.deadlocked([fa, fb], v), "{p:?} {fa:?} {fb:?} {v:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn mirrored_step_and_deadlock_test_equal_the_plain_ones() {
+        let mut rng = Rng::seeded(44);
+        let masks = [0b111_1110u64, 1 << 6, 0xfff_ffff_fffe, 1 << 2 | 1 << 43, 0];
+        for i in 0..300_000u32 {
+            let mut side = || {
+                let pieces = rng.below(5);
+                let mut board = 0u64;
+                while board.count_ones() < pieces {
+                    board |= 1 << rng.below(44);
+                }
+                Side {
+                    board,
+                    home: (4 - pieces) as u8,
+                }
+            };
+            let (a, b) = (side(), side());
+            assert_eq!(unmirror(mirror(a)), a);
+            let r = i % 44;
+            for v in [Variant::Default, Variant::GoalFirst, Variant::FrozenGoal] {
+                let (mut pa, mut pb) = (a, b);
+                let changed = step_in_range(&mut pa, &mut pb, r, v);
+                let (mut ma, mut mb) = (mirror(a), mirror(b));
+                let step = match v {
+                    Variant::Default => step_packed::<0>(&mut ma, &mut mb, r),
+                    Variant::GoalFirst => step_packed::<1>(&mut ma, &mut mb, r),
+                    Variant::FrozenGoal => step_packed::<2>(&mut ma, &mut mb, r),
+                };
+                assert_eq!(
+                    (unmirror(ma), unmirror(mb)),
+                    (pa, pb),
+                    "{a:?} {b:?} {r} {v:?}"
+                );
+                let won = pa.board & GOAL == GOAL;
+                let expected = match (changed, won) {
+                    (false, _) => Step::Nothing,
+                    (true, false) => Step::Moved,
+                    (true, true) => Step::Won,
+                };
+                assert!(step == expected, "{a:?} {b:?} {r} {v:?}");
+                let mask = masks[i as usize % masks.len()];
+                assert_eq!(
+                    can_change_packed(mirror(a), mask.reverse_bits(), v),
+                    can_change(a, mask, v),
+                    "{a:?} {mask:b} {v:?}"
+                );
             }
         }
     }

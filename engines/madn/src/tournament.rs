@@ -124,7 +124,7 @@ fn games_with<const V: u8, R0: Roller, R1: Roller>(
     size: u64,
     rng: &mut Rng,
 ) -> Tally {
-    let masks = [dice[0].mask(), dice[1].mask()];
+    let masks = [dice[0].mask_mirrored(), dice[1].mask_mirrored()];
     let mut local = *rng;
     let mut t = Tally {
         games: size,
