@@ -496,6 +496,13 @@ fn can_change_packed(s: u64, mask_mirrored: u64, variant: Variant) -> bool {
 pub(crate) trait Roller: Copy {
     /// One fair roll: the same draw and the same `(face, move)` as [`FastDie::roll_move`].
     fn roll(self, rng: &mut Rng) -> (u32, u32);
+
+    /// `(face, move)` for the draw `draw`, or `None` when the draw might be rejected (then
+    /// [`Roller::roll_from`] decides, with further draws).
+    fn roll_draw(self, draw: u32) -> Option<(u32, u32)>;
+
+    /// The roll whose first draw is `draw` (taken from `rng` already), as [`Rng::below_from`].
+    fn roll_from(self, draw: u32, rng: &mut Rng) -> (u32, u32);
 }
 
 /// A die whose faces are the run `f, f + 1, …, f + n − 1`, all at most 43 ([`FastDie::run_from`]).
@@ -511,6 +518,21 @@ impl Roller for RunRoller {
         let r = self.f + rng.below(self.n);
         (r, r)
     }
+
+    #[inline(always)]
+    fn roll_draw(self, draw: u32) -> Option<(u32, u32)> {
+        let m = u64::from(draw) * u64::from(self.n);
+        if (m as u32) < self.n {
+            return None;
+        }
+        let r = self.f + (m >> 32) as u32;
+        Some((r, r))
+    }
+
+    fn roll_from(self, draw: u32, rng: &mut Rng) -> (u32, u32) {
+        let r = self.f + rng.below_from(draw, self.n);
+        (r, r)
+    }
 }
 
 /// Any other die: face and move from the die's table.
@@ -523,6 +545,22 @@ impl Roller for TableRoller<'_> {
     #[inline(always)]
     fn roll(self, rng: &mut Rng) -> (u32, u32) {
         let fm = self.face_moves[rng.below(self.face_moves.len() as u32) as usize];
+        ((fm >> 32) as u32, fm as u32)
+    }
+
+    #[inline(always)]
+    fn roll_draw(self, draw: u32) -> Option<(u32, u32)> {
+        let n = self.face_moves.len() as u32;
+        let m = u64::from(draw) * u64::from(n);
+        if (m as u32) < n {
+            return None;
+        }
+        let fm = self.face_moves[(m >> 32) as usize];
+        Some(((fm >> 32) as u32, fm as u32))
+    }
+
+    fn roll_from(self, draw: u32, rng: &mut Rng) -> (u32, u32) {
+        let fm = self.face_moves[rng.below_from(draw, self.face_moves.len() as u32) as usize];
         ((fm >> 32) as u32, fm as u32)
     }
 }
@@ -547,8 +585,15 @@ impl FastDie {
 
 /// One game as [`play`] plays it (same draws, same result), without the per-roll callback:
 /// returns the result and the number of rolls. The hot path of the tournament: sides packed and
-/// mirrored ([`MIRROR_ALL`]), dice by kind ([`Roller`]), the variant a constant (`V` as in [`variant_of`]);
-/// `rng` should be a local copy so that its state stays in registers.
+/// mirrored ([`MIRROR_ALL`]), dice by kind ([`Roller`]), the variant a constant (`V` as in
+/// [`variant_of`]); `rng` should be a local copy so that its state stays in registers.
+///
+/// Draws are taken two at a time: one 64-bit output gives the draws of two consecutive rolls,
+/// and which half a roll uses is fixed by where it is in the code, not by a flag (the flag's
+/// alternating branch was the loop's most mispredicted). The loop is two blocks, "side 0 to
+/// move on a fresh output" and "side 1 to move on a fresh output"; each plays the two rolls of
+/// one output, and the faces decide which block comes next. A draw that might be rejected
+/// (probability about n / 2³², so never in practice) hands the game to [`play_general`].
 #[inline(always)]
 pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
     dice: (R0, R1),
@@ -560,40 +605,138 @@ pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
     let (mut s0, mut s1) = (START, START);
     let mut rolls_left = ROLL_CAP;
     let mut tested = false;
-    macro_rules! turn {
-        ($me:ident, $opp:ident, $die:expr, $side:literal) => {
-            loop {
-                if rolls_left == 0 {
-                    return (GameResult::Capped, ROLL_CAP);
+    // One roll of `$side` on the draw `$draw`; `$spare` is the draw left over for the next roll
+    // (written back to `rng` when the game ends here). Evaluates to the face.
+    macro_rules! roll {
+        ($me:ident, $opp:ident, $die:expr, $side:literal, $draw:expr, $spare:expr) => {{
+            let draw: u32 = $draw;
+            let Some((r, mv)) = $die.roll_draw(draw) else {
+                rng.set_spare($spare);
+                return play_general::<V, R0, R1>(
+                    dice,
+                    masks_mirrored,
+                    ([s0, s1], $side, rolls_left, tested),
+                    draw,
+                    rng,
+                );
+            };
+            rolls_left -= 1;
+            match step_packed::<V>(&mut $me, &mut $opp, mv) {
+                Step::Won => {
+                    rng.set_spare($spare);
+                    return (GameResult::Win($side), ROLL_CAP - rolls_left);
                 }
-                rolls_left -= 1;
-                let (r, mv) = $die.roll(rng);
-                match step_packed::<V>(&mut $me, &mut $opp, mv) {
-                    Step::Won => return (GameResult::Win($side), ROLL_CAP - rolls_left),
-                    Step::Moved => tested = false,
-                    Step::Nothing => {
-                        if !tested {
-                            if !can_change_packed(s0, masks_mirrored[0], variant)
-                                && !can_change_packed(s1, masks_mirrored[1], variant)
-                            {
-                                return (GameResult::Draw, ROLL_CAP - rolls_left);
-                            }
-                            tested = true;
+                Step::Moved => tested = false,
+                Step::Nothing => {
+                    if !tested {
+                        if !can_change_packed(s0, masks_mirrored[0], variant)
+                            && !can_change_packed(s1, masks_mirrored[1], variant)
+                        {
+                            rng.set_spare($spare);
+                            return (GameResult::Draw, ROLL_CAP - rolls_left);
                         }
+                        tested = true;
                     }
                 }
-                if r != 6 {
-                    break;
-                }
             }
-        };
+            r
+        }};
     }
-    if first == 1 {
-        turn!(s1, s0, dice.1, 1);
+    // The two rolls of one fresh output: `$a` rolls first; returns whether `$a` is to move
+    // after them (else the other side).
+    macro_rules! pair {
+        ($a:ident, $b:ident, $da:expr, $db:expr, $sa:literal, $sb:literal) => {{
+            if rolls_left == 0 {
+                return (GameResult::Capped, ROLL_CAP);
+            }
+            let x = rng.next_u64();
+            let hi = (x >> 32) as u32;
+            let r = roll!($a, $b, $da, $sa, x as u32, Some(hi));
+            if rolls_left == 0 {
+                rng.set_spare(Some(hi));
+                return (GameResult::Capped, ROLL_CAP);
+            }
+            if r == 6 {
+                roll!($a, $b, $da, $sa, hi, None) == 6
+            } else {
+                roll!($b, $a, $db, $sb, hi, None) != 6
+            }
+        }};
+    }
+    // A game may start on the spare half of the previous game's last output.
+    let mut side1_to_move = first == 1;
+    if let Some(draw) = rng.take_spare() {
+        let r = if side1_to_move {
+            roll!(s1, s0, dice.1, 1, draw, None)
+        } else {
+            roll!(s0, s1, dice.0, 0, draw, None)
+        };
+        side1_to_move ^= r != 6;
     }
     loop {
-        turn!(s0, s1, dice.0, 0);
-        turn!(s1, s0, dice.1, 1);
+        if !side1_to_move {
+            while pair!(s0, s1, dice.0, dice.1, 0, 1) {}
+        }
+        side1_to_move = false;
+        while pair!(s1, s0, dice.1, dice.0, 1, 0) {}
+    }
+}
+
+/// How many games [`play_general`] took over (for the test that it is reached).
+#[cfg(test)]
+pub(crate) static GENERAL_GAMES: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(0);
+
+/// The rest of a [`play_fast`] game from `(sides, side to move, rolls left, tested)`, whose
+/// next roll starts with the draw `first` (already taken from `rng`) and may need more draws:
+/// one roll at a time, the spare draw kept in `rng`. Rarely used, so kept out of the loop.
+#[cold]
+#[inline(never)]
+fn play_general<const V: u8, R0: Roller, R1: Roller>(
+    dice: (R0, R1),
+    masks_mirrored: [u64; 2],
+    (mut sides, mut side, mut rolls_left, mut tested): ([u64; 2], usize, u64, bool),
+    first: u32,
+    rng: &mut Rng,
+) -> (GameResult, u64) {
+    #[cfg(test)]
+    GENERAL_GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let variant = variant_of(V);
+    let mut pending = Some(first);
+    loop {
+        if rolls_left == 0 {
+            return (GameResult::Capped, ROLL_CAP);
+        }
+        rolls_left -= 1;
+        let (r, mv) = match (side, pending.take()) {
+            (0, Some(d)) => dice.0.roll_from(d, rng),
+            (0, None) => dice.0.roll(rng),
+            (_, Some(d)) => dice.1.roll_from(d, rng),
+            (_, None) => dice.1.roll(rng),
+        };
+        let [a, b] = &mut sides;
+        let step = if side == 0 {
+            step_packed::<V>(a, b, mv)
+        } else {
+            step_packed::<V>(b, a, mv)
+        };
+        match step {
+            Step::Won => return (GameResult::Win(side), ROLL_CAP - rolls_left),
+            Step::Moved => tested = false,
+            Step::Nothing => {
+                if !tested {
+                    if !can_change_packed(sides[0], masks_mirrored[0], variant)
+                        && !can_change_packed(sides[1], masks_mirrored[1], variant)
+                    {
+                        return (GameResult::Draw, ROLL_CAP - rolls_left);
+                    }
+                    tested = true;
+                }
+            }
+        }
+        if r != 6 {
+            side ^= 1;
+        }
     }
 }
 
@@ -783,6 +926,43 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_draw_is_decided_at_once_unless_it_might_be_rejected() {
+        let run = FastDie::new(&Die::new((1..=6).collect()).unwrap());
+        let table = FastDie::new(&Die::new(vec![1, 1, 6, 44, 0]).unwrap());
+        let (Ok(run), Err(table)) = (run.roller(), table.roller()) else {
+            panic!("kinds");
+        };
+        let mut rng = Rng::seeded(3);
+        // Random draws, and draws whose low product is below n (the only ones `below` may
+        // reject: 2^32 mod 6 = 4 and 2^32 mod 5 = 1).
+        let mut draws: Vec<u32> = (0..100_000).map(|_| rng.next_u32()).collect();
+        draws.extend([0, 1, 2, u32::MAX, u32::MAX / 6 + 1, u32::MAX / 5 + 1]);
+        for d in draws {
+            let mut a = Rng::seeded(9);
+            let b = a;
+            let fast = run.roll_draw(d);
+            assert_eq!(fast.is_none(), ((u64::from(d) * 6) as u32) < 6, "{d}");
+            let slow = run.roll_from(d, &mut a);
+            if let Some(fast) = fast {
+                assert_eq!(fast, slow, "{d}");
+                assert_eq!(a, b, "a decided draw takes nothing more from the stream");
+            }
+            let mut a = Rng::seeded(9);
+            let fast = table.roll_draw(d);
+            assert_eq!(fast.is_none(), ((u64::from(d) * 5) as u32) < 5, "{d}");
+            if let Some(fast) = fast {
+                assert_eq!(fast, table.roll_from(d, &mut a), "{d}");
+            }
+        }
+        // The slow path rejects exactly as `below` does: draw 0 (low product 0 < 4) is
+        // rejected, and the roll is decided by the stream's next draw.
+        let mut a = Rng::seeded(9);
+        let mut b = a;
+        assert_eq!(run.roll_from(0, &mut a).0, 1 + b.below(6));
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -10,8 +10,9 @@
 
 use kibitz_search::seed::splitmix64;
 
-/// A fast seeded generator of fair face indices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A fast seeded generator of fair face indices. Two generators are equal when they will draw
+/// the same stream (a used-up spare draw does not count).
+#[derive(Clone, Copy, Debug)]
 pub struct Rng {
     /// xoshiro256++ state.
     s: [u64; 4],
@@ -19,7 +20,20 @@ pub struct Rng {
     has_spare: bool,
 }
 
+impl PartialEq for Rng {
+    fn eq(&self, other: &Self) -> bool {
+        self.s == other.s && self.take_spare_copy() == other.take_spare_copy()
+    }
+}
+
+impl Eq for Rng {}
+
 impl Rng {
+    /// The spare draw, if one is left, without taking it.
+    fn take_spare_copy(&self) -> Option<u32> {
+        self.has_spare.then_some(self.spare)
+    }
+
     /// The stream for block `block` of the pairing of dice `a` and `b` under `seed`.
     pub fn for_block(seed: u64, a: usize, b: usize, block: u64) -> Self {
         let mut key = seed;
@@ -84,7 +98,16 @@ impl Rng {
     /// A uniform integer in `0..n` (`n ≥ 1`), without modulo bias.
     #[inline(always)]
     pub fn below(&mut self, n: u32) -> u32 {
-        let mut m = self.next_u32() as u64 * n as u64;
+        let first = self.next_u32();
+        self.below_from(first, n)
+    }
+
+    /// [`Rng::below`] whose first draw, `first`, was already taken from this stream (the games
+    /// loop takes draws two at a time); further draws, when the first is rejected, come from
+    /// `self`.
+    #[inline(always)]
+    pub fn below_from(&mut self, first: u32, n: u32) -> u32 {
+        let mut m = first as u64 * n as u64;
         if (m as u32) < n {
             let threshold = n.wrapping_neg() % n;
             while (m as u32) < threshold {
@@ -92,6 +115,22 @@ impl Rng {
             }
         }
         (m >> 32) as u32
+    }
+
+    /// Takes the spare draw (the high half of the last 64-bit output), if one is left.
+    #[inline(always)]
+    pub(crate) fn take_spare(&mut self) -> Option<u32> {
+        let spare = self.has_spare.then_some(self.spare);
+        self.has_spare = false;
+        spare
+    }
+
+    /// Sets the spare draw: `Some(hi)` when the high half of the last 64-bit output is still
+    /// to be used, `None` when it was.
+    #[inline(always)]
+    pub(crate) fn set_spare(&mut self, spare: Option<u32>) {
+        self.has_spare = spare.is_some();
+        self.spare = spare.unwrap_or(0);
     }
 }
 

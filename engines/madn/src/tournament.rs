@@ -437,6 +437,28 @@ mod tests {
     }
 
     #[test]
+    fn draws_that_might_be_rejected_hand_over_to_the_general_loop_exactly() {
+        // A million faces: about one draw in 4,300 has a low product below n, so play_fast
+        // hands some games to play_general (counted), on either half of an output.
+        let big: Vec<u32> = (0..1_000_000)
+            .map(|i| [1, 2, 6, 0, 3, 50, 6][i % 7])
+            .collect();
+        let d = dice(&[&big, &[1, 2, 3, 4, 5, 6]]);
+        let fast: Vec<FastDie> = d.iter().map(FastDie::new).collect();
+        let before = crate::game::GENERAL_GAMES.load(std::sync::atomic::Ordering::Relaxed);
+        for (a, b) in [(0, 1), (1, 0)] {
+            let pair = [&fast[a], &fast[b]];
+            let (mut r1, mut r2) = (Rng::seeded(5), Rng::seeded(5));
+            let new = play_games(pair, 300, Variant::Default, &mut r1);
+            let old = reference_games(pair, 300, Variant::Default, &mut r2);
+            assert_eq!(new, old, "{a} {b}");
+            assert_eq!(r1, r2, "{a} {b}");
+        }
+        let after = crate::game::GENERAL_GAMES.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(after - before >= 4, "only {} hand-overs", after - before);
+    }
+
+    #[test]
     fn die_without_six_never_wins_and_ranking_is_consistent() {
         let d = dice(&[&[1, 2, 3, 4], &[1, 2, 3, 4, 5, 6]]);
         let mut t = Tournament::new(d, Variant::Default, 1);
