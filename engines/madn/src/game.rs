@@ -583,6 +583,9 @@ impl FastDie {
     }
 }
 
+/// Rolls in a row that change nothing before [`play_fast`] tests for a deadlock.
+const STREAK: u64 = 12;
+
 /// One game as [`play`] plays it (same draws, same result), without the per-roll callback:
 /// returns the result and the number of rolls. The hot path of the tournament: sides packed and
 /// mirrored ([`MIRROR_ALL`]), dice by kind ([`Roller`]), the variant a constant (`V` as in
@@ -604,7 +607,27 @@ pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
     let variant = variant_of(V);
     let (mut s0, mut s1) = (START, START);
     let mut rolls_left = ROLL_CAP;
-    let mut tested = false;
+    // `rolls_left` after the last roll that changed something (the start counts as one). The
+    // rolls since then changed nothing; if the position is deadlocked, the game ended at the
+    // first of them. The test waits until `STREAK` such rolls (or the game stops otherwise),
+    // and on a deadlock the generator is rewound to that first roll.
+    let mut last_change = ROLL_CAP;
+    // Ends the game as a draw if the rolls since the last change (fewer than `STREAK`, not
+    // tested yet) began in a deadlock; `$spare` as in `roll!`, `$extra` draws taken beyond the
+    // last roll.
+    macro_rules! end_if_deadlocked {
+        ($spare:expr, $extra:expr) => {{
+            let streak = last_change - rolls_left;
+            if (1..STREAK).contains(&streak)
+                && !can_change_packed(s0, masks_mirrored[0], variant)
+                && !can_change_packed(s1, masks_mirrored[1], variant)
+            {
+                rng.set_spare($spare);
+                rng.rewind_draws(streak - 1 + $extra);
+                return (GameResult::Draw, ROLL_CAP - last_change + 1);
+            }
+        }};
+    }
     // One roll of `$side` on the draw `$draw`; `$spare` is the draw left over for the next roll
     // (written back to `rng` when the game ends here). Evaluates to the face.
     macro_rules! roll {
@@ -612,6 +635,8 @@ pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
             let draw: u32 = $draw;
             let Some((r, mv)) = $die.roll_draw(draw) else {
                 rng.set_spare($spare);
+                end_if_deadlocked!($spare, 1);
+                let tested = last_change != rolls_left;
                 return play_general::<V, R0, R1>(
                     dice,
                     masks_mirrored,
@@ -626,16 +651,15 @@ pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
                     rng.set_spare($spare);
                     return (GameResult::Win($side), ROLL_CAP - rolls_left);
                 }
-                Step::Moved => tested = false,
+                Step::Moved => last_change = rolls_left,
                 Step::Nothing => {
-                    if !tested {
-                        if !can_change_packed(s0, masks_mirrored[0], variant)
-                            && !can_change_packed(s1, masks_mirrored[1], variant)
-                        {
-                            rng.set_spare($spare);
-                            return (GameResult::Draw, ROLL_CAP - rolls_left);
-                        }
-                        tested = true;
+                    if last_change - rolls_left == STREAK
+                        && !can_change_packed(s0, masks_mirrored[0], variant)
+                        && !can_change_packed(s1, masks_mirrored[1], variant)
+                    {
+                        rng.set_spare($spare);
+                        rng.rewind_draws(STREAK - 1);
+                        return (GameResult::Draw, ROLL_CAP - last_change + 1);
                     }
                 }
             }
@@ -647,12 +671,14 @@ pub(crate) fn play_fast<const V: u8, R0: Roller, R1: Roller>(
     macro_rules! pair {
         ($a:ident, $b:ident, $da:expr, $db:expr, $sa:literal, $sb:literal) => {{
             if rolls_left == 0 {
+                end_if_deadlocked!(None, 0);
                 return (GameResult::Capped, ROLL_CAP);
             }
             let x = rng.next_u64();
             let hi = (x >> 32) as u32;
             let r = roll!($a, $b, $da, $sa, x as u32, Some(hi));
             if rolls_left == 0 {
+                end_if_deadlocked!(Some(hi), 0);
                 rng.set_spare(Some(hi));
                 return (GameResult::Capped, ROLL_CAP);
             }

@@ -132,6 +132,39 @@ impl Rng {
         self.has_spare = spare.is_some();
         self.spare = spare.unwrap_or(0);
     }
+
+    /// Undoes one xoshiro256++ step (the state before the last [`Rng::next_u64`]); the step is
+    /// an invertible linear map, undone here in reverse order.
+    fn step_back(&mut self) {
+        let [s0, s1, s2, s3] = self.s;
+        // Forward: t = s1 << 17; s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 45).
+        let s3x = s3.rotate_right(45);
+        let old0 = s0 ^ s3x;
+        // s2 ^ s1 = old1 ^ (old1 << 17): invert y = x ^ (x << 17).
+        let y = s2 ^ s1;
+        let old1 = y ^ (y << 17) ^ (y << 34) ^ (y << 51);
+        let s2x = s1 ^ old1;
+        self.s = [old0, old1, s2x ^ old0, s3x ^ old1];
+    }
+
+    /// Moves the stream `k` draws back, as if the last `k` 32-bit draws had not been taken.
+    /// The games loop tests for a deadlock a few rolls late and rewinds to the roll where the
+    /// game really ended, so that the next game draws exactly what it would have.
+    pub(crate) fn rewind_draws(&mut self, k: u64) {
+        let has_spare = u64::from(self.has_spare);
+        // Outputs fully or half used since the target position; the target has a spare when
+        // an odd number of draws separates it from the current output boundary.
+        for _ in 0..(has_spare + k) / 2 {
+            self.step_back();
+        }
+        if (has_spare + k) % 2 == 1 {
+            self.step_back();
+            let x = self.next_u64();
+            self.set_spare(Some((x >> 32) as u32));
+        } else {
+            self.set_spare(None);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -139,6 +172,26 @@ mod tests {
     use super::*;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn rewinding_draws_restores_the_stream() {
+        for seed in 0..50u64 {
+            for skip in 0..5u64 {
+                for k in 0..40u64 {
+                    let mut a = Rng::seeded(seed);
+                    (0..skip).for_each(|_| {
+                        a.next_u32();
+                    });
+                    let saved = a;
+                    let ahead: Vec<u32> = (0..k).map(|_| a.next_u32()).collect();
+                    a.rewind_draws(k);
+                    assert_eq!(a, saved, "seed {seed} skip {skip} k {k}");
+                    let again: Vec<u32> = (0..k).map(|_| a.next_u32()).collect();
+                    assert_eq!(again, ahead);
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_written_out_generator_is_rand_xoshiros_stream() {

@@ -458,6 +458,58 @@ mod tests {
         assert!(after - before >= 4, "only {} hand-overs", after - before);
     }
 
+    /// A die that claims "might be rejected" for every draw divisible by `k`, so that
+    /// play_fast hands games over often; it rolls exactly as the die it wraps.
+    #[derive(Clone, Copy)]
+    struct Flaky<R>(R, u32);
+
+    impl<R: Roller> Roller for Flaky<R> {
+        fn roll(self, rng: &mut Rng) -> (u32, u32) {
+            self.0.roll(rng)
+        }
+        fn roll_draw(self, draw: u32) -> Option<(u32, u32)> {
+            if draw.is_multiple_of(self.1) {
+                None
+            } else {
+                self.0.roll_draw(draw)
+            }
+        }
+        fn roll_from(self, draw: u32, rng: &mut Rng) -> (u32, u32) {
+            self.0.roll_from(draw, rng)
+        }
+    }
+
+    #[test]
+    fn hand_overs_during_a_late_deadlock_test_end_where_play_ends() {
+        // Dice without a 6 deadlock in most games; hand-overs every ~k draws land inside the
+        // rolls whose deadlock test play_fast has not made yet, and on both halves.
+        let d = dice(&[&[1, 2, 3, 4], &[1, 2, 3], &[1, 1, 2, 6, 44]]);
+        let fast: Vec<FastDie> = d.iter().map(FastDie::new).collect();
+        for k in [13, 97, 331] {
+            for (a, b) in [(0, 0), (0, 1), (1, 0), (0, 2), (2, 1)] {
+                let pair = [&fast[a], &fast[b]];
+                let (mut r1, mut r2) = (Rng::seeded(k as u64), Rng::seeded(k as u64));
+                let new = match (fast[a].roller(), fast[b].roller()) {
+                    (Ok(x), Ok(y)) => {
+                        games_with::<0, _, _>((Flaky(x, k), Flaky(y, k)), pair, 300, &mut r1)
+                    }
+                    (Ok(x), Err(y)) => {
+                        games_with::<0, _, _>((Flaky(x, k), Flaky(y, k)), pair, 300, &mut r1)
+                    }
+                    (Err(x), Ok(y)) => {
+                        games_with::<0, _, _>((Flaky(x, k), Flaky(y, k)), pair, 300, &mut r1)
+                    }
+                    (Err(x), Err(y)) => {
+                        games_with::<0, _, _>((Flaky(x, k), Flaky(y, k)), pair, 300, &mut r1)
+                    }
+                };
+                let old = reference_games(pair, 300, Variant::Default, &mut r2);
+                assert_eq!(new, old, "k {k}: {a} {b}");
+                assert_eq!(r1, r2, "k {k}: {a} {b}");
+            }
+        }
+    }
+
     #[test]
     fn die_without_six_never_wins_and_ranking_is_consistent() {
         let d = dice(&[&[1, 2, 3, 4], &[1, 2, 3, 4, 5, 6]]);
