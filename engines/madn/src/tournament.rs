@@ -7,7 +7,7 @@
 //! games, never on the thread count or on how a run was split into rounds.
 
 use crate::dice::Die;
-use crate::game::{play, FastDie, GameResult, Variant};
+use crate::game::{play_fast, FastDie, GameResult, Roller, Variant};
 use crate::rng::Rng;
 use rayon::prelude::*;
 
@@ -95,23 +95,53 @@ pub fn play_block(
 }
 
 /// The games of [`play_block`] on `rng`: the first half started by die `a`, the rest by `b`.
+/// One copy of the loop per variant and per kind of each die ([`Roller`]).
 #[inline(always)]
 fn play_games(dice: [&FastDie; 2], size: u64, variant: Variant, rng: &mut Rng) -> Tally {
+    macro_rules! by_dice {
+        ($v:literal) => {
+            match (dice[0].roller(), dice[1].roller()) {
+                (Ok(a), Ok(b)) => games_with::<$v, _, _>((a, b), dice, size, rng),
+                (Ok(a), Err(b)) => games_with::<$v, _, _>((a, b), dice, size, rng),
+                (Err(a), Ok(b)) => games_with::<$v, _, _>((a, b), dice, size, rng),
+                (Err(a), Err(b)) => games_with::<$v, _, _>((a, b), dice, size, rng),
+            }
+        };
+    }
+    match variant {
+        Variant::Default => by_dice!(0),
+        Variant::GoalFirst => by_dice!(1),
+        Variant::FrozenGoal => by_dice!(2),
+    }
+}
+
+/// [`play_games`] for one variant (`V`, as `play_fast` takes it) and one pair of die kinds.
+/// The generator is copied into a local for the block, so its state stays in registers.
+#[inline(always)]
+fn games_with<const V: u8, R0: Roller, R1: Roller>(
+    rollers: (R0, R1),
+    dice: [&FastDie; 2],
+    size: u64,
+    rng: &mut Rng,
+) -> Tally {
+    let masks = [dice[0].mask_mirrored(), dice[1].mask_mirrored()];
+    let mut local = *rng;
     let mut t = Tally {
         games: size,
         ..Tally::default()
     };
-    let mut rolls = 0u64;
     for g in 0..size {
         let first = usize::from(g >= size / 2);
-        match play(dice, first, variant, rng, |_, _, _| rolls += 1) {
+        let (result, rolls) = play_fast::<V, R0, R1>(rollers, masks, first, &mut local);
+        t.rolls += rolls;
+        match result {
             GameResult::Win(0) => t.a_wins += 1,
             GameResult::Win(_) => t.b_wins += 1,
             GameResult::Draw => t.draws += 1,
             GameResult::Capped => t.capped += 1,
         }
     }
-    t.rolls = rolls;
+    *rng = local;
     t
 }
 
@@ -302,6 +332,7 @@ impl Tournament {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::play;
 
     fn dice(spec: &[&[u32]]) -> Vec<Die> {
         spec.iter().map(|f| Die::new(f.to_vec()).unwrap()).collect()
@@ -349,6 +380,132 @@ mod tests {
                     dispatched.a_wins + dispatched.b_wins + dispatched.draws,
                     400
                 );
+            }
+        }
+    }
+
+    /// The games loop before the packed fast path: [`play`] per game, rolls counted by its
+    /// callback.
+    fn reference_games(dice: [&FastDie; 2], size: u64, variant: Variant, rng: &mut Rng) -> Tally {
+        let mut t = Tally {
+            games: size,
+            ..Tally::default()
+        };
+        for g in 0..size {
+            let first = usize::from(g >= size / 2);
+            match play(dice, first, variant, rng, |_, _, _| t.rolls += 1) {
+                GameResult::Win(0) => t.a_wins += 1,
+                GameResult::Win(_) => t.b_wins += 1,
+                GameResult::Draw => t.draws += 1,
+                GameResult::Capped => t.capped += 1,
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn packed_fast_path_plays_the_games_of_play() {
+        // Every kind pairing (run/table), faces that never move (0, 44+), dice that cannot win
+        // (draws), 6-heavy dice, both starters, all three variants.
+        let d = dice(&[
+            &[1, 2, 3, 4, 5, 6],
+            &[1, 1, 1, 6, 6, 6],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+            &[1, 2, 3, 4],
+            &[0, 6, 44, 100],
+            &[40, 41, 42, 43],
+            &[1, 6, 6, 6, 6, 6],
+            &[4, 6],
+            &[
+                1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+            ],
+        ]);
+        let fast: Vec<FastDie> = d.iter().map(FastDie::new).collect();
+        for variant in [Variant::Default, Variant::GoalFirst, Variant::FrozenGoal] {
+            for a in 0..fast.len() {
+                for b in 0..fast.len() {
+                    let pair = [&fast[a], &fast[b]];
+                    let (mut r1, mut r2) = (Rng::seeded(a as u64), Rng::seeded(a as u64));
+                    let new = play_games(pair, 60, variant, &mut r1);
+                    let old = reference_games(pair, 60, variant, &mut r2);
+                    assert_eq!(new, old, "{variant:?} {a} {b}");
+                    // The generator is left where the old loop left it (spare draw included).
+                    assert_eq!(r1, r2, "{variant:?} {a} {b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn draws_that_might_be_rejected_hand_over_to_the_general_loop_exactly() {
+        // A million faces: about one draw in 4,300 has a low product below n, so play_fast
+        // hands some games to play_general (counted), on either half of an output.
+        let big: Vec<u32> = (0..1_000_000)
+            .map(|i| [1, 2, 6, 0, 3, 50, 6][i % 7])
+            .collect();
+        let d = dice(&[&big, &[1, 2, 3, 4, 5, 6]]);
+        let fast: Vec<FastDie> = d.iter().map(FastDie::new).collect();
+        let before = crate::game::GENERAL_GAMES.load(std::sync::atomic::Ordering::Relaxed);
+        for (a, b) in [(0, 1), (1, 0)] {
+            let pair = [&fast[a], &fast[b]];
+            let (mut r1, mut r2) = (Rng::seeded(5), Rng::seeded(5));
+            let new = play_games(pair, 300, Variant::Default, &mut r1);
+            let old = reference_games(pair, 300, Variant::Default, &mut r2);
+            assert_eq!(new, old, "{a} {b}");
+            assert_eq!(r1, r2, "{a} {b}");
+        }
+        let after = crate::game::GENERAL_GAMES.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(after - before >= 4, "only {} hand-overs", after - before);
+    }
+
+    /// A die that claims "might be rejected" for every draw divisible by `k`, so that
+    /// play_fast hands games over often; it rolls exactly as the die it wraps.
+    #[derive(Clone, Copy)]
+    struct Flaky<R>(R, u32);
+
+    impl<R: Roller> Roller for Flaky<R> {
+        fn roll(self, rng: &mut Rng) -> (u32, u32) {
+            self.0.roll(rng)
+        }
+        fn roll_draw(self, draw: u32) -> Option<(u32, u32)> {
+            if draw.is_multiple_of(self.1) {
+                None
+            } else {
+                self.0.roll_draw(draw)
+            }
+        }
+        fn roll_from(self, draw: u32, rng: &mut Rng) -> (u32, u32) {
+            self.0.roll_from(draw, rng)
+        }
+    }
+
+    #[test]
+    fn hand_overs_during_a_late_deadlock_test_end_where_play_ends() {
+        // Dice without a 6 deadlock in most games; hand-overs every ~k draws land inside the
+        // rolls whose deadlock test play_fast has not made yet, and on both halves.
+        let d = dice(&[&[1, 2, 3, 4], &[1, 2, 3], &[1, 1, 2, 6, 44]]);
+        let fast: Vec<FastDie> = d.iter().map(FastDie::new).collect();
+        for k in [13, 97, 331] {
+            for (a, b) in [(0, 0), (0, 1), (1, 0), (0, 2), (2, 1)] {
+                let pair = [&fast[a], &fast[b]];
+                let (mut r1, mut r2) = (Rng::seeded(k as u64), Rng::seeded(k as u64));
+                let new = match (fast[a].roller(), fast[b].roller()) {
+                    (Ok(x), Ok(y)) => {
+                        games_with::<0, _, _>((Flaky(x, k), Flaky(y, k)), pair, 300, &mut r1)
+                    }
+                    (Ok(x), Err(y)) => {
+                        games_with::<0, _, _>((Flaky(x, k), Flaky(y, k)), pair, 300, &mut r1)
+                    }
+                    (Err(x), Ok(y)) => {
+                        games_with::<0, _, _>((Flaky(x, k), Flaky(y, k)), pair, 300, &mut r1)
+                    }
+                    (Err(x), Err(y)) => {
+                        games_with::<0, _, _>((Flaky(x, k), Flaky(y, k)), pair, 300, &mut r1)
+                    }
+                };
+                let old = reference_games(pair, 300, Variant::Default, &mut r2);
+                assert_eq!(new, old, "k {k}: {a} {b}");
+                assert_eq!(r1, r2, "k {k}: {a} {b}");
             }
         }
     }
