@@ -113,3 +113,41 @@ fn show_of_the_empty_board_uses_the_book_and_has_a_legend() {
         "every column known from the book: {s}"
     );
 }
+
+#[test]
+fn timing_runs_on_the_bots_clock_and_refuses_a_budget_without_room() {
+    // The contest's clock by default (250 ms, 50 ms overhead), as `connect4-bot` has it.
+    let out = kibitz(
+        &[
+            "connect4",
+            "timing",
+            "--columns",
+            "7",
+            "--rows",
+            "6",
+            "--moves",
+            "4",
+        ],
+        "",
+    );
+    assert!(out.ok, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("--time-ms 250 --overhead-ms 50")
+            && out
+                .stdout
+                .contains("soft 125.00 ms, hard 150.00 ms, send by 200.00 ms")
+            && out.stdout.contains("4 moves"),
+        "{}",
+        out.stdout
+    );
+    let out = kibitz(&["connect4", "timing", "--time-ms", "50"], "");
+    assert!(!out.ok);
+    assert!(
+        out.stderr.contains("at least 2 × overhead + 10 ms"),
+        "{}",
+        out.stderr
+    );
+    let out = kibitz(&["connect4", "timing", "--moves", "0"], "");
+    assert!(!out.ok);
+    assert!(out.stderr.contains("--moves"), "{}", out.stderr);
+}

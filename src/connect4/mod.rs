@@ -185,9 +185,9 @@ pub enum Cmd {
         #[arg(long)]
         verify_book: bool,
     },
-    /// The bot's time per move on any size (its own engine thread with pondering, soft budget
-    /// half the move time, hard deadline 15 ms before it) against a random opponent: p50,
-    /// p99, p99.9 and max.
+    /// The bot's time per move on any size (its own engine thread with pondering, on the
+    /// bot's clock: `--time-ms` and `--overhead-ms` by the one clock rule, as `connect4-bot`
+    /// takes them) against a random opponent: p50, p99, p99.9 and max.
     Timing {
         /// Board columns.
         #[arg(long, default_value_t = 9)]
@@ -201,9 +201,13 @@ pub enum Cmd {
         /// Bot moves to measure.
         #[arg(long, default_value_t = 1000)]
         moves: usize,
-        /// The bot's move time in ms.
-        #[arg(long, default_value_t = 200)]
+        /// The bot's move budget in ms (`connect4-bot --time-ms`; the contest's 250 by default).
+        #[arg(long, default_value_t = kibitz_search::clock::CONNECT4.budget.as_millis() as u64)]
         time_ms: u64,
+        /// The bot's overhead in ms (`connect4-bot --overhead-ms`): the engine stops at
+        /// budget − 2 × overhead, the move leaves by budget − overhead.
+        #[arg(long, default_value_t = kibitz_search::clock::CONNECT4.overhead.as_millis() as u64)]
+        overhead_ms: u64,
         /// Keep one core busy.
         #[arg(long)]
         hog: bool,
@@ -349,6 +353,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             connect,
             moves,
             time_ms,
+            overhead_ms,
             hog,
             seed,
             params,
@@ -359,6 +364,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             connect,
             moves,
             time_ms,
+            overhead_ms,
             hog,
             seed,
         }),

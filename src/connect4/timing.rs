@@ -1,15 +1,15 @@
 //! `kibitz connect4 timing`: the bot's time per move on any board size, measured through the
-//! bot's own [`Thinker`] (engine thread, pondering on the opponent's time, the bot's
-//! [`engine_deadlines`], fallback when no answer came)
+//! bot's own [`Thinker`] (engine thread, pondering on the opponent's time, the bot's clock
+//! rule [`MoveBudget::for_move`], fallback when no answer came)
 //! against a random opponent that takes a random 0–40 ms per move; optionally with a CPU hog.
 
 use super::fmt_dur;
 use anyhow::Context;
-use kibitz_bots_connect4::client::engine_deadlines;
 use kibitz_bots_connect4::thinker::Thinker;
 use kibitz_connect4::agents::{self, AgentSpec, EngineSpec};
 use kibitz_connect4::game_impl::C4Config;
 use kibitz_connect4::Position;
+use kibitz_search::clock::MoveBudget;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -26,8 +26,10 @@ pub struct TimingArgs {
     pub connect: usize,
     /// Bot moves to measure.
     pub moves: usize,
-    /// The bot's `--time-ms`.
+    /// The bot's `--time-ms` (its move budget).
     pub time_ms: u64,
+    /// The bot's `--overhead-ms`.
+    pub overhead_ms: u64,
     /// Keep one core busy.
     pub hog: bool,
     /// Random seed.
@@ -38,6 +40,16 @@ pub struct TimingArgs {
 
 /// Runs the measurement and prints the distribution.
 pub fn timing(a: &TimingArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(a.moves > 0, "--moves must be at least 1");
+    let rule = clock(a);
+    anyhow::ensure!(
+        rule.hard >= Duration::from_millis(10),
+        "--time-ms {} with --overhead-ms {} leaves the engine {} ms; the budget must be at \
+         least 2 × overhead + 10 ms",
+        a.time_ms,
+        a.overhead_ms,
+        rule.hard.as_millis()
+    );
     let stop = Arc::new(AtomicBool::new(false));
     let hog = a.hog.then(|| {
         let stop = Arc::clone(&stop);
@@ -66,12 +78,17 @@ pub fn timing(a: &TimingArgs) -> anyhow::Result<()> {
     let q = |p: f64| times[((n as f64 * p).ceil() as usize).clamp(1, n) - 1];
     let budget = Duration::from_millis(a.time_ms);
     println!(
-        "{}×{} connect {}, --time-ms {}{}: {n} moves; p50 {}, p99 {}, p99.9 {}, max {}; \
+        "{}×{} connect {}, --time-ms {} --overhead-ms {} (soft {}, hard {}, send by {}){}: \
+         {n} moves; p50 {}, p99 {}, p99.9 {}, max {}; \
          {late} over {} ms, {fallbacks} engine fallbacks; sources {sources:?}",
         a.columns,
         a.rows,
         a.connect,
         a.time_ms,
+        a.overhead_ms,
+        fmt_dur(rule.soft),
+        fmt_dur(rule.hard),
+        fmt_dur(rule.send_by),
         if a.hog { " (CPU hog)" } else { "" },
         fmt_dur(q(0.5)),
         fmt_dur(q(0.99)),
@@ -80,6 +97,14 @@ pub fn timing(a: &TimingArgs) -> anyhow::Result<()> {
         budget.as_millis()
     );
     Ok(())
+}
+
+/// The bot's times of one move, as `connect4-bot` computes them from the same flags.
+fn clock(a: &TimingArgs) -> MoveBudget {
+    MoveBudget::for_move(
+        Duration::from_millis(a.time_ms),
+        Duration::from_millis(a.overhead_ms),
+    )
 }
 
 type Measured = (Vec<Duration>, usize, usize, Vec<(&'static str, usize)>);
@@ -110,9 +135,15 @@ async fn measure(a: &TimingArgs) -> anyhow::Result<Measured> {
             let our_turn = (b.moves_played() % 2 == 0) == we_first;
             let col = if our_turn {
                 let started = Instant::now();
-                let (soft, hard, grace) = engine_deadlines(time);
+                let rule = clock(a);
                 let r = thinker
-                    .think(hist.clone(), started, soft, hard, grace)
+                    .think(
+                        hist.clone(),
+                        started,
+                        rule.soft,
+                        rule.hard,
+                        rule.send_by - rule.hard,
+                    )
                     .await;
                 let col = match r {
                     Some((d, _)) if b.can_play(d.action) => {
