@@ -238,8 +238,8 @@ impl StrongPlayer {
     /// batch played out on `threads` threads, and another batch is sampled while the soft
     /// time is not up. So a large `worlds` (say 100000) means "as many worlds as the time
     /// allows", and two threads play about twice as many as one. No world starts after the
-    /// soft time but the first, and a world is never cut short: one world costs a few ms at
-    /// most, well inside the gap to the hard deadline.
+    /// soft time but the first, and a world still running then is dropped whole, so a
+    /// decision overruns the soft time by about one play-out (far from the hard deadline).
     pub fn set_budget(&mut self, soft: Duration, hard: Duration) {
         self.budget = Some((soft, hard));
     }
