@@ -47,6 +47,7 @@
 //! - `model_rollouts`: the roll-outs play each opponent with his modelled bid rate;
 //! - `counter_cands`: a trade start also tries an offer just above the modelled counter.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use kibitz_search::agent::{Agent, Decision, View};
@@ -166,8 +167,13 @@ impl Scorer {
     }
 }
 
-/// Worlds sampled at a time under a time budget (see [`StrongPlayer::set_budget`]).
+/// Worlds sampled at a time under a time budget on one thread (see
+/// [`StrongPlayer::set_budget`]).
 pub const WORLD_BATCH: usize = 64;
+
+/// Worlds each thread samples at a time under a time budget on several threads: small, so
+/// that little sampling is wasted when the soft time comes.
+pub const THREAD_BATCH: usize = 16;
 
 /// Who is still in the current bidding run, as far as the bid histories tell.
 #[derive(Clone, Copy, Debug, Default)]
@@ -234,9 +240,9 @@ impl StrongPlayer {
     /// bounded [`TimeControl`] given to [`Agent::choose`] takes its place for that decision.
     ///
     /// Under a budget `worlds` is a cap: worlds are sampled in batches of at most
-    /// [`WORLD_BATCH`] (one batch when `worlds` is at most that, as without a budget), each
-    /// batch played out on `threads` threads, and another batch is sampled while the soft
-    /// time is not up. So a large `worlds` (say 100000) means "as many worlds as the time
+    /// [`WORLD_BATCH`] (one batch when `worlds` is at most that, as without a budget), and
+    /// another batch is sampled while the soft time is not up; on several threads each thread
+    /// samples and plays its own batches of [`THREAD_BATCH`]. So a large `worlds` (say 100000) means "as many worlds as the time
     /// allows", and two threads play about twice as many as one. No world starts after the
     /// soft time but the first, and a world still running then is dropped whole, so a
     /// decision overruns the soft time by about one play-out (far from the hard deadline).
@@ -320,43 +326,98 @@ impl StrongPlayer {
         value: &(dyn Fn(&W, usize) -> f64 + Sync),
     ) -> Played {
         let tc = self.time_control();
-        let p = play_worlds(worlds, n, self.params.threads, tc.as_ref(), value);
+        let p = play_worlds(worlds, n, self.params.threads, tc.as_ref(), true, value);
         self.rollouts
             .set(self.rollouts.get() + (p.worlds * n) as u64);
         p
     }
 
-    /// Samples worlds with `sample(player, count)` and plays candidates `0..n` in them
-    /// ([`Self::play`]): all `worlds` in one batch without a time budget (the same worlds,
-    /// sums and decision at any thread count); under a budget in batches of at most
-    /// [`WORLD_BATCH`], sampling the next batch while the soft time is not up (see
-    /// [`Self::set_budget`]).
+    /// Samples worlds with `sample(player, count)` and plays candidates `0..n` in them. Without
+    /// a time budget: all `worlds` in one batch ([`Self::play`]; the same worlds, sums and
+    /// decision at any thread count). Under a budget (see [`Self::set_budget`]), up to
+    /// `worlds` worlds while the soft time allows: every thread samples its own batches
+    /// ([`WORLD_BATCH`] worlds on one thread, [`THREAD_BATCH`] on several) from its own copy
+    /// of the player with its own random stream (seeded from the player's) and plays them,
+    /// so threads wait for each other only once, at the end. Play-outs are counted.
     fn run_worlds<W: Sync>(
         &mut self,
-        sample: &mut dyn FnMut(&mut StrongPlayer, usize) -> Vec<W>,
+        sample: &(dyn Fn(&mut StrongPlayer, usize) -> Vec<W> + Sync),
         n: usize,
         value: &(dyn Fn(&W, usize) -> f64 + Sync),
     ) -> Played {
-        let tc = self.time_control();
-        let mut left = self.params.worlds;
-        let batch = if tc.is_some() { WORLD_BATCH } else { left };
-        let mut total = Played {
-            sums: vec![0.0; n],
-            worlds: 0,
+        let Some(tc) = self.time_control() else {
+            let worlds = sample(self, self.params.worlds);
+            return self.play(&worlds, n, value);
         };
-        while left > 0 {
-            let count = left.min(batch);
-            let worlds = sample(self, count);
-            let p = self.play(&worlds, n, value);
-            for (t, s) in total.sums.iter_mut().zip(&p.sums) {
-                *t += s;
+        let threads = self.params.threads.max(1);
+        let batch = if threads == 1 {
+            WORLD_BATCH
+        } else {
+            THREAD_BATCH
+        };
+        let cap = self.params.worlds;
+        let claimed = AtomicUsize::new(0);
+        // One thread's share: batches sampled by `pl` and played until the soft time is up or
+        // the cap is reached; only the calling thread's first world is always finished.
+        let work = |pl: &mut StrongPlayer, first: bool| -> Played {
+            let mut total = Played {
+                sums: vec![0.0; n],
+                worlds: 0,
+            };
+            loop {
+                let free = first && total.worlds == 0;
+                if !free && tc.soft_expired() {
+                    break;
+                }
+                let start = claimed.fetch_add(batch, Ordering::Relaxed);
+                if start >= cap {
+                    break;
+                }
+                let worlds = sample(pl, batch.min(cap - start));
+                let p = play_worlds(&worlds, n, 1, Some(&tc), free, value);
+                for (t, s) in total.sums.iter_mut().zip(&p.sums) {
+                    *t += s;
+                }
+                total.worlds += p.worlds;
+                if p.worlds < worlds.len() {
+                    break;
+                }
             }
-            total.worlds += p.worlds;
-            left -= count;
-            if p.worlds < worlds.len() || tc.as_ref().is_some_and(|t| t.soft_expired()) {
-                break;
-            }
-        }
+            total
+        };
+        let helpers: Vec<StrongPlayer> = (1..threads)
+            .map(|_| {
+                let mut h = self.clone();
+                h.rng = ChaCha8Rng::seed_from_u64(self.rng.random());
+                h
+            })
+            .collect();
+        let mut total = if helpers.is_empty() {
+            work(self, true)
+        } else {
+            std::thread::scope(|s| {
+                let work = &work;
+                let handles: Vec<_> = helpers
+                    .into_iter()
+                    .filter_map(|mut h| {
+                        std::thread::Builder::new()
+                            .spawn_scoped(s, move || work(&mut h, false))
+                            .ok()
+                    })
+                    .collect();
+                let mut total = work(self, true);
+                // A helper that panicked loses only its own worlds.
+                for p in handles.into_iter().filter_map(|h| h.join().ok()) {
+                    for (t, s) in total.sums.iter_mut().zip(&p.sums) {
+                        *t += s;
+                    }
+                    total.worlds += p.worlds;
+                }
+                total
+            })
+        };
+        self.rollouts
+            .set(self.rollouts.get() + (total.worlds * n) as u64);
         total
     }
 
@@ -462,7 +523,7 @@ impl StrongPlayer {
             return if i == 0 { cands[0] } else { cands[t] };
         }
         let n = cands.len();
-        let p = self.run_worlds(&mut |pl, count| pl.worlds(None, count), n, &at);
+        let p = self.run_worlds(&|pl, count| pl.worlds(None, count), n, &at);
         cands[self.best_of(&p, n)]
     }
 
@@ -486,7 +547,7 @@ impl StrongPlayer {
             };
             sc.utility(rollout_seats(g, &sc.policy))
         };
-        let p = self.run_worlds(&mut |pl, count| pl.worlds(Some(animal), count), 2, &value);
+        let p = self.run_worlds(&|pl, count| pl.worlds(Some(animal), count), 2, &value);
         Answer::buy_back(self.best_of(&p, 2) == 1, high_bid)
     }
 
@@ -529,7 +590,7 @@ impl StrongPlayer {
         if cands.len() == 1 {
             return Answer::Money(Cards::EMPTY);
         }
-        let mut sample = |pl: &mut StrongPlayer, m: usize| -> Vec<(World, Cards)> {
+        let sample = |pl: &mut StrongPlayer, m: usize| -> Vec<(World, Cards)> {
             let (worlds, offers) =
                 pl.challenge_worlds(challenger, animal, count, offer_cards, tie, m);
             worlds
@@ -552,7 +613,7 @@ impl StrongPlayer {
             sc.utility(rollout_seats(g, &sc.policy))
         };
         let n = cands.len();
-        let p = self.run_worlds(&mut sample, n, &value);
+        let p = self.run_worlds(&sample, n, &value);
         let i = self.best_of(&p, n);
         Answer::Money(cands[i])
     }

@@ -60,7 +60,7 @@ impl StrongPlayer {
             sc.utility(rollout_capped(g, &sc.policy, me, caps[c]))
         };
         let sums = self
-            .run_worlds(&mut |pl, m| pl.worlds(Some(animal), m), caps.len(), &value)
+            .run_worlds(&|pl, m| pl.worlds(Some(animal), m), caps.len(), &value)
             .sums;
         let best = (0..caps.len())
             .max_by(|&a, &b| sums[a].total_cmp(&sums[b]).then(b.cmp(&a)))

@@ -42,15 +42,18 @@ pub(crate) struct Played {
 }
 
 /// Plays candidates `0..n` in every world of `worlds` with `value(world, candidate)` (a
-/// utility) on `threads` threads, starting no world after `tc`'s soft time except the first
-/// (see the module docs). The result does not depend on `threads` when `tc` is `None`.
+/// utility) on `threads` threads, starting no world after `tc`'s soft time and dropping one
+/// still running then, except the first world when `first_free` (see the module docs). The
+/// result does not depend on `threads` when `tc` is `None`.
 pub(crate) fn play_worlds<W: Sync>(
     worlds: &[W],
     n: usize,
     threads: usize,
     tc: Option<&TimeControl>,
+    first_free: bool,
     value: &(dyn Fn(&W, usize) -> f64 + Sync),
 ) -> Played {
+    let bound = |i: usize| i > 0 || !first_free;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     // One worker: (world index, that world's utility per candidate) for each world it played.
@@ -64,7 +67,7 @@ pub(crate) fn play_worlds<W: Sync>(
             if i >= worlds.len() {
                 break;
             }
-            if i > 0 && tc.is_some_and(|t| t.soft_expired()) {
+            if bound(i) && tc.is_some_and(|t| t.soft_expired()) {
                 stop.store(true, Ordering::Relaxed);
                 break;
             }
@@ -72,7 +75,7 @@ pub(crate) fn play_worlds<W: Sync>(
             for c in 0..n {
                 // A world still running at the soft time is dropped (all its candidates or
                 // none), except the first.
-                if i > 0 && c > 0 && tc.is_some_and(|t| t.soft_expired()) {
+                if bound(i) && c > 0 && tc.is_some_and(|t| t.soft_expired()) {
                     stop.store(true, Ordering::Relaxed);
                     return out;
                 }
@@ -132,10 +135,10 @@ mod tests {
     #[test]
     fn sums_are_the_same_bits_at_every_thread_count() {
         let worlds: Vec<u64> = (0..257).collect();
-        let one = play_worlds(&worlds, 5, 1, None, &value);
+        let one = play_worlds(&worlds, 5, 1, None, true, &value);
         assert_eq!(one.worlds, 257);
         for threads in [2, 3, 8, 1000] {
-            let many = play_worlds(&worlds, 5, threads, None, &value);
+            let many = play_worlds(&worlds, 5, threads, None, true, &value);
             assert_eq!(many.worlds, 257);
             let bits = |p: &Played| p.sums.iter().map(|s| s.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&one), bits(&many), "{threads} threads");
@@ -144,7 +147,7 @@ mod tests {
         // so the test would see an unordered reduction.
         let mut rev = worlds.clone();
         rev.reverse();
-        let r = play_worlds(&rev, 5, 1, None, &value);
+        let r = play_worlds(&rev, 5, 1, None, true, &value);
         assert_ne!(
             one.sums.iter().map(|s| s.to_bits()).collect::<Vec<_>>(),
             r.sums.iter().map(|s| s.to_bits()).collect::<Vec<_>>()
@@ -156,7 +159,7 @@ mod tests {
         let tc = TimeControl::new(Duration::ZERO, Duration::ZERO);
         let worlds: Vec<u64> = (0..64).collect();
         for threads in [1, 2, 4] {
-            let p = play_worlds(&worlds, 3, threads, Some(&tc), &value);
+            let p = play_worlds(&worlds, 3, threads, Some(&tc), true, &value);
             assert!(p.worlds >= 1, "{threads} threads: always an answer");
             // Only world 0 may start after the soft time (others may have taken an index
             // but they check the clock before playing it).
@@ -171,7 +174,7 @@ mod tests {
         // world 2 is dropped, worlds 0 and 1 count with every candidate.
         let tc = TimeControl::infinite();
         let worlds: Vec<u64> = (0..10).collect();
-        let p = play_worlds(&worlds, 3, 1, Some(&tc), &|w, c| {
+        let p = play_worlds(&worlds, 3, 1, Some(&tc), true, &|w, c| {
             if *w == 2 && c == 1 {
                 tc.stop();
             }
@@ -183,7 +186,7 @@ mod tests {
         }
         // The first world is always finished.
         let tc = TimeControl::infinite();
-        let p = play_worlds(&worlds, 3, 1, Some(&tc), &|w, c| {
+        let p = play_worlds(&worlds, 3, 1, Some(&tc), true, &|w, c| {
             tc.stop();
             value(w, c)
         });
@@ -194,10 +197,10 @@ mod tests {
     #[test]
     fn no_worlds_or_no_candidates_is_no_work() {
         let none: Vec<u64> = Vec::new();
-        let p = play_worlds(&none, 3, 2, None, &value);
+        let p = play_worlds(&none, 3, 2, None, true, &value);
         assert_eq!((p.worlds, p.sums), (0, vec![0.0; 3]));
         let worlds: Vec<u64> = (0..4).collect();
-        let p = play_worlds(&worlds, 0, 2, None, &value);
+        let p = play_worlds(&worlds, 0, 2, None, true, &value);
         assert_eq!((p.worlds, p.sums.len()), (4, 0));
     }
 
@@ -209,7 +212,7 @@ mod tests {
         let barrier = Barrier::new(2);
         let ids = std::sync::Mutex::new(std::collections::HashSet::new());
         let worlds: Vec<u64> = (0..2).collect();
-        let p = play_worlds(&worlds, 1, 2, None, &|_, _| {
+        let p = play_worlds(&worlds, 1, 2, None, true, &|_, _| {
             ids.lock().unwrap().insert(std::thread::current().id());
             // Both worlds must be in progress at once to pass the barrier.
             barrier.wait();
