@@ -392,7 +392,7 @@ impl StrongPlayer {
                 h
             })
             .collect();
-        let mut total = if helpers.is_empty() {
+        let total = if helpers.is_empty() {
             work(self, true)
         } else {
             std::thread::scope(|s| {
