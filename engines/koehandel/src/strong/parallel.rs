@@ -6,7 +6,10 @@
 //! heuristic roll-out policy draws no random numbers). Each world's utilities are kept by its
 //! index and the per-candidate sums are added up in index order afterwards, so the floating
 //! point sums, and hence the decision, are bit for bit the same at any thread count when the
-//! work is fixed (no time budget).
+//! work is fixed (no time budget). Under a time budget on several threads the player does
+//! not use [`play_worlds`] on shared batches: each thread samples and plays its own (see
+//! `StrongPlayer::run_worlds`), since joining the threads after every batch made each batch
+//! wait for the slowest thread's last world.
 //!
 //! # Threads
 //! Scoped OS threads (`std::thread::scope`), not the rayon pool: the arena and the tournament
@@ -21,7 +24,8 @@
 //! the soft time is not up; between two candidates' play-outs it looks at the clock again
 //! and drops the world unfinished once the soft time is up (a world counts with all its
 //! candidates or not at all, so every candidate is still compared on the same worlds). The
-//! first world is always played to the end, so there is an answer. So a decision ends at
+//! first world is always played to the end when `first_free`, so there is an answer. So a
+//! decision ends at
 //! most one play-out (about 0.1 ms of CPU) after the soft time, which leaves the hard
 //! deadline (twice the soft time) far away even for a helper thread that the machine's load
 //! runs at a fraction of a core: dropping only at world boundaries, a 2-thread player at a
