@@ -1,5 +1,8 @@
 //! Times the strong player's decisions by question type (wall clock, so machine load counts):
-//! `cargo run --release -p kibitz-koehandel --features research --example kh_timing -- GAMES [WORLDS]`.
+//! `cargo run --release -p kibitz-koehandel --features research --example kh_timing -- GAMES
+//! [WORLDS] [THREADS]`. The decisions (and play-outs) are the same at every thread count, so
+//! play-outs per second of wall time compare the threads directly; the process's CPU time
+//! (`/usr/bin/time`) gives them per CPU second.
 
 use std::time::{Duration, Instant};
 
@@ -13,12 +16,14 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(4);
     let worlds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(16);
+    let threads: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let kinds = ["start", "bid", "buy-back", "pay", "challenged", "reoffer"];
     let mut stats = vec![(0u64, Duration::ZERO, Duration::ZERO); kinds.len()];
     let mut rollouts = 0;
     for seed in 0..games {
         let params = StrongParams {
             worlds,
+            threads,
             ..Default::default()
         };
         let mut strong = StrongPlayer::with_params(params, seed);
@@ -76,8 +81,10 @@ fn main() {
         }
     }
     println!(
-        "all        {n:6} decisions  mean {:8.2} ms; {rollouts} play-outs, {:.1} µs each",
+        "all        {n:6} decisions  mean {:8.2} ms; {rollouts} play-outs, {:.1} µs each \
+         ({:.0} play-outs/s wall, {threads} threads)",
         total.as_secs_f64() * 1e3 / n as f64,
-        total.as_secs_f64() * 1e6 / rollouts.max(1) as f64
+        total.as_secs_f64() * 1e6 / rollouts.max(1) as f64,
+        rollouts as f64 / total.as_secs_f64().max(1e-9)
     );
 }

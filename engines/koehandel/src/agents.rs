@@ -53,6 +53,9 @@ use crate::knowledge::Knowledge;
 use crate::strong::{StrongParams, StrongPlayer};
 use crate::types::{Animal, Cards, MoneyCard, Seat, MONEY_KINDS};
 
+/// The most threads a strong player's spec may ask for (`strong:threads=N`).
+pub const MAX_THREADS: usize = 64;
+
 /// How callers hold a Koehandel player.
 pub type KhAgent = Box<dyn Agent<Koehandel> + Send>;
 
@@ -85,7 +88,9 @@ pub enum SpecError {
 /// (`rate`, `denial`, `trade`, `contested`), `strong:worlds=32` or `strong:param.worlds=32`
 /// (any name of [`crate::params::strong_specs`]), `strong:time_ms=5000:overhead_ms=500` (a
 /// per-decision budget by the one clock rule, [`MoveBudget::for_move`]: soft = min(time / 2,
-/// hard), hard = time − 2·overhead; overhead defaults to 0), or the two times themselves,
+/// hard), hard = time − 2·overhead; overhead defaults to 0), `strong:threads=2` (worlds played
+/// out on 2 threads, 1 to [`MAX_THREADS`]; the same decisions at a fixed `worlds`, more worlds
+/// under a time budget: [`StrongPlayer::set_budget`]), or the two times themselves,
 /// `strong:soft_ms=1500:hard_ms=3000` (`soft_ms` alone: budget 2 × soft, so hard = 2 × soft;
 /// `hard_ms` alone: budget = hard, so soft = hard / 2). A bounded [`TimeControl`] given to
 /// [`Agent::choose`] takes the place of that budget. Without either the strong player is
@@ -133,6 +138,10 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<KhAgent, SpecError> {
                     "hard_ms" => hard = Some(ms(v)),
                     "time_ms" => time = Some(ms(v)),
                     "overhead_ms" => overhead = ms(v),
+                    // Threads for the worlds: a resource, not a tunable.
+                    "threads" if v >= 1.0 && v <= MAX_THREADS as f64 && v.fract() == 0.0 => {
+                        p.threads = v as usize
+                    }
                     _ => {
                         let key = k.strip_prefix("param.").unwrap_or(k);
                         p.set_param(key, v).map_err(|_| unknown(k, v))?;

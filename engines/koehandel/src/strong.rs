@@ -47,6 +47,7 @@
 //! - `model_rollouts`: the roll-outs play each opponent with his modelled bid rate;
 //! - `counter_cands`: a trade start also tries an offer just above the modelled counter.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use kibitz_search::agent::{Agent, Decision, View};
@@ -64,8 +65,10 @@ use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
 use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
 use crate::sim::{rollout_seats, utility, World, MARGIN};
+use parallel::{play_worlds, Played};
 
 mod bidding;
+mod parallel;
 mod worlds;
 use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
 
@@ -116,6 +119,11 @@ pub struct StrongParams {
     pub start_split: bool,
     /// Weight of the score margin next to the win share in a play-out's utility.
     pub margin: f64,
+    /// Threads the worlds are played out on (1: the calling thread only). At a fixed
+    /// `worlds` (no time budget) every decision is the same at any thread count; under a
+    /// time budget more worlds fit in the same time (see [`StrongPlayer::set_budget`]). Set
+    /// by the spec's `threads=N` (not a tunable: it changes the speed, not the play).
+    pub threads: usize,
 }
 
 impl Default for StrongParams {
@@ -139,9 +147,33 @@ impl Default for StrongParams {
             margin: MARGIN,
             auction_sim: true,
             start_split: false,
+            threads: 1,
         }
     }
 }
+
+/// What a play-out needs to score a world for the player (see [`StrongPlayer::scorer`]).
+struct Scorer {
+    k: Knowledge,
+    policy: [HeuristicParams; PLAYERS],
+    me: Seat,
+    margin: f64,
+}
+
+impl Scorer {
+    /// My utility of a play-out's final `scores`.
+    fn utility(&self, scores: [u32; PLAYERS]) -> f64 {
+        utility(&scores, self.me, self.margin)
+    }
+}
+
+/// Worlds sampled at a time under a time budget on one thread (see
+/// [`StrongPlayer::set_budget`]).
+pub const WORLD_BATCH: usize = 64;
+
+/// Worlds each thread samples at a time under a time budget on several threads: small, so
+/// that little sampling is wasted when the soft time comes.
+pub const THREAD_BATCH: usize = 16;
 
 /// Who is still in the current bidding run, as far as the bid histories tell.
 #[derive(Clone, Copy, Debug, Default)]
@@ -206,6 +238,14 @@ impl StrongPlayer {
     /// Limits every decision to a soft budget (no new world is started after it) and a hard
     /// deadline; without a budget the player is deterministic (fixed number of worlds). A
     /// bounded [`TimeControl`] given to [`Agent::choose`] takes its place for that decision.
+    ///
+    /// Under a budget `worlds` is a cap: worlds are sampled in batches of at most
+    /// [`WORLD_BATCH`] (one batch when `worlds` is at most that, as without a budget), and
+    /// another batch is sampled while the soft time is not up; on several threads each thread
+    /// samples and plays its own batches of [`THREAD_BATCH`]. So a large `worlds` (say 100000) means "as many worlds as the time
+    /// allows", and two threads play about twice as many as one. No world starts after the
+    /// soft time but the first, and a world still running then is dropped whole, so a
+    /// decision overruns the soft time by about one play-out (far from the hard deadline).
     pub fn set_budget(&mut self, soft: Duration, hard: Duration) {
         self.budget = Some((soft, hard));
     }
@@ -253,48 +293,147 @@ impl StrongPlayer {
         HeuristicPlayer::answer_for(&self.params.rollout, self.k.clone(), q)
     }
 
-    fn worlds(&mut self, drawn: Option<Animal>) -> Vec<World> {
+    /// `count` worlds drawn from the belief, weighted by the observed bids.
+    fn worlds(&mut self, drawn: Option<Animal>, count: usize) -> Vec<World> {
         let ws: Vec<f64> = self
             .belief
             .particles()
             .iter()
             .map(|p| self.bid_likelihood(p))
             .collect();
-        self.worlds_weighted(drawn, &ws)
+        self.worlds_weighted(drawn, &ws, count)
     }
 
-    /// Index of the candidate with the best mean utility over the same worlds. Worlds are
-    /// played in turn for every candidate, so a time budget that stops early still compares
-    /// all candidates on the same worlds.
-    fn best_of(
-        &self,
-        worlds: &[World],
-        make: &dyn Fn(usize, &World, usize) -> Game,
-        n: usize,
-    ) -> usize {
-        let tc = self.time_control();
-        let policy = self.policy();
-        let mut sums = vec![0.0; n];
-        let mut played = 0u32;
-        for (i, w) in worlds.iter().enumerate() {
-            for (c, sum) in sums.iter_mut().enumerate() {
-                *sum += self.play_out(make(i, w, c), &policy);
-            }
-            played += 1;
-            if tc.as_ref().is_some_and(|t| t.soft_expired()) {
-                break;
-            }
+    /// What a play-out needs to score a world for me, owned so that worker threads can share
+    /// it while the player samples the next batch.
+    fn scorer(&self) -> Scorer {
+        Scorer {
+            k: self.k.clone(),
+            policy: self.policy(),
+            me: self.k.me,
+            margin: self.params.margin,
         }
+    }
+
+    /// Plays candidates `0..n` in every world of `worlds` with `value` (a utility) on the
+    /// player's threads, under the decision's clock (no new world after the soft time), and
+    /// counts the play-outs. Worlds are played in turn for every candidate, so a time budget
+    /// that stops early still compares all candidates on the same worlds.
+    fn play<W: Sync>(
+        &self,
+        worlds: &[W],
+        n: usize,
+        value: &(dyn Fn(&W, usize) -> f64 + Sync),
+    ) -> Played {
+        let tc = self.time_control();
+        let p = play_worlds(worlds, n, self.params.threads, tc.as_ref(), true, value);
+        self.rollouts
+            .set(self.rollouts.get() + (p.worlds * n) as u64);
+        p
+    }
+
+    /// Samples worlds with `sample(player, count)` and plays candidates `0..n` in them. Without
+    /// a time budget: all `worlds` in one batch ([`Self::play`]; the same worlds, sums and
+    /// decision at any thread count). Under a budget (see [`Self::set_budget`]), up to
+    /// `worlds` worlds while the soft time allows: every thread samples its own batches
+    /// ([`WORLD_BATCH`] worlds on one thread, [`THREAD_BATCH`] on several) from its own copy
+    /// of the player with its own random stream (seeded from the player's) and plays them,
+    /// so threads wait for each other only once, at the end. Play-outs are counted.
+    fn run_worlds<W: Sync>(
+        &mut self,
+        sample: &(dyn Fn(&mut StrongPlayer, usize) -> Vec<W> + Sync),
+        n: usize,
+        value: &(dyn Fn(&W, usize) -> f64 + Sync),
+    ) -> Played {
+        let Some(tc) = self.time_control() else {
+            let worlds = sample(self, self.params.worlds);
+            return self.play(&worlds, n, value);
+        };
+        let threads = self.params.threads.max(1);
+        let batch = if threads == 1 {
+            WORLD_BATCH
+        } else {
+            THREAD_BATCH
+        };
+        let cap = self.params.worlds;
+        let claimed = AtomicUsize::new(0);
+        // One thread's share: batches sampled by `pl` and played until the soft time is up or
+        // the cap is reached; only the calling thread's first world is always finished.
+        let work = |pl: &mut StrongPlayer, first: bool| -> Played {
+            let mut total = Played {
+                sums: vec![0.0; n],
+                worlds: 0,
+            };
+            loop {
+                let free = first && total.worlds == 0;
+                if !free && tc.soft_expired() {
+                    break;
+                }
+                let start = claimed.fetch_add(batch, Ordering::Relaxed);
+                if start >= cap {
+                    break;
+                }
+                let worlds = sample(pl, batch.min(cap - start));
+                let p = play_worlds(&worlds, n, 1, Some(&tc), free, value);
+                for (t, s) in total.sums.iter_mut().zip(&p.sums) {
+                    *t += s;
+                }
+                total.worlds += p.worlds;
+                if p.worlds < worlds.len() {
+                    break;
+                }
+            }
+            total
+        };
+        let helpers: Vec<StrongPlayer> = (1..threads)
+            .map(|_| {
+                let mut h = self.clone();
+                h.rng = ChaCha8Rng::seed_from_u64(self.rng.random());
+                h
+            })
+            .collect();
+        let total = if helpers.is_empty() {
+            work(self, true)
+        } else {
+            std::thread::scope(|s| {
+                let work = &work;
+                let handles: Vec<_> = helpers
+                    .into_iter()
+                    .filter_map(|mut h| {
+                        std::thread::Builder::new()
+                            .spawn_scoped(s, move || work(&mut h, false))
+                            .ok()
+                    })
+                    .collect();
+                let mut total = work(self, true);
+                // A helper that panicked loses only its own worlds.
+                for p in handles.into_iter().filter_map(|h| h.join().ok()) {
+                    for (t, s) in total.sums.iter_mut().zip(&p.sums) {
+                        *t += s;
+                    }
+                    total.worlds += p.worlds;
+                }
+                total
+            })
+        };
+        self.rollouts
+            .set(self.rollouts.get() + (total.worlds * n) as u64);
+        total
+    }
+
+    /// Index of the candidate with the best mean utility in `p` (the first of equals); the
+    /// decision's [`Think`] is recorded.
+    fn best_of(&self, p: &Played, n: usize) -> usize {
         let mut best = (0, f64::MIN);
-        for (c, &u) in sums.iter().enumerate() {
+        for (c, &u) in p.sums.iter().enumerate() {
             if u > best.1 {
                 best = (c, u);
             }
         }
         self.last.set(Some(Think {
-            worlds: played,
+            worlds: p.worlds as u32,
             candidates: n as u32,
-            estimate: best.1 / f64::from(played.max(1)),
+            estimate: best.1 / (p.worlds.max(1) as f64),
         }));
         best.0
     }
@@ -361,27 +500,31 @@ impl StrongPlayer {
         if cands.len() <= 1 {
             return cands.pop().unwrap_or(Answer::Auction);
         }
-        let worlds = self.worlds(None);
-        let k = &self.k;
+        let sc = self.scorer();
+        let cands = &cands;
         let at = |w: &World, c: usize| {
-            let mut g = w.at_turn(k, me);
+            let mut g = w.at_turn(&sc.k, me);
             g.answer(cands[c]);
-            g
+            sc.utility(rollout_seats(g, &sc.policy))
         };
         if self.params.start_split && cands[0] == Answer::Auction && cands.len() > 2 {
             // The best of many noisy trade estimates is biased upwards against the one
             // auction estimate: pick the trade on half the worlds, then compare it with the
             // auction on the other half.
+            let worlds = self.worlds(None, self.params.worlds);
             let (pick, test) = worlds.split_at(worlds.len().div_ceil(2));
-            let t = 1 + self.best_of(pick, &|_, w, c| at(w, c + 1), cands.len() - 1);
+            let n = cands.len() - 1;
+            let t = 1 + self.best_of(&self.play(pick, n, &|w, c| at(w, c + 1)), n);
             if test.is_empty() {
                 return cands[t];
             }
-            let i = self.best_of(test, &|_, w, c| at(w, if c == 0 { 0 } else { t }), 2);
+            let p = self.play(test, 2, &|w, c| at(w, if c == 0 { 0 } else { t }));
+            let i = self.best_of(&p, 2);
             return if i == 0 { cands[0] } else { cands[t] };
         }
-        let i = self.best_of(&worlds, &|_, w, c| at(w, c), cands.len());
-        cands[i]
+        let n = cands.len();
+        let p = self.run_worlds(&|pl, count| pl.worlds(None, count), n, &at);
+        cands[self.best_of(&p, n)]
     }
 
     fn buy_back(&mut self, animal: Animal, high_bidder: Seat, high_bid: &Cards) -> Answer {
@@ -394,21 +537,18 @@ impl StrongPlayer {
         if self.belief.can_pay(high_bidder, price) < 0.5 {
             return Answer::buy_back(false, high_bid);
         }
-        let worlds = self.worlds(Some(animal));
-        let k = &self.k;
         let next = me.next();
-        let i = self.best_of(
-            &worlds,
-            &|_, w, c| {
-                if c == 0 {
-                    w.after_sale(k, animal, high_bidder, me, price, next)
-                } else {
-                    w.after_sale(k, animal, me, high_bidder, price, next)
-                }
-            },
-            2,
-        );
-        Answer::buy_back(i == 1, high_bid)
+        let sc = self.scorer();
+        let value = |w: &World, c: usize| {
+            let g = if c == 0 {
+                w.after_sale(&sc.k, animal, high_bidder, me, price, next)
+            } else {
+                w.after_sale(&sc.k, animal, me, high_bidder, price, next)
+            };
+            sc.utility(rollout_seats(g, &sc.policy))
+        };
+        let p = self.run_worlds(&|pl, count| pl.worlds(Some(animal), count), 2, &value);
+        Answer::buy_back(self.best_of(&p, 2) == 1, high_bid)
     }
 
     fn challenged(
@@ -450,24 +590,31 @@ impl StrongPlayer {
         if cands.len() == 1 {
             return Answer::Money(Cards::EMPTY);
         }
-        let (mut worlds, offers) =
-            self.challenge_worlds(challenger, animal, count, offer_cards, tie);
-        for (w, o) in worlds.iter_mut().zip(&offers) {
-            let have = w.money[challenger.idx()];
-            if !have.contains(o) {
-                w.money[challenger.idx()] = have.plus(o);
-            }
-        }
-        let k = &self.k;
-        let i = self.best_of(
-            &worlds,
-            &|i, w, c| {
-                let mut g = w.at_challenge(k, challenger, animal, count, offers[i], tie);
-                g.answer(Answer::Money(cands[c]));
-                g
-            },
-            cands.len(),
-        );
+        let sample = |pl: &mut StrongPlayer, m: usize| -> Vec<(World, Cards)> {
+            let (worlds, offers) =
+                pl.challenge_worlds(challenger, animal, count, offer_cards, tie, m);
+            worlds
+                .into_iter()
+                .zip(offers)
+                .map(|(mut w, o)| {
+                    let have = w.money[challenger.idx()];
+                    if !have.contains(&o) {
+                        w.money[challenger.idx()] = have.plus(&o);
+                    }
+                    (w, o)
+                })
+                .collect()
+        };
+        let sc = self.scorer();
+        let cands = &cands;
+        let value = |(w, offer): &(World, Cards), c: usize| {
+            let mut g = w.at_challenge(&sc.k, challenger, animal, count, *offer, tie);
+            g.answer(Answer::Money(cands[c]));
+            sc.utility(rollout_seats(g, &sc.policy))
+        };
+        let n = cands.len();
+        let p = self.run_worlds(&sample, n, &value);
+        let i = self.best_of(&p, n);
         Answer::Money(cands[i])
     }
 }

@@ -188,3 +188,114 @@ fn fast_rollout_plays_exactly_like_the_heuristic() {
         assert_eq!(r.scores, rollout_seats(Game::new(seed), &q), "seed {seed}");
     }
 }
+
+/// One decision as [`answers`] records it: seat, answer, play-outs, score bits, stats (bits).
+type Answered = (usize, String, u64, Option<u64>, Vec<(&'static str, u64)>);
+
+/// Every answer and what the search reported (play-outs, score bits, stats) of one game of
+/// `specs` (two strong seats) on deck `seed`, each decision given `clock()`.
+fn answers(seed: u64, specs: [&str; 4], clock: &dyn Fn() -> TimeControl) -> Vec<Answered> {
+    let mut agents: Vec<KhAgent> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| make_agent(s, seed + i as u64).unwrap())
+        .collect();
+    for (i, a) in agents.iter_mut().enumerate() {
+        a.new_game(i, seed * 10 + i as u64);
+    }
+    let mut game = Koehandel(Game::new(seed));
+    let mut out = Vec::new();
+    loop {
+        for n in game.0.drain_notices() {
+            agents[n.seat.idx()].observe(&n.event);
+        }
+        let Some(seat) = View::mover(&game) else {
+            break;
+        };
+        let d = agents[seat].choose(&View::new(&game, seat), &clock());
+        let stats = d.stats.iter().map(|&(k, v)| (k, v.to_bits())).collect();
+        out.push((
+            seat,
+            format!("{:?}", d.action.0),
+            d.nodes,
+            d.score.map(f64::to_bits),
+            stats,
+        ));
+        game.0.answer(d.action.0);
+    }
+    assert!(game.0.is_over());
+    out
+}
+
+#[test]
+fn two_threads_play_exactly_like_one_at_fixed_worlds() {
+    // Every Monte-Carlo decision kind (start with mc_start, bids, buy-backs, counters) on
+    // two strong seats, over whole games: the same answers, play-outs and score bits.
+    let one = "strong:worlds=24:particles=16:mc_start=1";
+    let two = "strong:worlds=24:particles=16:mc_start=1:threads=2";
+    let untimed = TimeControl::infinite;
+    for seed in [3, 11] {
+        let a = answers(seed, [one, "heuristic", one, "heuristic"], &untimed);
+        let b = answers(seed, [two, "heuristic", two, "heuristic"], &untimed);
+        let searched = a.iter().filter(|d| d.2 > 0).count();
+        assert!(
+            searched > 20,
+            "seed {seed}: only {searched} searched decisions"
+        );
+        assert_eq!(a, b, "seed {seed}");
+        // Three threads too (a world count that does not divide evenly).
+        let three = answers(
+            seed,
+            [&format!("{one}:threads=3"), "heuristic", one, "heuristic"],
+            &untimed,
+        );
+        assert_eq!(a, three, "seed {seed}, 3 threads");
+    }
+}
+
+#[test]
+fn under_a_budget_worlds_come_in_batches_up_to_the_cap() {
+    use kibitz_koehandel::strong::WORLD_BATCH;
+    use std::time::Duration;
+    // A budget that does not run out: every searched decision plays all `worlds` (more than
+    // one batch), at one and at two threads alike.
+    let hour = Duration::from_secs(3600);
+    let ample = || TimeControl::new(hour, hour);
+    let worlds = 2 * WORLD_BATCH + 5;
+    for threads in [1, 2] {
+        let spec = format!("strong:worlds={worlds}:particles=16:threads={threads}");
+        let a = answers(4, [&spec, "heuristic", "heuristic", "heuristic"], &ample);
+        let counts: Vec<u64> = a
+            .iter()
+            .filter_map(|d| d.4.iter().find(|s| s.0 == "worlds"))
+            .map(|s| f64::from_bits(s.1) as u64)
+            .collect();
+        assert!(counts.len() > 5, "{threads} threads: {counts:?}");
+        assert!(counts.iter().all(|&c| c == worlds as u64), "{counts:?}");
+    }
+    // A budget already spent: only the first world of the first batch is played.
+    let spent = || TimeControl::new(Duration::ZERO, Duration::ZERO);
+    let spec = "strong:worlds=1000:particles=16:threads=2";
+    let a = answers(4, [spec, "heuristic", "heuristic", "heuristic"], &spent);
+    let counts: Vec<u64> = a
+        .iter()
+        .filter_map(|d| d.4.iter().find(|s| s.0 == "worlds"))
+        .map(|s| f64::from_bits(s.1) as u64)
+        .collect();
+    assert!(!counts.is_empty());
+    assert!(counts.iter().all(|&c| c == 1), "{counts:?}");
+}
+
+#[test]
+fn the_threads_option_is_checked() {
+    assert!(make_agent("strong:threads=2", 1).is_ok());
+    assert!(make_agent("strong:threads=1:worlds=8", 1).is_ok());
+    for bad in [
+        "strong:threads=0",
+        "strong:threads=1.5",
+        "strong:threads=100000",
+    ] {
+        let e = make_agent(bad, 1).err().expect(bad);
+        assert!(e.to_string().contains("threads"), "{bad}: {e}");
+    }
+}

@@ -70,7 +70,8 @@ pub struct AgentOptions {
     /// Caps the ISMCTS search per move (otherwise only the time control stops it); `iters=`
     /// in the spec overrides it.
     pub iterations: Option<u64>,
-    /// Root-parallel ISMCTS searches (1 = single-threaded; more use the current rayon pool).
+    /// Root-parallel ISMCTS searches (1 = single-threaded; more run on scoped threads);
+    /// `threads=` in the spec overrides it.
     pub threads: usize,
 }
 
@@ -298,7 +299,7 @@ impl Agent<MauMau> for MauMauAgent {
 
 /// Builds an agent from a spec `name[:param=value,...]`: `random`, `first`, `greedy`,
 /// `heuristic[:suit_length=,eight_follow=,seven=,jack_cost=,opponent_void=,keep_jack_above=]`,
-/// `ismcts[:iters=N,param.NAME=V,...]` (any name of [`crate::param_specs`]; the old short keys
+/// `ismcts[:iters=N,threads=T,param.NAME=V,...]` (`threads`: 1–64 root-parallel searches; any name of [`crate::param_specs`]; the old short keys
 /// `c=,eps=,rollout=,r78=` still work) or `ismcts-legacy[:...]` (the same search with the
 /// settings before issue 16). The agent sits at `opts.table`; seat it with
 /// [`Agent::new_game`].
@@ -339,6 +340,10 @@ pub fn parse_agent(spec: &str, opts: &AgentOptions) -> Result<MauMauAgent, Agent
                 let k = match k {
                     "iters" => {
                         p.search.max_iterations = v.max(1.0) as u64;
+                        continue;
+                    }
+                    "threads" if (1.0..=64.0).contains(&v) && v.fract() == 0.0 => {
+                        p.threads = v as usize;
                         continue;
                     }
                     "c" | "eps" | "rollout" | "r78" => k,

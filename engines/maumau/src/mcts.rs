@@ -13,7 +13,6 @@ use kibitz_search::ismcts::{merge_root_stats, Ismcts, IsmctsConfig, IsmctsGame, 
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 
 impl IsmctsGame for FastSim {
     type Action = Action;
@@ -87,7 +86,7 @@ pub struct IsmctsParams {
     pub evidence: EvidenceWeights,
     /// Opponent model weighing sampled hands by the opponents' actions so far.
     pub model: ModelWeights,
-    /// Root-parallel searches (1 = single-threaded; more use the current rayon pool).
+    /// Root-parallel searches (1 = single-threaded; more run on scoped threads).
     pub threads: usize,
     /// The endgame search: PIMC with an exact solver per world once every hand is small
     /// (two seats; `hand = 0` leaves every move to ISMCTS).
@@ -230,10 +229,20 @@ impl IsmctsPlayer {
             return run(searcher, seed);
         }
         let seeds: Vec<u64> = (0..p.threads).map(|_| self.rng.random()).collect();
-        let results: Vec<_> = seeds
-            .par_iter()
-            .map(|&s| run(&mut Ismcts::new(p.search), s))
-            .collect();
+        // Scoped OS threads, not the current rayon pool: the arena plays each game inside a
+        // pool of `--concurrency` threads, so at concurrency 1 `par_iter` ran the searches
+        // one after another (the later ones with the soft time already spent).
+        let run = &run;
+        let results: Vec<_> = std::thread::scope(|s| {
+            let helpers: Vec<_> = seeds[1..]
+                .iter()
+                .map(|&seed| s.spawn(move || run(&mut Ismcts::new(p.search), seed)))
+                .collect();
+            let mut all = vec![run(&mut Ismcts::new(p.search), seeds[0])];
+            // A helper that panicked only loses its own statistics.
+            all.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+            all
+        });
         merge_root_stats(&results)
     }
 }

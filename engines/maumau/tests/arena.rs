@@ -369,6 +369,35 @@ fn root_parallel_ismcts_plays_legal_games() {
     assert!(games.iter().all(|(_, r)| r.penalties == [0; 4]));
 }
 
+/// `threads=` in the spec: refused outside 1–64; root-parallel searches also run when the
+/// caller sits in a one-thread rayon pool (as the arena at `--concurrency 1`).
+#[test]
+fn threads_from_the_spec_play_in_a_one_thread_pool() {
+    use kibitz_maumau::agents::parse_agent;
+    let opts = AgentOptions::default();
+    for bad in [
+        "ismcts:threads=0",
+        "ismcts:threads=1.5",
+        "ismcts:threads=65",
+    ] {
+        assert!(parse_agent(bad, &opts).is_err(), "{bad}");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let games = pool.install(|| {
+        rotated_games(
+            Config::default(),
+            11..12,
+            || parse_agent("ismcts:threads=2,iters=300", &opts).unwrap(),
+            MauMauAgent::random,
+        )
+    });
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|(_, r)| r.penalties == [0; 4]));
+}
+
 #[test]
 fn table_rotates_seats_over_each_deal() {
     let cfg = Config {

@@ -4,7 +4,7 @@
 use super::{Run, StrongPlayer};
 use crate::eval::auction_value;
 use crate::event::Answer;
-use crate::sim::{raise_up_to, rollout_capped};
+use crate::sim::{raise_up_to, rollout_capped, World};
 use crate::types::{Animal, Cards, Seat, PLAYERS};
 
 impl StrongPlayer {
@@ -53,20 +53,15 @@ impl StrongPlayer {
         }
         caps.sort_unstable();
         caps.dedup();
-        let worlds = self.worlds(Some(animal));
-        let (k, out) = (&self.k, self.run.out);
-        let policy = self.policy();
-        let tc = self.time_control();
-        let mut sums = vec![0.0; caps.len()];
-        for w in &worlds {
-            for (sum, &c) in sums.iter_mut().zip(&caps) {
-                let g = w.at_bid(k, animal, auctioneer, out, high_bidder, *high_bid);
-                *sum += self.utility_of(&rollout_capped(g, &policy, me, c));
-            }
-            if tc.as_ref().is_some_and(|t| t.soft_expired()) {
-                break;
-            }
-        }
+        let out = self.run.out;
+        let (sc, hb, caps) = (self.scorer(), *high_bid, &caps);
+        let value = |w: &World, c: usize| {
+            let g = w.at_bid(&sc.k, animal, auctioneer, out, high_bidder, hb);
+            sc.utility(rollout_capped(g, &sc.policy, me, caps[c]))
+        };
+        let sums = self
+            .run_worlds(&|pl, m| pl.worlds(Some(animal), m), caps.len(), &value)
+            .sums;
         let best = (0..caps.len())
             .max_by(|&a, &b| sums[a].total_cmp(&sums[b]).then(b.cmp(&a)))
             .unwrap_or(0);
@@ -94,7 +89,7 @@ impl StrongPlayer {
                 va.total_cmp(&vb)
             });
         let n = self.params.price_points.max(1) as u32;
-        let worlds = self.worlds(Some(animal));
+        let worlds = self.worlds(Some(animal), self.params.worlds);
         let k = &self.k;
         let next = auctioneer.next();
         let tc = self.time_control();

@@ -33,11 +33,16 @@ impl StrongPlayer {
         w
     }
 
-    /// Worlds whose money is drawn from the particles with the given weights.
-    pub(super) fn worlds_weighted(&mut self, drawn: Option<Animal>, weights: &[f64]) -> Vec<World> {
+    /// `count` worlds whose money is drawn from the particles with the given weights.
+    pub(super) fn worlds_weighted(
+        &mut self,
+        drawn: Option<Animal>,
+        weights: &[f64],
+        count: usize,
+    ) -> Vec<World> {
         let total: f64 = weights.iter().sum();
         let n = self.belief.particles().len();
-        (0..self.params.worlds)
+        (0..count)
             .map(|_| {
                 let i = if total > 0.0 && total.is_finite() {
                     let mut x = self.rng.random::<f64>() * total;
@@ -59,7 +64,7 @@ impl StrongPlayer {
             .collect()
     }
 
-    /// Worlds for answering a challenge, each with the challenger's hidden offer of
+    /// `worlds` worlds for answering a challenge, each with the challenger's hidden offer of
     /// `offer_cards` cards. With the model, a world's offer is what his model predicts for
     /// his sampled hand (at a few spreads of the predicted value) when such an offer has the
     /// announced card count, else (a bluff, or a hand the model cannot explain) a uniform
@@ -71,6 +76,7 @@ impl StrongPlayer {
         count: u8,
         offer_cards: u32,
         tie: bool,
+        worlds: usize,
     ) -> (Vec<World>, Vec<Cards>) {
         const SPREAD: [f64; 5] = [0.8, 0.9, 1.0, 1.1, 1.25];
         let p = self.params.rollout;
@@ -118,7 +124,7 @@ impl StrongPlayer {
                 }
             })
             .collect();
-        let worlds = self.worlds_weighted(None, &weights);
+        let worlds = self.worlds_weighted(None, &weights, worlds);
         let offers = worlds
             .iter()
             .map(|w| {
