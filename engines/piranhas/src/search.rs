@@ -296,7 +296,8 @@ pub struct EngineConfig {
     /// Leaves this many plies (0, 1 or 2) or fewer before the round limit are solved exactly
     /// ([`crate::endgame::limit_value`]) instead of evaluated: BLUE's last move, which RED
     /// cannot answer, decides many games at turn 60 (issue 38). 0 is the `v4` behaviour;
-    /// the default is 2.
+    /// the default is 1 (BLUE's last move only): the two-ply solve wins at a fixed depth but
+    /// costs about 5× the nodes per second near the end, and lost strength under time.
     pub end_plies: u32,
 }
 
@@ -316,9 +317,12 @@ impl Default for EngineConfig {
             eval: EvalParams::default(),
             node: NodeOptions::default(),
             threads: 1,
-            // Issue 38: the last two plies before turn 60 solved exactly. SPRT [0, 10] at
-            // depth 5 against end_plies=0 (v4), 400 games: Elo +25.2 ± 10.9, LLR 5.53 (H1).
-            end_plies: 2,
+            // Issue 38: BLUE's last move before turn 60 solved exactly. At a fixed depth 5 the
+            // last two plies (2) beat v4 (0) by +25.2 ± 10.9 over 400 games, but a two-ply
+            // solve per leaf cuts nodes/s ~5.5× from turn 50 on. Against 885fa0d's bot through
+            // our server at 1/5 of the contest clock (both seatings): 2 scored 40.6–47.5 %
+            // (327 games), 0 48.4 % (400), 1 51.0 % (200).
+            end_plies: 1,
         }
     }
 }
