@@ -76,7 +76,44 @@ pub struct MoveBudget {
     pub send_by: Duration,
 }
 
+/// The shortest hard deadline a bot accepts from its flags: less cannot finish a search
+/// iteration, so such a budget is a mistake in the flags, not a fast bot.
+pub const MIN_HARD: Duration = Duration::from_millis(10);
+
+/// A move budget whose overhead leaves less than [`MIN_HARD`] to think (the bots' and
+/// `kibitz connect4 timing`'s `--time-ms` / `--overhead-ms`, named as those flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "--time-ms {} with --overhead-ms {} leaves {} ms to think; the budget must be at least \
+     2 × overhead + 10 ms",
+    .budget.as_millis(),
+    .overhead.as_millis(),
+    .hard.as_millis()
+)]
+pub struct NoRoom {
+    /// The budget given.
+    pub budget: Duration,
+    /// The overhead given.
+    pub overhead: Duration,
+    /// The hard deadline they leave.
+    pub hard: Duration,
+}
+
 impl MoveBudget {
+    /// `self` (the times of `budget` with `overhead`) if its hard deadline is at least
+    /// [`MIN_HARD`], else why not: the one check every bot applies to its clock flags.
+    pub fn with_room(self, budget: Duration, overhead: Duration) -> Result<MoveBudget, NoRoom> {
+        if self.hard >= MIN_HARD {
+            Ok(self)
+        } else {
+            Err(NoRoom {
+                budget,
+                overhead,
+                hard: self.hard,
+            })
+        }
+    }
+
     /// The rule of the [module docs](self): `send_by = budget − overhead`,
     /// `hard = budget − 2·overhead`, `soft = min(budget / 2, hard)`, saturating at zero.
     ///
@@ -193,6 +230,22 @@ pub const KOEHANDEL: ContestClock = ContestClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_budget_without_room_to_think_is_refused_with_both_flags() {
+        let ms = Duration::from_millis;
+        let ok = MoveBudget::for_move(ms(110), ms(50));
+        assert_eq!(ok.with_room(ms(110), ms(50)), Ok(ok));
+        let err = MoveBudget::for_move(ms(100), ms(50))
+            .with_room(ms(100), ms(50))
+            .unwrap_err();
+        assert_eq!(err.hard, ms(0));
+        assert_eq!(
+            err.to_string(),
+            "--time-ms 100 with --overhead-ms 50 leaves 0 ms to think; the budget must be at \
+             least 2 × overhead + 10 ms"
+        );
+    }
 
     fn ms(v: u64) -> Duration {
         Duration::from_millis(v)

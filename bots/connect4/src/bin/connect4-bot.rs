@@ -89,19 +89,11 @@ async fn main() -> anyhow::Result<()> {
         ("seed", "1"),
     ]));
     kibitz_net::logging::init_stdout(&a.log_level);
-    let clock = MoveBudget::for_move(
+    let (time, overhead) = (
         Duration::from_millis(a.time_ms),
         Duration::from_millis(a.overhead_ms),
     );
-    if clock.hard < Duration::from_millis(10) {
-        anyhow::bail!(
-            "--time-ms {} with --overhead-ms {} leaves the engine {} ms; the budget must be \
-             at least 2 × overhead + 10 ms",
-            a.time_ms,
-            a.overhead_ms,
-            clock.hard.as_millis()
-        );
-    }
+    MoveBudget::for_move(time, overhead).with_room(time, overhead)?;
     let seed = a.random.or(a.player.seed).unwrap_or(1);
     let player = match a.random {
         Some(_) => "random",

@@ -80,15 +80,7 @@ async fn main() -> anyhow::Result<()> {
         Duration::from_millis(args.time_ms),
         Duration::from_millis(args.overhead_ms),
     );
-    let clock = MoveBudget::for_move(budget, overhead);
-    anyhow::ensure!(
-        clock.hard >= Duration::from_millis(10),
-        "--time-ms {} with --overhead-ms {} leaves {} ms to think; the budget must be at least \
-         2 × overhead + 10 ms",
-        args.time_ms,
-        args.overhead_ms,
-        clock.hard.as_millis()
-    );
+    let clock = MoveBudget::for_move(budget, overhead).with_room(budget, overhead)?;
     let limits = client::EndpointLimits {
         header_timeout: Duration::from_millis(args.header_timeout_ms),
         max_connections: args.max_connections,

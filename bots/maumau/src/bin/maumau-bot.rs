@@ -85,15 +85,11 @@ fn main() -> anyhow::Result<()> {
         params: a.params,
         read_timeout: Duration::from_secs(a.idle_timeout_s),
     };
-    if cfg.iterations.is_none() && cfg.move_budget().hard < Duration::from_millis(10) {
-        eprintln!(
-            "maumau-bot: error: --time-ms {} with --overhead-ms {} leaves the search {} ms; \
-             the budget must be at least 2 × overhead + 10 ms",
-            cfg.time.as_millis(),
-            a.overhead_ms,
-            cfg.move_budget().hard.as_millis()
-        );
-        std::process::exit(2);
+    if cfg.iterations.is_none() {
+        if let Err(e) = cfg.move_budget().with_room(cfg.time, cfg.overhead) {
+            eprintln!("maumau-bot: error: {e}");
+            std::process::exit(2);
+        }
     }
     // Bad strategies and parameters fail here, before connecting.
     if let Err(e) = Bot::for_config(&cfg) {
