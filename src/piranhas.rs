@@ -456,16 +456,7 @@ fn eval_params(preset: &str) -> anyhow::Result<EvalParams> {
 fn set_params(config: &mut EngineConfig, overrides: &[String]) -> anyhow::Result<()> {
     use kibitz_search::params::Tunable;
     for o in overrides {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--param wants name=value, got {o:?}"))?;
-        let v: f64 = v
-            .trim()
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| anyhow!("--param {o}: the value must be a number"))?;
-        config.set_param(k.trim(), v).with_context(|| {
+        config.apply(o).with_context(|| {
             format!("--param {o} (`kibitz piranhas params` lists every name and range)")
         })?;
     }

@@ -119,5 +119,5 @@ fn piranhas_search_param_takes_every_tunable_and_names_an_unknown_one() {
         "{err}"
     );
     let err = refused(&["piranhas", "search", "--depth", "1", "--param", "fish=x"]);
-    assert!(err.contains("must be a number"), "{err}");
+    assert!(err.contains("`x` is not a number"), "{err}");
 }

@@ -69,7 +69,7 @@ fn piranhas_bot_param_takes_every_tunable_and_refuses_unknown_names_before_conne
     }
     for (bad, says) in [
         ("bogus=1", "unknown parameter `bogus`"),
-        ("fish=x", "the value must be a number"),
+        ("fish=x", "`x` is not a number"),
         ("fish", "name=value"),
     ] {
         let (ok, text) = run(bin, &[&base[..], &["--param", bad]].concat());

@@ -770,6 +770,19 @@ fn play_general<const V: u8, R0: Roller, R1: Roller>(
 mod tests {
     use super::*;
 
+    /// A random side: up to four pieces on distinct squares, the rest on B.
+    fn random_side(rng: &mut Rng) -> Side {
+        let pieces = rng.below(5);
+        let mut board = 0u64;
+        while board.count_ones() < pieces {
+            board |= 1 << rng.below(44);
+        }
+        Side {
+            board,
+            home: (4 - pieces) as u8,
+        }
+    }
+
     fn pos(a: &[u32], a_home: u8, b: &[u32], b_home: u8) -> Position {
         let board = |ps: &[u32]| ps.iter().fold(0u64, |m, &p| m | 1 << p);
         Position {
@@ -875,18 +888,7 @@ mod tests {
             &[6, 0, 99],
         ];
         for i in 0..200_000u32 {
-            // Random sides: up to four pieces on distinct squares, the rest on B.
-            let mut side = || {
-                let pieces = rng.below(5);
-                let mut board = 0u64;
-                while board.count_ones() < pieces {
-                    board |= 1 << rng.below(44);
-                }
-                Side {
-                    board,
-                    home: (4 - pieces) as u8,
-                }
-            };
+            let mut side = || random_side(&mut rng);
             let p = Position {
                 sides: [side(), side()],
             };
@@ -909,17 +911,7 @@ mod tests {
         let mut rng = Rng::seeded(44);
         let masks = [0b111_1110u64, 1 << 6, 0xfff_ffff_fffe, 1 << 2 | 1 << 43, 0];
         for i in 0..300_000u32 {
-            let mut side = || {
-                let pieces = rng.below(5);
-                let mut board = 0u64;
-                while board.count_ones() < pieces {
-                    board |= 1 << rng.below(44);
-                }
-                Side {
-                    board,
-                    home: (4 - pieces) as u8,
-                }
-            };
+            let mut side = || random_side(&mut rng);
             let (a, b) = (side(), side());
             assert_eq!(unmirror(mirror(a)), a);
             let r = i % 44;

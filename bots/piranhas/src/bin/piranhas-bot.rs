@@ -110,14 +110,7 @@ fn build_agent(a: &Args) -> anyhow::Result<Box<dyn Agent<Piranhas> + Send>> {
                 cfg.search.smart_time = false;
             }
             for p in &a.params {
-                let (name, value) = p.split_once('=').context("--param wants name=value")?;
-                let value: f64 = value
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|v: &f64| v.is_finite())
-                    .with_context(|| format!("--param {p}: the value must be a number"))?;
-                cfg.set_param(name.trim(), value).with_context(|| {
+                cfg.apply(p).with_context(|| {
                     format!("--param {p} (`kibitz piranhas params` lists every name and range)")
                 })?;
             }
@@ -139,14 +132,10 @@ fn clock(a: &Args) -> anyhow::Result<MoveBudget> {
         b.hard = b.hard.min(Duration::from_millis(h));
         b.soft = b.soft.min(b.hard);
     }
-    anyhow::ensure!(
-        b.hard >= Duration::from_millis(10),
-        "--time-ms {} with --overhead-ms {} leaves the search {} ms; the budget must be at \
-         least 2 × overhead + 10 ms",
-        a.time_ms,
-        a.overhead_ms,
-        b.hard.as_millis()
-    );
+    let b = b.with_room(
+        Duration::from_millis(a.time_ms),
+        Duration::from_millis(a.overhead_ms),
+    )?;
     Ok(b)
 }
 
