@@ -62,6 +62,44 @@ impl MoveLimitArgs {
     }
 }
 
+/// The most search threads a bot takes by itself (`--threads auto`): Lazy SMP gains less with
+/// every thread, and a contest machine may be shared. Asking for more with `--threads N` works.
+pub const AUTO_THREADS_CAP: usize = 4;
+
+/// The most threads `--threads N` accepts.
+pub const MAX_THREADS: usize = 64;
+
+/// `--threads auto`: the cores this machine offers to the process, at most
+/// [`AUTO_THREADS_CAP`] (1 if the machine does not say).
+pub fn auto_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, AUTO_THREADS_CAP)
+}
+
+/// Parses `--threads`: `auto` ([`auto_threads`]) or a count from 1 to [`MAX_THREADS`].
+///
+/// ```
+/// use kibitz_net::cli::{parse_threads, auto_threads};
+/// assert_eq!(parse_threads("2"), Ok(2));
+/// assert_eq!(parse_threads("auto"), Ok(auto_threads()));
+/// assert!(parse_threads("0").is_err());
+/// assert!(parse_threads("many").is_err());
+/// ```
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let s = s.trim();
+    if s.eq_ignore_ascii_case("auto") {
+        return Ok(auto_threads());
+    }
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a thread count: give `auto` (this machine's cores, at most \
+             {AUTO_THREADS_CAP}) or a number from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
 /// `--seed`: the seed of a server's deals and draws (the same seed, the same games).
 #[derive(clap::Args, Debug, Clone, PartialEq, Eq)]
 pub struct SeedArgs {
