@@ -1,13 +1,102 @@
 //! `kibitz match <game>`: flags, the human-readable report and the `--json` line
 //! (the contract with the tuning scripts: tuning/README.md).
+//!
+//! # Stopping a match
+//! SIGINT (Ctrl-C) or SIGTERM stops a match cleanly: no further game starts, the running
+//! ones play to their end, and the report (table, Elo, SPRT; or the `--json` line, with an
+//! `interrupted` object) covers the games that finished, followed by a line that says the
+//! match was interrupted (on stdout after the table; on stderr with `--json`). The record file holds exactly those games, one whole JSON
+//! line each. The exit code is then 128 + the signal's number, as a shell reports a process
+//! the signal killed: [`EXIT_SIGINT`] (130) or [`EXIT_SIGTERM`] (143). A second signal
+//! while the running games finish ends the process at once with the same code.
 
-use super::{adapter, run_match, MatchOutcome, MatchSettings, SideTally};
+use super::{
+    adapter, run_match_interruptible, Interrupted, MatchOutcome, MatchSettings, SideTally,
+};
 use anyhow::{anyhow, Context};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use kibitz_search::stats::{elo_from_wdl, Pentanomial, Sprt, SprtStatus};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+
+/// Exit code of a match stopped by SIGINT (128 + 2).
+pub const EXIT_SIGINT: i32 = 130;
+
+/// Exit code of a match stopped by SIGTERM (128 + 15).
+pub const EXIT_SIGTERM: i32 = 143;
+
+/// The exit code of a match stopped by `signal`: 128 + its number.
+fn exit_code(signal: i32) -> i32 {
+    match signal {
+        2 => EXIT_SIGINT,
+        15 => EXIT_SIGTERM,
+        n => 128 + n,
+    }
+}
+
+/// A signal's name for the report.
+fn signal_name(signal: i32) -> String {
+    match signal {
+        2 => "SIGINT".into(),
+        15 => "SIGTERM".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+/// From now on, SIGINT and SIGTERM no longer kill the process: the first one stores its
+/// number in the returned flag (the runner then starts no new game) and says so on stderr;
+/// a second one exits at once with 128 + its number. The signals are caught on a thread of
+/// their own (a one-thread tokio runtime), registered before this returns.
+#[cfg(unix)]
+fn catch_signals() -> anyhow::Result<Arc<AtomicI32>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let got = Arc::new(AtomicI32::new(0));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .context("starting the signal watcher")?;
+    let (mut int, mut term) = rt
+        .block_on(async {
+            Ok::<_, std::io::Error>((
+                signal(SignalKind::interrupt())?,
+                signal(SignalKind::terminate())?,
+            ))
+        })
+        .context("catching SIGINT and SIGTERM")?;
+    let flag = Arc::clone(&got);
+    std::thread::Builder::new()
+        .name("match-signals".into())
+        .spawn(move || {
+            rt.block_on(async move {
+                loop {
+                    let signal = tokio::select! {
+                        Some(()) = int.recv() => 2,
+                        Some(()) = term.recv() => 15,
+                        else => return,
+                    };
+                    if flag.swap(signal, Ordering::SeqCst) != 0 {
+                        eprintln!("{}: stopping now", signal_name(signal));
+                        std::process::exit(exit_code(signal));
+                    }
+                    eprintln!(
+                        "{}: starting no more games; the running ones finish (again to stop now)",
+                        signal_name(signal)
+                    );
+                }
+            })
+        })
+        .context("starting the signal watcher")?;
+    Ok(got)
+}
+
+/// Elsewhere the signals keep their default action.
+#[cfg(not(unix))]
+fn catch_signals() -> anyhow::Result<Arc<AtomicI32>> {
+    Ok(Arc::new(AtomicI32::new(0)))
+}
 
 /// Flags of `kibitz match`.
 #[derive(clap::Args, Debug, Clone)]
@@ -179,8 +268,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         );
     }
     super::external::set_stderr_dir(args.records.as_deref());
+    let interrupt = catch_signals()?;
     let started = Instant::now();
-    let out = run_match(arena.as_ref(), &args.a, &args.b, &settings)?;
+    let out = run_match_interruptible(arena.as_ref(), &args.a, &args.b, &settings, &interrupt)?;
     let secs = started.elapsed().as_secs_f64();
     if let Some((path, lines)) = &out.record_file {
         eprintln!("{lines} records written to {}", path.display());
@@ -195,11 +285,48 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             v["error95"] = v["elo_ci95"].clone();
             v["llr"] = v["sprt"]["llr"].clone();
         }
+        if let Some(i) = &out.interrupted {
+            v["interrupted"] = interrupted_json(i);
+        }
         println!("{v}");
     } else {
         print_report(&out, sprt.as_ref(), secs);
     }
+    if let Some(i) = &out.interrupted {
+        // After the report on stdout; on stderr where stdout holds only the JSON line.
+        let line = interrupted_line(i, out.games);
+        if args.json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        std::process::exit(exit_code(i.signal));
+    }
     Ok(())
+}
+
+/// The line that ends an interrupted match's report, e.g. `interrupted by SIGINT:
+/// 12 of 100 games finished and counted; exit code 130`.
+pub fn interrupted_line(i: &Interrupted, games: u64) -> String {
+    let abandoned = if i.abandoned > 0 {
+        format!(", {} abandoned", i.abandoned)
+    } else {
+        String::new()
+    };
+    format!(
+        "interrupted by {}: {games} of {} games finished and counted{abandoned}; exit code {}",
+        signal_name(i.signal),
+        i.planned,
+        exit_code(i.signal)
+    )
+}
+
+/// The `interrupted` object of an interrupted match's `--json` line: the signal's name, the
+/// games planned and the games abandoned (`games` counts those that finished).
+fn interrupted_json(i: &Interrupted) -> Value {
+    json!({"signal": signal_name(i.signal), "planned": i.planned, "abandoned": i.abandoned})
 }
 
 fn side_json(t: &SideTally) -> Value {

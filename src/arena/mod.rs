@@ -24,7 +24,9 @@ pub mod piranhas;
 pub mod record;
 mod runner;
 
-pub use runner::{run_match, MatchOutcome, MatchSettings, SideTally};
+pub use runner::{
+    run_match, run_match_interruptible, Interrupted, MatchOutcome, MatchSettings, SideTally,
+};
 
 pub use kibitz_search::seed::mix;
 use serde_json::Value;

@@ -11,7 +11,7 @@ use kibitz_net::record::RecordWriter;
 use kibitz_search::stats::{elo_from_wdl, Pentanomial, Sprt, SprtStatus};
 use rayon::prelude::*;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// How to run a match.
@@ -84,6 +84,21 @@ pub struct MatchOutcome {
     pub stopped_early: bool,
     /// The record file written (with [`MatchSettings::records_dir`]) and its lines.
     pub record_file: Option<(std::path::PathBuf, u64)>,
+    /// Set when a signal stopped the match ([`run_match_interruptible`]): then the counts
+    /// above are of the games that finished, whatever their place in game order.
+    pub interrupted: Option<Interrupted>,
+}
+
+/// How a signal ended a match early (see [`run_match_interruptible`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted {
+    /// The signal's number (2: SIGINT, 15: SIGTERM).
+    pub signal: i32,
+    /// Games the match would have played (whole pairing units).
+    pub planned: u64,
+    /// Games that were running when the signal came and ended in an error (an external bot
+    /// that got the terminal's SIGINT too): dropped, not counted and not an error.
+    pub abandoned: u64,
 }
 
 struct Shared {
@@ -110,6 +125,21 @@ pub fn run_match(
     a: &str,
     b: &str,
     settings: &MatchSettings,
+) -> anyhow::Result<MatchOutcome> {
+    run_match_interruptible(arena, a, b, settings, &AtomicI32::new(0))
+}
+
+/// [`run_match`] that a signal can stop: once `interrupt` holds a signal number (not 0), no
+/// further game starts, the games already running end, and the outcome counts every game
+/// that finished ([`MatchOutcome::interrupted`] says so); a running game that fails after
+/// the signal is abandoned, not an error. The records of the finished games are all
+/// written, in game order, so the record file holds exactly the games counted.
+pub fn run_match_interruptible(
+    arena: &dyn Arena,
+    a: &str,
+    b: &str,
+    settings: &MatchSettings,
+    interrupt: &AtomicI32,
 ) -> anyhow::Result<MatchOutcome> {
     arena.check_spec(a)?;
     arena.check_spec(b)?;
@@ -158,9 +188,10 @@ pub fn run_match(
         .num_threads(settings.concurrency.max(1))
         .build()?;
     let first_error: Mutex<Option<(u64, anyhow::Error)>> = Mutex::new(None);
+    let abandoned = AtomicU64::new(0);
     pool.install(|| {
         (0..n).into_par_iter().for_each(|i| {
-            if i >= stop_at.load(Ordering::Relaxed) {
+            if i >= stop_at.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed) != 0 {
                 return;
             }
             let unit_no = i / unit;
@@ -179,6 +210,10 @@ pub fn run_match(
             };
             let played = match arena.play(&job) {
                 Ok(p) => p,
+                Err(_) if interrupt.load(Ordering::Relaxed) != 0 => {
+                    abandoned.fetch_add(1, Ordering::Relaxed);
+                    return;
+                }
                 Err(e) => {
                     let mut fe = first_error.lock().unwrap_or_else(|e| e.into_inner());
                     if fe.as_ref().is_none_or(|(j, _)| i < *j) {
@@ -235,12 +270,19 @@ pub fn run_match(
     if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let s = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut s = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    let signal = interrupt.load(Ordering::Relaxed);
+    let counted = stop_at.load(Ordering::Relaxed).min(n);
+    if signal != 0 {
+        // The games that finished after the in-order prefix: their records too.
+        for k in s.prefix..counted as usize {
+            write_record(&mut s, arena, a, b, settings.seed, k);
+        }
+    }
     if let Some(e) = s.record_error {
         return Err(e);
     }
     let record_file = s.records.map(|(w, lines)| (w.path().to_path_buf(), lines));
-    let counted = stop_at.load(Ordering::Relaxed).min(n);
     let mut sides: Vec<SideTally> = (0..unit)
         .map(|k| SideTally {
             label: arena.side_label(k),
@@ -262,22 +304,31 @@ pub fn run_match(
             }
         }
     }
+    let mut games = 0;
     for (i, p) in s.results.into_iter().take(counted as usize).enumerate() {
         let Some(p) = p else {
-            anyhow::bail!("game {i} did not finish");
+            // Interrupted: the games never started (or abandoned) are not counted.
+            anyhow::ensure!(signal != 0, "game {i} did not finish");
+            continue;
         };
         total.add(p.outcome);
         sides[i % unit as usize].add(p.outcome);
         plies += p.plies as u64;
+        games += 1;
     }
     Ok(MatchOutcome {
         total,
         sides,
         plies,
-        games: counted,
+        games,
         pairs,
         stopped_early: counted < n,
         record_file,
+        interrupted: (signal != 0).then(|| Interrupted {
+            signal,
+            planned: n,
+            abandoned: abandoned.into_inner(),
+        }),
     })
 }
 

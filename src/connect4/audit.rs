@@ -7,7 +7,7 @@
 //! Prints per ply range the moves checked, where they came from, the share proven (book or
 //! solver), and every value-worsening move with its position.
 
-use super::fmt_dur;
+use super::{fmt_dur, play_one, Score};
 use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,8 +15,7 @@ use kibitz_bots_connect4::client::engine_deadlines;
 use kibitz_connect4::agents::{self, AgentSpec, EngineAgent, EngineSpec};
 use kibitz_connect4::book::Book;
 use kibitz_connect4::game_impl::{C4Config, ConnectFour};
-use kibitz_connect4::players::play_game;
-use kibitz_connect4::{Board, Engine, Geometry, Player, Solver, SolverConfig, TimeControl};
+use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
 use kibitz_search::agent::Agent;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -192,7 +191,7 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
     }
     let mut rows = vec![Row::default(); RANGES.len()];
     let mut worsening = Vec::new();
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let mut score = Score::default();
     let bar = ProgressBar::new(args.games as u64).with_style(
         ProgressStyle::with_template(
             "audit {bar:40} {pos}/{len} games [{elapsed_precise}<{eta}] {msg}",
@@ -202,25 +201,14 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     for g in 0..args.games {
         let k = opponents.len();
-        let we_first = (g / k).is_multiple_of(2);
-        let our_seat = usize::from(!we_first);
-        let them = &mut *opponents[g % k];
-        let agents: [&mut dyn Agent<ConnectFour>; 2] = if we_first {
-            [&mut bot, them]
-        } else {
-            [them, &mut bot]
-        };
-        let game_seed = kibitz_search::seed::mix(args.seed, g as u64);
-        let end = play_game(
-            agents,
-            [game_seed, game_seed],
-            &[],
+        let our_seat = (g / k) % 2;
+        score.add(play_one(
+            &mut bot,
+            &mut *opponents[g % k],
+            our_seat,
+            (args.seed, g as u64),
             || TimeControl::new(soft, hard),
-            |_| false,
             |m| -> anyhow::Result<()> {
-                if m.seat != our_seat {
-                    return Ok(());
-                }
                 let (column, time) = (m.decision.action, m.decision.elapsed);
                 let source = agents::source(m.decision).unwrap_or("none");
                 let check = check_move(&mut oracle, &check_book, m.board, column)?;
@@ -249,16 +237,11 @@ fn run_games(args: &AuditArgs) -> anyhow::Result<()> {
                 }
                 Ok(())
             },
-        )?;
-        match end.board.winner() {
-            None => draws += 1,
-            Some(p) if (p == Player::First) == we_first => wins += 1,
-            Some(_) => losses += 1,
-        }
+        )?);
         bar.inc(1);
     }
     bar.finish_and_clear();
-    print_report(args, &rows, &worsening, (wins, draws, losses), started);
+    print_report(args, &rows, &worsening, score, started);
     if !worsening.is_empty() {
         bail!("{} value-worsening moves", worsening.len());
     }
@@ -269,7 +252,11 @@ fn print_report(
     args: &AuditArgs,
     rows: &[Row],
     worsening: &[String],
-    (wins, draws, losses): (usize, usize, usize),
+    Score {
+        wins,
+        draws,
+        losses,
+    }: Score,
     started: Instant,
 ) {
     let mut table = Table::new();

@@ -1,15 +1,12 @@
 //! `kibitz connect4 games`: the engine against a random or engine opponent, per-ply stats.
 
-use super::fmt_dur;
+use super::{fmt_dur, play_one, Score};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::ProgressBar;
 use kibitz_bots_connect4::client::engine_deadlines;
 use kibitz_connect4::agents::{self, AgentSpec, EngineAgent, EngineSpec};
-use kibitz_connect4::game_impl::{C4Config, ConnectFour};
-use kibitz_connect4::players::play_game;
+use kibitz_connect4::game_impl::C4Config;
 use kibitz_connect4::TimeControl;
-use kibitz_search::agent::Agent;
-use kibitz_search::seed::mix;
 use std::time::Duration;
 
 /// Plays `games` games and prints per-ply statistics.
@@ -19,29 +16,19 @@ pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::R
     let (soft, hard, _) = engine_deadlines(Duration::from_millis(ms));
     // Per ply: [moves, book, proven (book or solver), exact, heuristic], total time, max time.
     let mut stats = vec![([0usize; 5], Duration::ZERO, Duration::ZERO); 43];
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let mut score = Score::default();
     let bar = ProgressBar::new(games as u64);
     for g in 0..games {
         let config = C4Config::default();
         let mut us = EngineAgent::new(&EngineSpec::engine(64), &config)?;
         let mut them = them_spec.build(&config)?;
-        let our_seat = g % 2;
-        let agents: [&mut dyn Agent<ConnectFour>; 2] = if our_seat == 0 {
-            [&mut us, &mut *them]
-        } else {
-            [&mut *them, &mut us]
-        };
-        let game_seed = mix(seed, g as u64);
-        let end = play_game(
-            agents,
-            [game_seed, game_seed],
-            &[],
+        score.add(play_one(
+            &mut us,
+            &mut *them,
+            g % 2,
+            (seed, g as u64),
             || TimeControl::new(soft, hard),
-            |_| false,
             |m| {
-                if m.seat != our_seat {
-                    return Ok(());
-                }
                 let d = m.decision;
                 let source = agents::source(d).unwrap_or("none");
                 let s = &mut stats[m.board.moves_played()];
@@ -54,12 +41,7 @@ pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::R
                 s.2 = s.2.max(d.elapsed);
                 Ok::<(), kibitz_connect4::Error>(())
             },
-        )?;
-        match end.board.winner() {
-            None => draws += 1,
-            Some(p) if (p == kibitz_connect4::Player::First) == (our_seat == 0) => wins += 1,
-            Some(_) => losses += 1,
-        }
+        )?);
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -91,6 +73,11 @@ pub fn play_games(games: usize, ms: u64, opponent: &str, seed: u64) -> anyhow::R
         ]);
     }
     println!("{table}");
+    let Score {
+        wins,
+        draws,
+        losses,
+    } = score;
     println!("our results: {wins} wins, {draws} draws, {losses} losses (opponent {opponent})");
     Ok(())
 }

@@ -48,6 +48,8 @@
 //! - `counter_cands`: a trade start also tries an offer just above the modelled counter.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
 use std::time::Duration;
 
 use kibitz_search::agent::{Agent, Decision, View};
@@ -65,7 +67,7 @@ use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
 use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
 use crate::sim::{rollout_seats, utility, World, MARGIN};
-use parallel::{play_worlds, Played};
+use parallel::{gather, play_worlds, Helper, Played};
 
 mod bidding;
 mod parallel;
@@ -175,6 +177,77 @@ pub const WORLD_BATCH: usize = 64;
 /// that little sampling is wasted when the soft time comes.
 pub const THREAD_BATCH: usize = 16;
 
+/// Draws `count` worlds for a decision from a player (the calling thread's, or a helper's
+/// copy with a stream of its own); owned, so that detached helper threads can hold it.
+type Sampler<W> = Arc<dyn Fn(&mut StrongPlayer, usize) -> Vec<W> + Send + Sync>;
+
+/// A candidate's utility in a world (`value(world, candidate)`); owned like [`Sampler`].
+type Valuer<W> = Arc<dyn Fn(&W, usize) -> f64 + Send + Sync>;
+
+/// One timed Monte-Carlo loop, shared by the calling thread and its helpers (see
+/// [`StrongPlayer::run_worlds`]).
+struct Timed<W> {
+    /// Worlds sampled and played at a time.
+    batch: usize,
+    /// At most this many worlds in all threads together.
+    cap: usize,
+    /// Worlds claimed so far by all threads (a batch's start index).
+    claimed: Arc<AtomicUsize>,
+    /// Candidates.
+    n: usize,
+    /// The decision's clock.
+    tc: TimeControl,
+    sample: Sampler<W>,
+    value: Valuer<W>,
+}
+
+impl<W> Clone for Timed<W> {
+    fn clone(&self) -> Self {
+        Timed {
+            batch: self.batch,
+            cap: self.cap,
+            claimed: Arc::clone(&self.claimed),
+            n: self.n,
+            tc: self.tc.clone(),
+            sample: Arc::clone(&self.sample),
+            value: Arc::clone(&self.value),
+        }
+    }
+}
+
+impl<W: Sync> Timed<W> {
+    /// One thread's share: batches sampled by `pl` and played until the soft time is up or
+    /// the cap is reached, each handed to `out` with its start index as it is finished (a
+    /// batch cut by the soft time holds its whole worlds only, and is the last). `out`
+    /// returns false to stop. Only the calling thread's (`first`) first world is always
+    /// finished.
+    fn run(
+        &self,
+        pl: &mut StrongPlayer,
+        first: bool,
+        out: &mut dyn FnMut((usize, Played)) -> bool,
+    ) {
+        let mut played = false;
+        loop {
+            let free = first && !played;
+            if !free && self.tc.soft_expired() {
+                break;
+            }
+            let start = self.claimed.fetch_add(self.batch, Ordering::Relaxed);
+            if start >= self.cap {
+                break;
+            }
+            let worlds = (self.sample)(pl, self.batch.min(self.cap - start));
+            let p = play_worlds(&worlds, self.n, 1, Some(&self.tc), free, &*self.value);
+            let whole = p.worlds == worlds.len();
+            played |= p.worlds > 0;
+            if !out((start, p)) || !whole {
+                break;
+            }
+        }
+    }
+}
+
 /// Who is still in the current bidding run, as far as the bid histories tell.
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
@@ -245,7 +318,9 @@ impl StrongPlayer {
     /// samples and plays its own batches of [`THREAD_BATCH`]. So a large `worlds` (say 100000) means "as many worlds as the time
     /// allows", and two threads play about twice as many as one. No world starts after the
     /// soft time but the first, and a world still running then is dropped whole, so a
-    /// decision overruns the soft time by about one play-out (far from the hard deadline).
+    /// decision overruns the soft time by about one play-out (far from the hard deadline);
+    /// on several threads the decision waits for a helper thread only until halfway from the
+    /// soft time to the hard deadline, and decides on what the helpers have sent by then.
     pub fn set_budget(&mut self, soft: Duration, hard: Duration) {
         self.budget = Some((soft, hard));
     }
@@ -337,85 +412,64 @@ impl StrongPlayer {
     /// decision at any thread count). Under a budget (see [`Self::set_budget`]), up to
     /// `worlds` worlds while the soft time allows: every thread samples its own batches
     /// ([`WORLD_BATCH`] worlds on one thread, [`THREAD_BATCH`] on several) from its own copy
-    /// of the player with its own random stream (seeded from the player's) and plays them,
-    /// so threads wait for each other only once, at the end. Play-outs are counted.
-    fn run_worlds<W: Sync>(
+    /// of the player with its own random stream (seeded from the player's) and plays them.
+    /// The helper threads are detached and send each finished batch; the calling thread,
+    /// after its own share, takes what they sent until they finish or until the wait cutoff
+    /// (`parallel::gather`), so a descheduled helper cannot hold the decision past the hard
+    /// deadline. Batches are summed in the order they were claimed. Play-outs are counted.
+    fn run_worlds<W: Sync + 'static>(
         &mut self,
-        sample: &(dyn Fn(&mut StrongPlayer, usize) -> Vec<W> + Sync),
+        sample: Sampler<W>,
         n: usize,
-        value: &(dyn Fn(&W, usize) -> f64 + Sync),
+        value: Valuer<W>,
     ) -> Played {
         let Some(tc) = self.time_control() else {
             let worlds = sample(self, self.params.worlds);
-            return self.play(&worlds, n, value);
+            return self.play(&worlds, n, &*value);
         };
         let threads = self.params.threads.max(1);
-        let batch = if threads == 1 {
-            WORLD_BATCH
-        } else {
-            THREAD_BATCH
+        let job = Timed {
+            batch: if threads == 1 {
+                WORLD_BATCH
+            } else {
+                THREAD_BATCH
+            },
+            cap: self.params.worlds,
+            claimed: Arc::new(AtomicUsize::new(0)),
+            n,
+            tc,
+            sample,
+            value,
         };
-        let cap = self.params.worlds;
-        let claimed = AtomicUsize::new(0);
-        // One thread's share: batches sampled by `pl` and played until the soft time is up or
-        // the cap is reached; only the calling thread's first world is always finished.
-        let work = |pl: &mut StrongPlayer, first: bool| -> Played {
-            let mut total = Played {
-                sums: vec![0.0; n],
-                worlds: 0,
-            };
-            loop {
-                let free = first && total.worlds == 0;
-                if !free && tc.soft_expired() {
-                    break;
-                }
-                let start = claimed.fetch_add(batch, Ordering::Relaxed);
-                if start >= cap {
-                    break;
-                }
-                let worlds = sample(pl, batch.min(cap - start));
-                let p = play_worlds(&worlds, n, 1, Some(&tc), free, value);
-                for (t, s) in total.sums.iter_mut().zip(&p.sums) {
-                    *t += s;
-                }
-                total.worlds += p.worlds;
-                if p.worlds < worlds.len() {
-                    break;
-                }
-            }
-            total
-        };
-        let helpers: Vec<StrongPlayer> = (1..threads)
+        let helpers: Vec<Helper<(usize, Played)>> = (1..threads)
             .map(|_| {
                 let mut h = self.clone();
                 h.rng = ChaCha8Rng::seed_from_u64(self.rng.random());
-                h
+                let job = job.clone();
+                Box::new(move |tx: Sender<(usize, Played)>| {
+                    job.run(&mut h, false, &mut |batch| tx.send(batch).is_ok())
+                }) as Helper<(usize, Played)>
             })
             .collect();
-        let total = if helpers.is_empty() {
-            work(self, true)
-        } else {
-            std::thread::scope(|s| {
-                let work = &work;
-                let handles: Vec<_> = helpers
-                    .into_iter()
-                    .filter_map(|mut h| {
-                        std::thread::Builder::new()
-                            .spawn_scoped(s, move || work(&mut h, false))
-                            .ok()
-                    })
-                    .collect();
-                let mut total = work(self, true);
-                // A helper that panicked loses only its own worlds.
-                for p in handles.into_iter().filter_map(|h| h.join().ok()) {
-                    for (t, s) in total.sums.iter_mut().zip(&p.sums) {
-                        *t += s;
-                    }
-                    total.worlds += p.worlds;
-                }
-                total
-            })
+        let mut batches = gather(&job.tc, helpers, || {
+            let mut own = Vec::new();
+            job.run(self, true, &mut |batch| {
+                own.push(batch);
+                true
+            });
+            own
+        });
+        batches.sort_unstable_by_key(|b| b.0);
+        let mut total = Played {
+            sums: vec![0.0; n],
+            worlds: 0,
         };
+        for (_, p) in &batches {
+            for (t, s) in total.sums.iter_mut().zip(&p.sums) {
+                *t += s;
+            }
+            total.worlds += p.worlds;
+        }
         self.rollouts
             .set(self.rollouts.get() + (total.worlds * n) as u64);
         total
@@ -501,12 +555,12 @@ impl StrongPlayer {
             return cands.pop().unwrap_or(Answer::Auction);
         }
         let sc = self.scorer();
-        let cands = &cands;
-        let at = |w: &World, c: usize| {
+        let owned = cands.clone();
+        let at: Valuer<World> = Arc::new(move |w: &World, c: usize| {
             let mut g = w.at_turn(&sc.k, me);
-            g.answer(cands[c]);
+            g.answer(owned[c]);
             sc.utility(rollout_seats(g, &sc.policy))
-        };
+        });
         if self.params.start_split && cands[0] == Answer::Auction && cands.len() > 2 {
             // The best of many noisy trade estimates is biased upwards against the one
             // auction estimate: pick the trade on half the worlds, then compare it with the
@@ -523,7 +577,7 @@ impl StrongPlayer {
             return if i == 0 { cands[0] } else { cands[t] };
         }
         let n = cands.len();
-        let p = self.run_worlds(&|pl, count| pl.worlds(None, count), n, &at);
+        let p = self.run_worlds(Arc::new(|pl, count| pl.worlds(None, count)), n, at);
         cands[self.best_of(&p, n)]
     }
 
@@ -539,7 +593,7 @@ impl StrongPlayer {
         }
         let next = me.next();
         let sc = self.scorer();
-        let value = |w: &World, c: usize| {
+        let value = move |w: &World, c: usize| {
             let g = if c == 0 {
                 w.after_sale(&sc.k, animal, high_bidder, me, price, next)
             } else {
@@ -547,7 +601,8 @@ impl StrongPlayer {
             };
             sc.utility(rollout_seats(g, &sc.policy))
         };
-        let p = self.run_worlds(&|pl, count| pl.worlds(Some(animal), count), 2, &value);
+        let sample = move |pl: &mut StrongPlayer, count| pl.worlds(Some(animal), count);
+        let p = self.run_worlds(Arc::new(sample), 2, Arc::new(value));
         Answer::buy_back(self.best_of(&p, 2) == 1, high_bid)
     }
 
@@ -590,7 +645,7 @@ impl StrongPlayer {
         if cands.len() == 1 {
             return Answer::Money(Cards::EMPTY);
         }
-        let sample = |pl: &mut StrongPlayer, m: usize| -> Vec<(World, Cards)> {
+        let sample = move |pl: &mut StrongPlayer, m: usize| -> Vec<(World, Cards)> {
             let (worlds, offers) =
                 pl.challenge_worlds(challenger, animal, count, offer_cards, tie, m);
             worlds
@@ -606,14 +661,14 @@ impl StrongPlayer {
                 .collect()
         };
         let sc = self.scorer();
-        let cands = &cands;
-        let value = |(w, offer): &(World, Cards), c: usize| {
+        let owned = cands.clone();
+        let value = move |(w, offer): &(World, Cards), c: usize| {
             let mut g = w.at_challenge(&sc.k, challenger, animal, count, *offer, tie);
-            g.answer(Answer::Money(cands[c]));
+            g.answer(Answer::Money(owned[c]));
             sc.utility(rollout_seats(g, &sc.policy))
         };
         let n = cands.len();
-        let p = self.run_worlds(&sample, n, &value);
+        let p = self.run_worlds(Arc::new(sample), n, Arc::new(value));
         let i = self.best_of(&p, n);
         Answer::Money(cands[i])
     }

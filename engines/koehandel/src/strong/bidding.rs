@@ -1,6 +1,8 @@
 //! Auctions for the strong player: who is still bidding, and the reservation price (the
 //! most it would pay), found by Monte Carlo over a few price points.
 
+use std::sync::Arc;
+
 use super::{Run, StrongPlayer};
 use crate::eval::auction_value;
 use crate::event::Answer;
@@ -54,13 +56,14 @@ impl StrongPlayer {
         caps.sort_unstable();
         caps.dedup();
         let out = self.run.out;
-        let (sc, hb, caps) = (self.scorer(), *high_bid, &caps);
-        let value = |w: &World, c: usize| {
+        let (sc, hb, owned) = (self.scorer(), *high_bid, caps.clone());
+        let value = move |w: &World, c: usize| {
             let g = w.at_bid(&sc.k, animal, auctioneer, out, high_bidder, hb);
-            sc.utility(rollout_capped(g, &sc.policy, me, caps[c]))
+            sc.utility(rollout_capped(g, &sc.policy, me, owned[c]))
         };
+        let sample = move |pl: &mut StrongPlayer, m| pl.worlds(Some(animal), m);
         let sums = self
-            .run_worlds(&|pl, m| pl.worlds(Some(animal), m), caps.len(), &value)
+            .run_worlds(Arc::new(sample), caps.len(), Arc::new(value))
             .sums;
         let best = (0..caps.len())
             .max_by(|&a, &b| sums[a].total_cmp(&sums[b]).then(b.cmp(&a)))
