@@ -83,6 +83,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 )
                 .or_insert(0u64) += 1;
         }
+        if (d + 1) % 25 == 0 {
+            eprintln!("after {games} games: A won {wins}");
+        }
     }
     let p = wins as f64 / games as f64;
     let se = (p * (1.0 - p) / games as f64).sqrt();

@@ -92,14 +92,17 @@ pub struct IsmctsParams {
     /// (two seats; `hand = 0` leaves every move to ISMCTS).
     pub endgame: EndgameParams,
     /// Exploiting a greedy opponent (0 = off): once the particle filter's posterior that the
-    /// opponent plays like the greedy bot reaches [`GREEDY_BELIEF`], its playout moves are the
+    /// opponent plays like the greedy bot reaches `exploit_belief`, its playout moves are the
     /// greedy bot's ([`SeatedRollout`]) and its moves inside the tree are too with this
     /// probability (the search's `opponent_policy`), instead of UCB replies that see our hand.
     pub exploit: f64,
+    /// The filter's posterior from which [`IsmctsParams::exploit`] models the opponent as
+    /// the greedy bot (default [`GREEDY_BELIEF`]).
+    pub exploit_belief: f64,
 }
 
-/// The filter's posterior (greedy against uniform play) from which [`IsmctsParams::exploit`]
-/// models the opponent as the greedy bot. The hypotheses part fast: a greedy bot's history
+/// The default filter posterior (greedy against uniform play) from which
+/// [`IsmctsParams::exploit`] models the opponent as the greedy bot. The hypotheses part fast: a greedy bot's history
 /// keeps the posterior near 1, a single clearly non-greedy choice drops it by ~8 nats.
 pub const GREEDY_BELIEF: f64 = 0.9;
 
@@ -148,6 +151,7 @@ impl Default for IsmctsParams {
             threads: 1,
             endgame: EndgameParams::OFF,
             exploit: 0.0,
+            exploit_belief: GREEDY_BELIEF,
         }
     }
 }
@@ -179,6 +183,7 @@ impl IsmctsParams {
             threads: 1,
             endgame: EndgameParams::OFF,
             exploit: 0.0,
+            exploit_belief: GREEDY_BELIEF,
         }
     }
 
@@ -229,7 +234,7 @@ impl IsmctsPlayer {
         let p = self.params;
         let mut model_rng = SimRng::new(self.rng.random());
         let det = Determinizer::new(know, &p.evidence, &p.model, &mut model_rng);
-        let greedy_opponent = p.exploit > 0.0 && det.opponent_greedy() >= GREEDY_BELIEF;
+        let greedy_opponent = p.exploit > 0.0 && det.opponent_greedy() >= p.exploit_belief;
         let mut config = p.search;
         if greedy_opponent {
             config.opponent_policy = p.exploit;
