@@ -3,7 +3,15 @@
 //! asks (a) the same search shown the opponent's whole hand (the arena's `peek=1`) and (b) the
 //! same search again with another seed (how often two blind searches disagree by chance).
 //! Each decision is put in one class (draw vs play, Jack timing, wish, 7/8 timing, answer to
-//! a 7, other card) and the disagreements are tallied for won and lost games apart.
+//! a 7, other card) by how the blind action differs from the peek one (where they agree: from
+//! the re-seeded one; `same` when all three agree), and the disagreements are tallied for won
+//! and lost games apart. The re-seeded column is the noise floor: a class matters where peek
+//! differs clearly more often than a second blind search does.
+//!
+//! Measured (150 deals = 300 games, 4,000 iterations, seed 404; 72.7 % won): per lost game,
+//! peek differs minus re-seed differs: draw vs play +1.33, other card +0.51, Jack timing
+//! +0.48, 7/8 timing +0.22, wish +0.06, answer to a 7 +0.06; per won game +0.46, +0.19,
+//! +0.29, +0.10, +0.02, +0.06. Whether to draw is where hidden cards cost most.
 //!
 //! ```text
 //! cargo run --release -p kibitz-maumau --example mm_greedy_losses -- DEALS ITERS [SEED] [SPEC]
