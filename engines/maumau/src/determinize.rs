@@ -66,6 +66,9 @@ pub struct Determinizer {
     /// their cumulative weights; empty without a model.
     particles: Vec<([u32; MAX_PLAYERS], u32)>,
     cumulative: Vec<f64>,
+    /// The particle filter's posterior that the opponent plays like the greedy bot (0 without
+    /// the filter).
+    greedy: f64,
 }
 
 impl Determinizer {
@@ -147,10 +150,12 @@ impl Determinizer {
             want,
             particles: Vec::new(),
             cumulative: Vec::new(),
+            greedy: 0.0,
         };
         if model.filter && model.particles > 0 {
             if let Some(out) = crate::filter::filter_hands(know, model, rng) {
                 det.use_filter(know.me(), pool_set, &out);
+                det.greedy = out.greedy;
                 return det;
             }
         }
@@ -158,6 +163,13 @@ impl Determinizer {
             det.score_particles(know, model, rng);
         }
         det
+    }
+
+    /// The particle filter's posterior probability that the (only) opponent plays like the
+    /// greedy bot, from its actions so far; 0 when the filter did not run (more seats, filter
+    /// off, or a trace it could not follow).
+    pub fn opponent_greedy(&self) -> f64 {
+        self.greedy
     }
 
     /// Takes the particle filter's opponent hands (two players) as the candidate deals.

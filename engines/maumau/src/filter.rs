@@ -67,6 +67,12 @@ pub struct FilterOutput {
     pub hands: Vec<(u32, f64)>,
     /// Particles whose history could not be kept consistent and were patched at the end.
     pub patched: usize,
+    /// Probability that the opponent plays like the greedy bot rather than uniformly, over the
+    /// whole history: the model's two hypotheses at even prior odds (not the model's
+    /// `1 − noise`, so that it takes evidence, not an empty history, to call a player greedy),
+    /// averaged over the weighted particles. Lets the search model the opponent's own moves
+    /// once its play has given it away ([`crate::mcts`]).
+    pub greedy: f64,
 }
 
 /// A uniformly random card of `mask` (its index); `None` when `mask` is empty.
@@ -406,6 +412,7 @@ pub fn filter_hands<R: RngCore + ?Sized>(
         return None;
     }
     let mut hands: Vec<(u32, f64)> = Vec::with_capacity(n);
+    let mut greedy = 0.0;
     for p in &ps {
         let mut h = (p.hand & allowed) | known;
         while (h.count_ones() as usize) > size {
@@ -421,11 +428,26 @@ pub fn filter_hands<R: RngCore + ?Sized>(
             }
         }
         patched += (h != p.hand) as usize;
-        hands.push((h, (p.logw - top).exp()));
+        let weight = (p.logw - top).exp();
+        greedy += weight * posterior_greedy(p.lg - p.lu);
+        hands.push((h, weight));
     }
     let sum: f64 = hands.iter().map(|h| h.1).sum();
     for h in hands.iter_mut() {
         h.1 /= sum;
     }
-    Some(FilterOutput { hands, patched })
+    Some(FilterOutput {
+        hands,
+        patched,
+        greedy: greedy / sum,
+    })
+}
+
+/// The greedy hypothesis' posterior from its log odds (a logistic, safe for any input).
+fn posterior_greedy(log_odds: f64) -> f64 {
+    if log_odds.is_nan() {
+        0.0
+    } else {
+        1.0 / (1.0 + (-log_odds).exp())
+    }
 }

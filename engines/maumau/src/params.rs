@@ -73,6 +73,11 @@ kibitz_search::tunable_fields! {
         "om_p78" => model.special, 0.0..=20.0, step 1.0;
         /// opponent model: cost of a Jack in the soft greedy score (cards of a suit)
         "om_pjack" => model.jack, 0.0..=40.0, step 2.0;
+        /// probability of the greedy bot's move for an opponent the filter finds greedy,
+        /// inside the tree (its playouts are the greedy bot's whenever this is above 0)
+        "om_exploit" => exploit, 0.0..=1.0, step 0.25, valid 0.0..=1.0;
+        /// the filter's greedy posterior from which om_exploit models the opponent as greedy
+        "om_belief" => exploit_belief, 0.5..=0.99, step 0.05, valid 0.0..=1.0;
         /// endgame PIMC once no hand holds more cards than this (0 = off)
         "eg_hand" => endgame.hand, 0..=8, step 1, valid 0..=32;
         /// endgame PIMC: determinized worlds per decision

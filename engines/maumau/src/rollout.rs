@@ -402,6 +402,35 @@ pub fn features(policy: &GreedyRollout, sim: &FastSim, card: Card) -> [f64; FEAT
     })
 }
 
+/// The action `play` takes in `sim` (played on a copy), if it is one of `actions`; else the
+/// first of them: [`RolloutPolicy::choose`] for policies that play on bit masks.
+fn choose_by_probe<R: Rng + ?Sized>(
+    sim: &FastSim,
+    actions: &[Action],
+    rng: &mut R,
+    play: impl FnOnce(&mut FastSim, &mut R),
+) -> Action {
+    let mut probe = *sim;
+    play(&mut probe, rng);
+    let played = sim.hand(sim.mover()).0 & !probe.hand(sim.mover()).0;
+    let a = match played.trailing_zeros() {
+        32 => Action::Draw,
+        c => Action::Play {
+            card: Card::from_bits(c),
+            wish: if c >> 2 == 4 && sim.jack_wishes() {
+                probe.wish().unwrap_or(Suit::Pik)
+            } else {
+                Suit::Pik
+            },
+        },
+    };
+    if actions.contains(&a) {
+        a
+    } else {
+        actions[0]
+    }
+}
+
 impl RolloutPolicy<FastSim> for GreedyRollout {
     fn choose<R: Rng + ?Sized>(
         &mut self,
@@ -410,25 +439,98 @@ impl RolloutPolicy<FastSim> for GreedyRollout {
         rng: &mut R,
     ) -> Action {
         // For callers that list actions; the search itself uses `step`.
-        let mut probe = *sim;
-        self.play_one(&mut probe, rng);
-        let played = sim.hand(sim.mover()).0 & !probe.hand(sim.mover()).0;
-        let a = match played.trailing_zeros() {
-            32 => Action::Draw,
-            c => Action::Play {
-                card: Card::from_bits(c),
-                wish: if c >> 2 == 4 && sim.jack_wishes() {
-                    probe.wish().unwrap_or(Suit::Pik)
-                } else {
-                    Suit::Pik
-                },
-            },
-        };
-        if actions.contains(&a) {
-            a
-        } else {
-            actions[0]
+        choose_by_probe(sim, actions, rng, |probe, rng| self.play_one(probe, rng))
+    }
+
+    #[inline]
+    fn step<R: Rng + ?Sized>(
+        &mut self,
+        sim: &mut FastSim,
+        _: &mut Vec<Action>,
+        rng: &mut R,
+    ) -> bool {
+        if sim.winner().is_some() {
+            return false;
         }
+        self.play_one(sim, rng);
+        true
+    }
+}
+
+/// Plays one move of `sim` (which must not be over) exactly as the greedy bot
+/// ([`crate::agents::MauMauAgent::greedy`]) does: no card fits → draw; otherwise the legal card
+/// of highest score (4 per card held of its suit, +50 for a 7 or 8, −100 for a Jack; ties to
+/// the higher card number, as its `max_by_key`), wishing the suit the rest holds most (Jacks
+/// not counted; ties to the lower suit).
+#[inline]
+pub fn greedy_bot_step<R: RngCore + ?Sized>(sim: &mut FastSim, rng: &mut R) {
+    let legal = sim.legal();
+    if legal == 0 {
+        sim.draw(rng);
+        return;
+    }
+    let hand = sim.hand(sim.mover()).0;
+    let mut best = (i32::MIN, 0u32);
+    let mut m = legal;
+    while m != 0 {
+        let c = m.trailing_zeros();
+        m &= m - 1;
+        let mut s = 4 * (hand & suit_mask(c & 3)).count_ones() as i32;
+        match c >> 2 {
+            4 => s -= 100,
+            0 | 1 => s += 50,
+            _ => {}
+        }
+        if s >= best.0 {
+            best = (s, c);
+        }
+    }
+    let c = best.1;
+    let rest = hand & !(1 << c) & !JACKS;
+    let mut wish = (0u32, 0u8);
+    for s in 0..4u32 {
+        let n = (rest & suit_mask(s)).count_ones();
+        if n > wish.0 {
+            wish = (n, s as u8);
+        }
+    }
+    sim.play(c, wish.1, rng);
+}
+
+/// The search's playout policy seen from the searching seat: every seat plays `ours`, except
+/// that with `greedy_opponent` the other seats play [`greedy_bot_step`]: the search's model of
+/// an opponent whose play so far the particle filter found to be the greedy bot's
+/// ([`crate::determinize::Determinizer::opponent_greedy`]). Without it this is `ours` exactly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatedRollout {
+    /// The searching seat.
+    pub seat: usize,
+    /// Its playout policy (and every seat's without `greedy_opponent`).
+    pub ours: GreedyRollout,
+    /// Whether the other seats play as the greedy bot.
+    pub greedy_opponent: bool,
+}
+
+impl SeatedRollout {
+    /// Plays one move of `sim` (which must not be over) by the mover's policy.
+    #[inline]
+    pub fn play_one<R: RngCore + ?Sized>(&self, sim: &mut FastSim, rng: &mut R) {
+        if self.greedy_opponent && sim.mover() != self.seat {
+            greedy_bot_step(sim, rng);
+        } else {
+            self.ours.play_one(sim, rng);
+        }
+    }
+}
+
+impl RolloutPolicy<FastSim> for SeatedRollout {
+    fn choose<R: Rng + ?Sized>(
+        &mut self,
+        sim: &FastSim,
+        actions: &[Action],
+        rng: &mut R,
+    ) -> Action {
+        choose_by_probe(sim, actions, rng, |probe, rng| self.play_one(probe, rng))
     }
 
     #[inline]
