@@ -2,7 +2,8 @@
 //! match records and searches every position from turn 30 to 58 of each game at a fixed
 //! node budget with one preset, then prints the nodes searched and the thread's CPU time
 //! (nodes per CPU second), so two presets compare without wall-clock noise. Also prints
-//! the search's score and depth on issue 38's turn-50 position.
+//! the search's score and depth on issue 38's turn-50 position and the default preset's bench
+//! signature (`kibitz bench`).
 //!
 //! Run: `cargo run --release -p kibitz-piranhas --example limit_nps -- PRESET NODES GAMES RECORDS.jsonl`.
 
@@ -72,5 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "issue 38 turn 50: {:?} score {} depth {}",
         c.mv, c.score, c.depth
     );
+    // The default preset's bench signature (`kibitz bench`; v4: 647,281).
+    println!("bench signature: {}", kibitz_piranhas::bench());
     Ok(())
 }
