@@ -10,7 +10,7 @@
 //!
 //! From turn 30 on, `v5` adds the round-limit terms of issue 38 ([`limit_sides`]): the
 //! projected turn-60 biggest-swarm difference, its sign, and the fish of each biggest swarm the
-//! opponent can capture, all ramping up to turn 60.
+//! opponent can capture, all ramping up to turn 60 (`v5`; it played worse than `v4`).
 //!
 //! Every weight is a named field of [`EvalParams`], settable by name (`--param name=value`).
 
@@ -290,9 +290,9 @@ pub struct LimitSide {
     /// The biggest swarm at turn 60 if each of the moves both colours still make joined one
     /// more fish to it: biggest + min((60 − turn) / 2, fish outside it). The same number of
     /// moves for both colours, whoever is to move: counting BLUE's extra move only when BLUE
-    /// is to move made the score jump by a whole fish between plies (measured: `v5` with
-    /// exact counts lost to `v4`, see tuning/README.md); BLUE's last move itself is
-    /// solved by the search (`end_plies`).
+    /// is to move made the score jump by a whole fish between plies (both countings lost to
+    /// `v4` at fixed nodes, see tuning/README.md); BLUE's last move itself is solved by the
+    /// search (`end_plies`).
     pub projected: u32,
     /// Fish of its biggest swarm that the opponent can capture with one move now.
     pub exposed: u32,

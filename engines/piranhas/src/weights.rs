@@ -45,9 +45,9 @@ pub struct EvalParams {
     /// Bonus per fish of the second-biggest swarm (the next union's size).
     pub second: i32,
     /// Bonus per fish of the projected turn-60 biggest-swarm difference (see
-    /// [`crate::eval::LimitSide::projected`]: biggest swarm plus one fish per move left, at
-    /// most the fish outside it), ramping from 0 at turn 30 to 1 at turn 60 ([`crate::eval::LIMIT_FROM`]): what the round
-    /// limit will compare, with BLUE's extra last move counted.
+    /// [`crate::eval::LimitSide::projected`]: biggest swarm plus one fish per round left, at
+    /// most the fish outside it), ramping from 0 at turn 30 to 1 at turn 60
+    /// ([`crate::eval::LIMIT_FROM`]): what the round limit will compare.
     pub proj: i32,
     /// Bonus for the sign of that projected difference (+1 ahead, 0 level, −1 behind), with
     /// the same ramp: the round limit decides by the sign, not by the margin.
@@ -155,10 +155,12 @@ impl EvalParams {
 
     /// `v4` plus the round-limit terms of issue 38 (`proj`, `outcome`, `exposed`): from turn
     /// 30 on the evaluation also weighs what turn 60 will compare, the projected biggest
-    /// swarms with BLUE's extra last move. The weights are a fit with `v4` held fixed
-    /// (`python3 tuning/piranhas_limit_fit.py`, Texel loss, scale 240) on 40,244 positions
-    /// from turn 30 on, replayed from 1,407 games of the contest-strength bots: validation
-    /// MSE 0.1885 → 0.1695. Not the default: see tuning/README.md for the matches.
+    /// swarms. The weights are a fit with `v4` held fixed (`python3
+    /// tuning/piranhas_limit_fit.py`, Texel loss) on 40,244 positions from turn 30 on,
+    /// replayed from 1,407 games of the contest-strength bots: validation MSE 0.1885 → 0.1695.
+    /// They predict the result better, but play worse: at 50,000 nodes per move `v5` lost to
+    /// `v4` in every variant tried, and as RED most of all (tuning/README.md). Not the
+    /// default; kept to reproduce that and as the start of a tuning at depth.
     pub const V5: EvalParams = EvalParams {
         proj: 120,
         outcome: 100,
