@@ -6,8 +6,8 @@
 //!
 //! - `random[:seed=N]` — [`kibitz_search::agent::RandomAgent`], seeded with the seed
 //!   [`Agent::new_game`] gives (as given: callers give each seat its own); `seed` fixes it.
-//! - `greedy[:eval=v1|v2|v3|v4|tuned|default,param.NAME=V,...]`
-//! - `search[:time=MS,hard=MS,depth=D,nodes=N,hash=MB,eval=v1|v2|v3|v4|tuned|default,qs=0|1,lmr=0|1,null=0|1,
+//! - `greedy[:eval=v1|v2|v3|v4|v5|tuned|default,param.NAME=V,...]`
+//! - `search[:time=MS,hard=MS,depth=D,nodes=N,hash=MB,eval=v1|v2|v3|v4|v5|tuned|default,qs=0|1,lmr=0|1,null=0|1,
 //!   smart=0|1,threads=N,param.NAME=V,...]` — `smart` switches the time management
 //!   (default on), `threads` > 1 searches with Lazy SMP; `time` is the agent's own budget per
 //!   move (default [`DEFAULT_BUDGET`], the contest's 2 s), turned into soft and hard times by

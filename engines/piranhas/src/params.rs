@@ -50,6 +50,12 @@ kibitz_search::tunable_fields! {
         "isolated" => eval.isolated, -100..=200, step 8;
         /// bonus per fish of the second swarm
         "second" => eval.second, -100..=200, step 8;
+        /// projected turn-60 swarm difference, from turn 30
+        "proj" => eval.proj, -100..=300, step 8;
+        /// sign of the projected turn-60 difference, from turn 30
+        "outcome" => eval.outcome, -200..=600, step 20;
+        /// penalty per capturable fish of the biggest swarm, from turn 30
+        "exposed" => eval.exposed, -100..=300, step 8;
         /// quiescence search on captures
         "qs" => search.quiescence, 0..=1, step 1;
         /// late-move reductions

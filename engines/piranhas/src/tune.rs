@@ -18,7 +18,7 @@
 //! Everything is deterministic for a given seed.
 
 use crate::board::Color;
-use crate::eval::{captures, features, EvalParams};
+use crate::eval::{captures, features, limit_terms, EvalParams, LIMIT_FROM};
 use crate::kraken::random_pair;
 use crate::movegen::{captures_into, count_moves};
 use crate::search::{Engine, EngineConfig};
@@ -118,6 +118,9 @@ pub fn features_of(state: &State) -> [f64; N] {
             0.0,
             -(f.isolated as f64) * on,
             f.second as f64 * on,
+            0.0,
+            0.0,
+            0.0,
         ]
     };
     let (a, b) = (side(me), side(me.other()));
@@ -126,6 +129,18 @@ pub fn features_of(state: &State) -> [f64; N] {
     x[6] = -(captures(state, me.other()).count() as f64 - captures(state, me).count() as f64);
     x[9] = 1.0;
     x[14] = if me == Color::Blue { 1.0 } else { -1.0 };
+    let turn = state.turn().min(MAX_TURN as u32);
+    if turn >= LIMIT_FROM {
+        let hits = [
+            captures(state, Color::Red).0,
+            captures(state, Color::Blue).0,
+        ];
+        let ramp = (turn - LIMIT_FROM) as f64 / (MAX_TURN as u32 - LIMIT_FROM) as f64;
+        let [d, sign, exposed] = limit_terms(state, hits);
+        x[17] = d as f64 * ramp;
+        x[18] = sign as f64 * ramp;
+        x[19] = -(exposed as f64) * ramp;
+    }
     x
 }
 
@@ -377,6 +392,9 @@ mod tests {
             blue: 23,
             isolated: 29,
             second: 31,
+            proj: 37,
+            outcome: 41,
+            exposed: 43,
             ..EvalParams::TUNED
         };
         let w = weights_of(&p);

@@ -211,3 +211,38 @@ fn an_illegal_choice_loses_and_is_named() {
     let (c, _) = rec.violation.expect("a violation");
     assert_eq!(c, kibitz_piranhas::Color::Red);
 }
+
+#[test]
+fn eval_v5_is_selectable_by_name_and_its_weights_are_tunables() {
+    let s: AgentSpec = "search:nodes=100,eval=v5".parse().unwrap();
+    assert_eq!(s.config.eval, EvalParams::V5);
+    assert_ne!(s.config.eval, EvalParams::V4);
+    // The default stays v4; v5 differs from it only in the round-limit weights.
+    assert_eq!(EvalParams::default(), EvalParams::V4);
+    let v4_again = EvalParams {
+        proj: 0,
+        outcome: 0,
+        exposed: 0,
+        ..EvalParams::V5
+    };
+    assert_eq!(v4_again, EvalParams::V4);
+    // The new weights are listed with the other tunables (`kibitz piranhas params`) and
+    // settable in a spec after the preset.
+    let names: Vec<&str> = kibitz_piranhas::param_specs()
+        .iter()
+        .map(|p| p.name)
+        .collect();
+    for name in ["proj", "outcome", "exposed"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let s: AgentSpec = "search:nodes=100,eval=v5,param.outcome=7".parse().unwrap();
+    assert_eq!(s.config.eval.outcome, 7);
+    assert_eq!(s.config.eval.proj, EvalParams::V5.proj);
+    // A game between v5 and v4 runs to its end by the rules.
+    let (mut a, mut b) = (
+        agent("search:nodes=300,eval=v5").unwrap(),
+        agent("search:nodes=300,eval=v4").unwrap(),
+    );
+    let r = play_game([a.as_mut(), b.as_mut()], [1, 2], [(3, 3), (6, 7)]);
+    assert!(r.violation.is_none() && r.result.is_some(), "{r:?}");
+}
