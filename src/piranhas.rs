@@ -151,7 +151,8 @@ pub struct SearchArgs {
     /// Search threads (more than 1: Lazy SMP over a shared lock-free table).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Evaluation preset: `default` (= `v4`), `v1`, `v2` (= `tuned`) or `v3`.
+    /// Evaluation preset: `default` (= `v4`), `v1`, `v2` (= `tuned`), `v3` or `v5` (v4 with
+    /// round-limit terms; weaker at fixed nodes).
     #[arg(long, default_value = "default")]
     eval: String,
     /// Tunable override `name=value` (repeatable): an evaluation weight, search knob or

@@ -60,7 +60,8 @@ struct Args {
     #[arg(long, default_value = "auto", value_parser = cli::parse_threads)]
     threads: usize,
     /// Evaluation preset: `default` (= `v4`), `v2` (the default of commit 1305576, also
-    /// `tuned`), `v1` or `v3`; `--param` overrides single weights on top of it.
+    /// `tuned`), `v1`, `v3` or `v5` (v4 with round-limit terms, weaker at fixed nodes);
+    /// `--param` overrides single weights on top of it.
     #[arg(long, default_value = "default")]
     eval: String,
     /// Tunable override, `name=value` (repeatable): any evaluation weight, search knob or
@@ -92,7 +93,7 @@ fn build_agent(a: &Args) -> anyhow::Result<Box<dyn Agent<Piranhas> + Send>> {
         "search" => {
             let eval = EvalParams::preset(&a.eval).with_context(|| {
                 format!(
-                    "unknown --eval {:?} (default, v1, v2, v3, v4, tuned)",
+                    "unknown --eval {:?} (default, v1, v2, v3, v4, v5, tuned)",
                     a.eval
                 )
             })?;
