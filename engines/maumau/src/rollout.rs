@@ -431,31 +431,39 @@ fn choose_by_probe<R: Rng + ?Sized>(
     }
 }
 
-impl RolloutPolicy<FastSim> for GreedyRollout {
-    fn choose<R: Rng + ?Sized>(
-        &mut self,
-        sim: &FastSim,
-        actions: &[Action],
-        rng: &mut R,
-    ) -> Action {
-        // For callers that list actions; the search itself uses `step`.
-        choose_by_probe(sim, actions, rng, |probe, rng| self.play_one(probe, rng))
-    }
+/// [`RolloutPolicy`] for a policy that plays one move at a time with its own `play_one`:
+/// `step` plays it in place, `choose` (for callers that list actions; the search itself uses
+/// `step`) reads the action off a probe copy.
+macro_rules! one_move_rollout {
+    ($policy:ty) => {
+        impl RolloutPolicy<FastSim> for $policy {
+            fn choose<R: Rng + ?Sized>(
+                &mut self,
+                sim: &FastSim,
+                actions: &[Action],
+                rng: &mut R,
+            ) -> Action {
+                choose_by_probe(sim, actions, rng, |probe, rng| self.play_one(probe, rng))
+            }
 
-    #[inline]
-    fn step<R: Rng + ?Sized>(
-        &mut self,
-        sim: &mut FastSim,
-        _: &mut Vec<Action>,
-        rng: &mut R,
-    ) -> bool {
-        if sim.winner().is_some() {
-            return false;
+            #[inline]
+            fn step<R: Rng + ?Sized>(
+                &mut self,
+                sim: &mut FastSim,
+                _: &mut Vec<Action>,
+                rng: &mut R,
+            ) -> bool {
+                if sim.winner().is_some() {
+                    return false;
+                }
+                self.play_one(sim, rng);
+                true
+            }
         }
-        self.play_one(sim, rng);
-        true
-    }
+    };
 }
+
+one_move_rollout!(GreedyRollout);
 
 /// Plays one move of `sim` (which must not be over) exactly as the greedy bot
 /// ([`crate::agents::MauMauAgent::greedy`]) does: no card fits → draw; otherwise the legal card
@@ -523,27 +531,4 @@ impl SeatedRollout {
     }
 }
 
-impl RolloutPolicy<FastSim> for SeatedRollout {
-    fn choose<R: Rng + ?Sized>(
-        &mut self,
-        sim: &FastSim,
-        actions: &[Action],
-        rng: &mut R,
-    ) -> Action {
-        choose_by_probe(sim, actions, rng, |probe, rng| self.play_one(probe, rng))
-    }
-
-    #[inline]
-    fn step<R: Rng + ?Sized>(
-        &mut self,
-        sim: &mut FastSim,
-        _: &mut Vec<Action>,
-        rng: &mut R,
-    ) -> bool {
-        if sim.winner().is_some() {
-            return false;
-        }
-        self.play_one(sim, rng);
-        true
-    }
-}
+one_move_rollout!(SeatedRollout);

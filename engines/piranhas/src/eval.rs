@@ -76,6 +76,19 @@ fn dilate_raw(s: u128) -> u128 {
     h | (h << 10) | (h >> 10)
 }
 
+/// The swarm of `rest` (8-connected) that holds its lowest fish; `rest` must not be empty.
+#[inline(always)]
+fn lowest_swarm(rest: u128) -> u128 {
+    let mut cur = rest & rest.wrapping_neg();
+    loop {
+        let next = dilate_raw(cur) & rest;
+        if next == cur {
+            return cur;
+        }
+        cur = next;
+    }
+}
+
 crate::popcnt::dispatch! {
     /// [`features`] with the coordinate sums (Σ x, Σ y) already known.
     fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features = features_impl
@@ -106,14 +119,7 @@ fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
     let mut rest = all ^ isolated;
     let mut main = 0u128;
     while rest != 0 {
-        let mut cur = rest & rest.wrapping_neg();
-        loop {
-            let next = dilate_raw(cur) & rest;
-            if next == cur {
-                break;
-            }
-            cur = next;
-        }
+        let cur = lowest_swarm(rest);
         let size = cur.count_ones();
         if size > f.biggest {
             f.second = f.biggest;
@@ -263,14 +269,7 @@ pub fn biggest_swarm_set(fish: Bitboard) -> Bitboard {
     let mut rest = fish.0;
     let (mut best, mut size) = (0u128, 0u32);
     while rest.count_ones() > size {
-        let mut cur = rest & rest.wrapping_neg();
-        loop {
-            let next = dilate_raw(cur) & rest;
-            if next == cur {
-                break;
-            }
-            cur = next;
-        }
+        let cur = lowest_swarm(rest);
         if cur.count_ones() > size {
             size = cur.count_ones();
             best = cur;
