@@ -18,6 +18,7 @@ use crate::bitboard::{Bitboard, BOARD_MASK, NOT_COL0, NOT_COL9};
 use crate::board::Color;
 use crate::movegen::for_each_move;
 use crate::state::{State, MAX_TURN};
+use crate::swarm::biggest_swarm_set;
 
 pub use crate::weights::EvalParams;
 
@@ -76,19 +77,6 @@ fn dilate_raw(s: u128) -> u128 {
     h | (h << 10) | (h >> 10)
 }
 
-/// The swarm of `rest` (8-connected) that holds its lowest fish; `rest` must not be empty.
-#[inline(always)]
-fn lowest_swarm(rest: u128) -> u128 {
-    let mut cur = rest & rest.wrapping_neg();
-    loop {
-        let next = dilate_raw(cur) & rest;
-        if next == cur {
-            return cur;
-        }
-        cur = next;
-    }
-}
-
 crate::popcnt::dispatch! {
     /// [`features`] with the coordinate sums (Σ x, Σ y) already known.
     fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features = features_impl
@@ -119,7 +107,14 @@ fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
     let mut rest = all ^ isolated;
     let mut main = 0u128;
     while rest != 0 {
-        let cur = lowest_swarm(rest);
+        let mut cur = rest & rest.wrapping_neg();
+        loop {
+            let next = dilate_raw(cur) & rest;
+            if next == cur {
+                break;
+            }
+            cur = next;
+        }
         let size = cur.count_ones();
         if size > f.biggest {
             f.second = f.biggest;
@@ -261,22 +256,6 @@ pub fn moves_left(turn: u32, c: Color) -> u32 {
     let own = turn.is_multiple_of(2) == (c == Color::Red);
     let first = if own { turn } else { turn + 1 };
     (MAX_TURN as u32).saturating_sub(first).div_ceil(2)
-}
-
-/// The biggest swarm of `fish` as a set: the first found from the lowest square among those of
-/// the largest size (empty without fish).
-pub fn biggest_swarm_set(fish: Bitboard) -> Bitboard {
-    let mut rest = fish.0;
-    let (mut best, mut size) = (0u128, 0u32);
-    while rest.count_ones() > size {
-        let cur = lowest_swarm(rest);
-        if cur.count_ones() > size {
-            size = cur.count_ones();
-            best = cur;
-        }
-        rest ^= cur;
-    }
-    Bitboard(best)
 }
 
 /// What the round limit will compare, for one colour (the inputs of the `v5` terms).

@@ -17,11 +17,19 @@ pub fn flood(fish: Bitboard, seed: Bitboard) -> Bitboard {
 
 /// Size of the largest swarm of `fish` (0 when there is none).
 pub fn biggest_swarm(fish: Bitboard) -> u32 {
+    biggest_swarm_set(fish).count()
+}
+
+/// The largest swarm of `fish` as a set: among swarms of the largest size, the one holding
+/// the lowest square (empty when there are no fish).
+pub fn biggest_swarm_set(fish: Bitboard) -> Bitboard {
     let mut rest = fish;
-    let mut best = 0;
-    while !rest.is_empty() && rest.count() > best {
+    let mut best = Bitboard::EMPTY;
+    while rest.count() > best.count() {
         let s = flood(rest, Bitboard::square(rest.lowest()));
-        best = best.max(s.count());
+        if s.count() > best.count() {
+            best = s;
+        }
         rest ^= s;
     }
     best
