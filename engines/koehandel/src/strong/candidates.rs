@@ -89,14 +89,18 @@ impl StrongPlayer {
             // The best of many noisy trade estimates is biased upwards against the one
             // auction estimate: pick the trade on half the worlds, then compare it with the
             // auction on the other half.
-            let worlds = self.worlds(None, self.params.worlds);
-            let (pick, test) = worlds.split_at(worlds.len().div_ceil(2));
+            let mut pick = self.worlds(None, self.params.worlds);
+            let test = pick.split_off(pick.len().div_ceil(2));
             let n = cands.len() - 1;
-            let t = 1 + self.best_of(&self.play(pick, n, &|w, c| at(w, c + 1)), n);
+            let trade = Arc::clone(&at);
+            let trades: Valuer<World> = Arc::new(move |w: &World, c: usize| trade(w, c + 1));
+            let t = 1 + self.best_of(&self.play(pick, n, trades), n);
             if test.is_empty() {
                 return cands[t];
             }
-            let p = self.play(test, 2, &|w, c| at(w, if c == 0 { 0 } else { t }));
+            let versus: Valuer<World> =
+                Arc::new(move |w: &World, c: usize| at(w, if c == 0 { 0 } else { t }));
+            let p = self.play(test, 2, versus);
             let i = self.best_of(&p, 2);
             return if i == 0 { cands[0] } else { cands[t] };
         }

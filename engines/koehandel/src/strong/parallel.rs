@@ -10,7 +10,10 @@
 //! not use [`play_worlds`] on shared batches: each thread samples and plays its own (see
 //! `StrongPlayer::run_worlds`), since joining the threads after every batch made each batch
 //! wait for the slowest thread's last world; the batches that arrive in time ([`gather`])
-//! are summed in the order their worlds were claimed.
+//! are summed in the order their worlds were claimed. A decision that plays a fixed set of
+//! worlds under a budget (the split turn, `start_split`: a trade picked on one half, then
+//! tested against the auction on the other) uses [`play_worlds_timed`]: the worlds that
+//! arrive in time, summed in world order.
 //!
 //! # Threads
 //! OS threads, not the rayon pool: the arena and the tournament run games on rayon pools,
@@ -19,9 +22,10 @@
 //! thread works as one of the `threads`; the others are spawned per call (tens of µs,
 //! against milliseconds per batch of worlds). If a thread cannot be spawned the caller plays
 //! the remaining worlds alone. Without a time budget ([`play_worlds`]) they are scoped
-//! threads, all joined. Under a time budget ([`gather`]) they are detached: the caller waits
-//! for them only until the wait cutoff ([`wait_left`]), then decides on what has arrived and
-//! returns; a helper still in a play-out then finishes it unobserved and stops.
+//! threads, all joined. Under a time budget ([`gather`], for the sampling batches and for
+//! [`play_worlds_timed`] alike) they are detached: the caller waits for them only until the
+//! wait cutoff ([`wait_left`]), then decides on what has arrived and returns; a helper still
+//! in a play-out then finishes it unobserved and stops.
 //!
 //! # Time
 //! Every worker takes the next unplayed world from a shared counter and starts it only while
@@ -41,9 +45,12 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::Duration;
 
 use kibitz_search::time::TimeControl;
+
+use super::search::Valuer;
 
 /// What [`play_worlds`] measured: each candidate's utility summed over the worlds played
 /// (added in world order) and how many worlds were played.
@@ -55,10 +62,75 @@ pub(crate) struct Played {
     pub worlds: usize,
 }
 
+/// One world's result: its index and its utility per candidate.
+type WorldResult = (usize, Vec<f64>);
+
+/// One worker's share: takes the next world index from `next` and plays every candidate in
+/// it, until the worlds run out, `stop` is set, `out` returns false, or the soft time of
+/// `tc` is up (no world is started after it, and one still running then is dropped whole,
+/// except world 0 when `first_free`); each finished world goes to `out`. A worker that sees
+/// the soft time sets `stop` for the others.
+#[allow(clippy::too_many_arguments)]
+fn work_on<W>(
+    worlds: &[W],
+    n: usize,
+    tc: Option<&TimeControl>,
+    first_free: bool,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    value: &(dyn Fn(&W, usize) -> f64 + Sync),
+    out: &mut dyn FnMut(WorldResult) -> bool,
+) {
+    let bound = |i: usize| i > 0 || !first_free;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= worlds.len() {
+            break;
+        }
+        if bound(i) && tc.is_some_and(|t| t.soft_expired()) {
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        let mut us = Vec::with_capacity(n);
+        for c in 0..n {
+            // A world still running at the soft time is dropped (all its candidates or
+            // none), except the first.
+            if bound(i) && c > 0 && tc.is_some_and(|t| t.soft_expired()) {
+                stop.store(true, Ordering::Relaxed);
+                return;
+            }
+            us.push(value(&worlds[i], c));
+        }
+        if !out((i, us)) {
+            break;
+        }
+    }
+}
+
+/// Each candidate's utilities of `results` summed in world order (so the sums do not depend
+/// on which thread played which world, nor on the order they finished in).
+fn sum_in_order(mut results: Vec<WorldResult>, n: usize) -> Played {
+    results.sort_unstable_by_key(|r| r.0);
+    let mut sums = vec![0.0; n];
+    for (_, us) in &results {
+        for (sum, u) in sums.iter_mut().zip(us) {
+            *sum += u;
+        }
+    }
+    Played {
+        sums,
+        worlds: results.len(),
+    }
+}
+
 /// Plays candidates `0..n` in every world of `worlds` with `value(world, candidate)` (a
 /// utility) on `threads` threads, starting no world after `tc`'s soft time and dropping one
 /// still running then, except the first world when `first_free` (see the module docs). The
-/// result does not depend on `threads` when `tc` is `None`.
+/// result does not depend on `threads` when `tc` is `None`. The threads are joined: under a
+/// time budget on several threads use [`play_worlds_timed`].
 pub(crate) fn play_worlds<W: Sync>(
     worlds: &[W],
     n: usize,
@@ -67,40 +139,19 @@ pub(crate) fn play_worlds<W: Sync>(
     first_free: bool,
     value: &(dyn Fn(&W, usize) -> f64 + Sync),
 ) -> Played {
-    let bound = |i: usize| i > 0 || !first_free;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     // One worker: (world index, that world's utility per candidate) for each world it played.
-    let work = || -> Vec<(usize, Vec<f64>)> {
+    let work = || -> Vec<WorldResult> {
         let mut out = Vec::new();
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= worlds.len() {
-                break;
-            }
-            if bound(i) && tc.is_some_and(|t| t.soft_expired()) {
-                stop.store(true, Ordering::Relaxed);
-                break;
-            }
-            let mut us = Vec::with_capacity(n);
-            for c in 0..n {
-                // A world still running at the soft time is dropped (all its candidates or
-                // none), except the first.
-                if bound(i) && c > 0 && tc.is_some_and(|t| t.soft_expired()) {
-                    stop.store(true, Ordering::Relaxed);
-                    return out;
-                }
-                us.push(value(&worlds[i], c));
-            }
-            out.push((i, us));
-        }
+        work_on(worlds, n, tc, first_free, &next, &stop, value, &mut |r| {
+            out.push(r);
+            true
+        });
         out
     };
     let helpers = threads.max(1).min(worlds.len()).saturating_sub(1);
-    let mut results: Vec<(usize, Vec<f64>)> = if helpers == 0 {
+    let results: Vec<WorldResult> = if helpers == 0 {
         work()
     } else {
         std::thread::scope(|s| {
@@ -118,17 +169,66 @@ pub(crate) fn play_worlds<W: Sync>(
             all
         })
     };
-    results.sort_unstable_by_key(|r| r.0);
-    let mut sums = vec![0.0; n];
-    for (_, us) in &results {
-        for (sum, u) in sums.iter_mut().zip(us) {
-            *sum += u;
+    sum_in_order(results, n)
+}
+
+/// [`play_worlds`] under the time budget `tc` with the same cutoff as a timed decision's
+/// batches: the calling thread plays world 0 to the end (so there is an answer) and then
+/// takes worlds like the others; the `threads - 1` helpers are detached ([`gather`]) and
+/// send each world as they finish it, and the caller sums the worlds that arrived by the
+/// wait cutoff ([`wait_left`]), in world order. So a helper the machine does not run cannot
+/// hold the caller past the cutoff; the worlds it did not finish in time do not count
+/// (every candidate is still compared on the same worlds). With every world played in time
+/// the sums are those of [`play_worlds`] at any thread count.
+pub(crate) fn play_worlds_timed<W: Send + Sync + 'static>(
+    worlds: Arc<Vec<W>>,
+    n: usize,
+    threads: usize,
+    tc: &TimeControl,
+    value: Valuer<W>,
+) -> Played {
+    // World 0 is the caller's; every thread takes the others from `next`.
+    let next = Arc::new(AtomicUsize::new(1));
+    let stop = Arc::new(AtomicBool::new(false));
+    let helpers: Vec<Helper<WorldResult>> = (1..threads.max(1).min(worlds.len()))
+        .map(|_| {
+            let (worlds, value, tc) = (Arc::clone(&worlds), Arc::clone(&value), tc.clone());
+            let (next, stop) = (Arc::clone(&next), Arc::clone(&stop));
+            Box::new(move |tx: Sender<WorldResult>| {
+                work_on(
+                    &worlds,
+                    n,
+                    Some(&tc),
+                    false,
+                    &next,
+                    &stop,
+                    &*value,
+                    &mut |r| tx.send(r).is_ok(),
+                )
+            }) as Helper<WorldResult>
+        })
+        .collect();
+    let results = gather(tc, helpers, || {
+        let mut own = Vec::new();
+        if let Some(w) = worlds.first() {
+            own.push((0, (0..n).map(|c| value(w, c)).collect()));
         }
-    }
-    Played {
-        sums,
-        worlds: results.len(),
-    }
+        work_on(
+            &worlds,
+            n,
+            Some(tc),
+            false,
+            &next,
+            &stop,
+            &*value,
+            &mut |r| {
+                own.push(r);
+                true
+            },
+        );
+        own
+    });
+    sum_in_order(results, n)
 }
 
 /// How much longer the caller of a timed decision may wait for its helper threads: until
@@ -401,5 +501,93 @@ mod tests {
         });
         assert_eq!(p.worlds, 2);
         assert_eq!(ids.lock().unwrap().len(), 2);
+    }
+
+    /// [`play_worlds_timed`] on two threads and `worlds` worlds of two candidates, where the
+    /// helper blocks in its first play-out (as one the machine does not run) until the test
+    /// releases it, which the test does only after the caller has answered. The caller, in
+    /// its first play-out, waits until the helper is blocked and then stops the clock (a
+    /// stopped clock is past the soft time and the wait cutoff). Returns what the caller
+    /// answered, or `None` if it did not answer within 60 s (it waited for the blocked
+    /// helper: the bound only keeps that failing test from hanging).
+    fn timed_with_blocked_helper(worlds: u64) -> Option<Played> {
+        use std::sync::{Mutex, OnceLock};
+        use std::thread::ThreadId;
+        let tc = TimeControl::infinite();
+        let caller: Arc<OnceLock<ThreadId>> = Arc::new(OnceLock::new());
+        let (entered_tx, entered) = mpsc::channel::<()>();
+        let (release, released) = mpsc::channel::<()>();
+        let (entered, released) = (Mutex::new(entered), Mutex::new(released));
+        let (caller_waited, helper_blocked) = (AtomicBool::new(false), AtomicBool::new(false));
+        let (clock, me) = (tc.clone(), Arc::clone(&caller));
+        let blocking: Valuer<u64> = Arc::new(move |w: &u64, c: usize| {
+            if me.get() == Some(&std::thread::current().id()) {
+                if !caller_waited.swap(true, Ordering::Relaxed) {
+                    let _ = entered
+                        .lock()
+                        .unwrap()
+                        .recv_timeout(Duration::from_secs(60));
+                    clock.stop();
+                }
+            } else if !helper_blocked.swap(true, Ordering::Relaxed) {
+                let _ = entered_tx.send(());
+                let _ = released.lock().unwrap().recv();
+            }
+            value(w, c)
+        });
+        let (answer_tx, answer) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = caller.set(std::thread::current().id());
+            let worlds: Vec<u64> = (0..worlds).collect();
+            let p = play_worlds_timed(Arc::new(worlds), 2, 2, &tc, blocking);
+            let _ = answer_tx.send(p);
+        });
+        let got = answer.recv_timeout(Duration::from_secs(60)).ok();
+        let _ = release.send(());
+        got
+    }
+
+    #[test]
+    fn a_blocked_helper_does_not_hold_fixed_worlds_past_the_cutoff() {
+        // The caller answers on its own world 0 (always played) without the helper's.
+        let got = timed_with_blocked_helper(4);
+        let own = Played {
+            sums: vec![value(&0, 0), value(&0, 1)],
+            worlds: 1,
+        };
+        assert_eq!(got, Some(own), "the caller waited for a blocked helper");
+    }
+
+    #[test]
+    fn fixed_worlds_played_in_time_sum_like_one_thread() {
+        // A budget that does not run out: every world counts, summed in world order, so the
+        // bits are those of the untimed single-thread sums at any thread count.
+        let hour = Duration::from_secs(3600);
+        let worlds: Vec<u64> = (0..257).collect();
+        let one = play_worlds(&worlds, 5, 1, None, true, &value);
+        let shared = Arc::new(worlds);
+        for threads in [1, 2, 3, 8] {
+            let tc = TimeControl::new(hour, hour);
+            let p = play_worlds_timed(Arc::clone(&shared), 5, threads, &tc, Arc::new(value));
+            assert_eq!(p.worlds, 257, "{threads} threads");
+            let bits = |p: &Played| p.sums.iter().map(|s| s.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&one), bits(&p), "{threads} threads");
+        }
+        // No worlds: nothing played.
+        let tc = TimeControl::new(hour, hour);
+        let p = play_worlds_timed(Arc::new(Vec::<u64>::new()), 3, 2, &tc, Arc::new(value));
+        assert_eq!((p.worlds, p.sums), (0, vec![0.0; 3]));
+    }
+
+    #[test]
+    fn fixed_worlds_past_the_cutoff_play_only_the_callers_first() {
+        let worlds = Arc::new((0..64).collect::<Vec<u64>>());
+        for tc in past_cutoff() {
+            for threads in [1, 2, 4] {
+                let p = play_worlds_timed(Arc::clone(&worlds), 3, threads, &tc, Arc::new(value));
+                assert_eq!(p.worlds, 1, "{threads} threads");
+                assert_eq!(p.sums[2], value(&0, 2));
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::parallel::{gather, play_worlds, Helper, Played};
+use super::parallel::{gather, play_worlds, play_worlds_timed, Helper, Played};
 use super::{StrongPlayer, Think};
 
 /// Worlds sampled at a time under a time budget on one thread (see
@@ -111,15 +111,22 @@ impl StrongPlayer {
     /// Plays candidates `0..n` in every world of `worlds` with `value` (a utility) on the
     /// player's threads, under the decision's clock (no new world after the soft time), and
     /// counts the play-outs. Worlds are played in turn for every candidate, so a time budget
-    /// that stops early still compares all candidates on the same worlds.
-    pub(super) fn play<W: Sync>(
+    /// that stops early still compares all candidates on the same worlds. Without a budget
+    /// all threads are joined ([`play_worlds`]: the same sums at any thread count); under a
+    /// budget the helper threads are detached and waited for only until the wait cutoff
+    /// ([`play_worlds_timed`]), so a descheduled helper cannot hold the decision past the
+    /// hard deadline.
+    pub(super) fn play<W: Send + Sync + 'static>(
         &self,
-        worlds: &[W],
+        worlds: Vec<W>,
         n: usize,
-        value: &(dyn Fn(&W, usize) -> f64 + Sync),
+        value: Valuer<W>,
     ) -> Played {
-        let tc = self.time_control();
-        let p = play_worlds(worlds, n, self.params.threads, tc.as_ref(), true, value);
+        let threads = self.params.threads;
+        let p = match self.time_control() {
+            None => play_worlds(&worlds, n, threads, None, true, &*value),
+            Some(tc) => play_worlds_timed(Arc::new(worlds), n, threads, &tc, value),
+        };
         self.rollouts
             .set(self.rollouts.get() + (p.worlds * n) as u64);
         p
@@ -135,7 +142,7 @@ impl StrongPlayer {
     /// after its own share, takes what they sent until they finish or until the wait cutoff
     /// (`parallel::gather`), so a descheduled helper cannot hold the decision past the hard
     /// deadline. Batches are summed in the order they were claimed. Play-outs are counted.
-    pub(super) fn run_worlds<W: Sync + 'static>(
+    pub(super) fn run_worlds<W: Send + Sync + 'static>(
         &mut self,
         sample: Sampler<W>,
         n: usize,
@@ -143,7 +150,7 @@ impl StrongPlayer {
     ) -> Played {
         let Some(tc) = self.time_control() else {
             let worlds = sample(self, self.params.worlds);
-            return self.play(&worlds, n, &*value);
+            return self.play(worlds, n, value);
         };
         let threads = self.params.threads.max(1);
         let job = Timed {
