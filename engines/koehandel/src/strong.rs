@@ -57,8 +57,8 @@
 //! - `worlds`: sampling worlds from the belief (weighted by the model) and hidden offers;
 //! - `search`: the Monte-Carlo loop every searched decision runs, with or without a time
 //!   budget (batches, the decision's clock, the best mean);
-//! - `parallel`: playing worlds out on several threads, and waiting for them only until the
-//!   wait cutoff under a budget.
+//! - `parallel`: playing worlds out on several threads;
+//! - `cutoff`: under a budget, waiting for helper threads only until the wait cutoff.
 
 use std::time::Duration;
 
@@ -81,6 +81,7 @@ pub use search::{THREAD_BATCH, WORLD_BATCH};
 
 mod bidding;
 mod candidates;
+mod cutoff;
 mod parallel;
 mod search;
 mod worlds;

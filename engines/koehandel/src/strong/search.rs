@@ -17,7 +17,8 @@ use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::parallel::{gather, play_worlds, play_worlds_timed, Helper, Played};
+use super::cutoff::{gather, Helper};
+use super::parallel::{play_worlds, play_worlds_timed, Played};
 use super::{StrongPlayer, Think};
 
 /// Worlds sampled at a time under a time budget on one thread (see
@@ -140,7 +141,7 @@ impl StrongPlayer {
     /// of the player with its own random stream (seeded from the player's) and plays them.
     /// The helper threads are detached and send each finished batch; the calling thread,
     /// after its own share, takes what they sent until they finish or until the wait cutoff
-    /// (`parallel::gather`), so a descheduled helper cannot hold the decision past the hard
+    /// (`cutoff::gather`), so a descheduled helper cannot hold the decision past the hard
     /// deadline. Batches are summed in the order they were claimed. Play-outs are counted.
     pub(super) fn run_worlds<W: Send + Sync + 'static>(
         &mut self,
