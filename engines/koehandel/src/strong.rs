@@ -242,20 +242,35 @@ impl StrongPlayer {
     }
 
     /// Limits every decision to a soft budget (no new world is started after it) and a hard
-    /// deadline; without a budget the player is deterministic (fixed number of worlds). A
-    /// bounded [`TimeControl`] given to [`Agent::choose`] takes its place for that decision.
+    /// deadline, both counted from the start of the decision; without a budget the player
+    /// is deterministic (fixed number of worlds). A bounded [`TimeControl`] given to
+    /// [`Agent::choose`] takes its place for that decision.
     ///
     /// Under a budget `worlds` is a cap: worlds are sampled in batches of at most
     /// [`WORLD_BATCH`] (one batch when `worlds` is at most that, as without a budget), and
     /// another batch is sampled while the soft time is not up; on several threads each thread
-    /// samples and plays its own batches of [`THREAD_BATCH`]. So a large `worlds` (say 100000) means "as many worlds as the time
-    /// allows", and two threads play about twice as many as one. No world starts after the
+    /// samples and plays its own batches of [`THREAD_BATCH`]. So a large `worlds` (say
+    /// 100000) means "as many worlds as the time allows", and two threads play about twice
+    /// as many as one. No world starts after the
     /// soft time but the first, and a world still running then is dropped whole, so a
     /// decision overruns the soft time by about one play-out (far from the hard deadline);
     /// on several threads the decision waits for a helper thread only until halfway from the
     /// soft time to the hard deadline, and decides on what the helpers have sent by then.
     pub fn set_budget(&mut self, soft: Duration, hard: Duration) {
         self.budget = Some((soft, hard));
+    }
+
+    /// Starts the clock of a decision given `clock`: `clock` itself when it is bounded, else
+    /// a fresh one of the spec's budget (it starts now), else none (deterministic). Every
+    /// Monte-Carlo loop of the decision runs on it, so one with two loops one after the
+    /// other (the split turn, `start_split`) keeps one deadline.
+    fn begin_decision(&mut self, clock: &TimeControl) {
+        let bounded = clock.soft().is_some() || clock.hard().is_some();
+        self.clock = if bounded {
+            Some(clock.clone())
+        } else {
+            self.budget.map(|(soft, hard)| TimeControl::new(soft, hard))
+        };
     }
 
     /// Play-outs run so far (the bench signature counts them).
@@ -403,8 +418,7 @@ impl Agent<Koehandel> for StrongPlayer {
         let Some(q) = pending_question(view) else {
             return plain(Answer::None, clock);
         };
-        let bounded = clock.soft().is_some() || clock.hard().is_some();
-        self.clock = bounded.then(|| clock.clone());
+        self.begin_decision(clock);
         let before = self.rollouts();
         let a = self.decide(&q);
         self.clock = None;
@@ -418,5 +432,38 @@ impl Agent<Koehandel> for StrongPlayer {
             ];
         }
         d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_loop_of_a_decision_runs_on_one_clock() {
+        // Under the spec's budget (the clock given is unbounded), the two Monte-Carlo loops
+        // of a split turn must keep one deadline: both run on the decision's clock (one stop
+        // flag), not each on a fresh budget of its own.
+        let hour = Duration::from_secs(3600);
+        let mut p = StrongPlayer::new(1);
+        assert!(p.time_control().is_none(), "no budget: deterministic");
+        p.set_budget(hour, 2 * hour);
+        p.begin_decision(&TimeControl::infinite());
+        let (first, second) = (p.time_control(), p.time_control());
+        let (first, second) = (first.expect("a budget"), second.expect("a budget"));
+        assert_eq!((first.soft(), first.hard()), (Some(hour), Some(2 * hour)));
+        first.stop();
+        assert!(
+            second.stopped(),
+            "two loops of one decision ran on two clocks"
+        );
+        // A bounded clock given to the decision replaces the budget.
+        let given = TimeControl::new(2 * hour, 3 * hour);
+        p.begin_decision(&given);
+        p.time_control().expect("bounded").stop();
+        assert!(
+            given.stopped(),
+            "the decision ran on another clock than its own"
+        );
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::search::Valuer;
+use super::search::{first_share, Valuer};
 use super::StrongPlayer;
 use crate::agents::legal_trades;
 use crate::auction::server_payment;
@@ -92,15 +92,22 @@ impl StrongPlayer {
             let mut pick = self.worlds(None, self.params.worlds);
             let test = pick.split_off(pick.len().div_ceil(2));
             let n = cands.len() - 1;
+            // Both halves keep the decision's deadline: the pick gets the share of its soft
+            // time that its play-outs need for as many worlds as the test (n against 2 per
+            // world), the test the rest.
+            let clock = self.time_control();
+            let pick_clock = clock
+                .as_ref()
+                .map(|c| first_share(c, n as f64 / (n + 2) as f64));
             let trade = Arc::clone(&at);
             let trades: Valuer<World> = Arc::new(move |w: &World, c: usize| trade(w, c + 1));
-            let t = 1 + self.best_of(&self.play(pick, n, trades), n);
+            let t = 1 + self.best_of(&self.play(pick, n, trades, pick_clock.as_ref()), n);
             if test.is_empty() {
                 return cands[t];
             }
             let versus: Valuer<World> =
                 Arc::new(move |w: &World, c: usize| at(w, if c == 0 { 0 } else { t }));
-            let p = self.play(test, 2, versus);
+            let p = self.play(test, 2, versus, clock.as_ref());
             let i = self.best_of(&p, 2);
             return if i == 0 { cands[0] } else { cands[t] };
         }

@@ -101,20 +101,19 @@ impl<W: Sync> Timed<W> {
 }
 
 impl StrongPlayer {
-    /// The clock of one Monte-Carlo loop: the bounded clock the decision was given, else a
-    /// fresh one of the spec's budget, else none (deterministic).
+    /// The clock of the decision under way (see `StrongPlayer::begin_decision`): the bounded
+    /// clock it was given, else one of the spec's budget started with the decision, else
+    /// none (deterministic).
     pub(super) fn time_control(&self) -> Option<TimeControl> {
-        self.clock
-            .clone()
-            .or_else(|| self.budget.map(|(soft, hard)| TimeControl::new(soft, hard)))
+        self.clock.clone()
     }
 
     /// Plays candidates `0..n` in every world of `worlds` with `value` (a utility) on the
-    /// player's threads, under the decision's clock (no new world after the soft time), and
+    /// player's threads, under the clock `tc` (no new world after the soft time), and
     /// counts the play-outs. Worlds are played in turn for every candidate, so a time budget
-    /// that stops early still compares all candidates on the same worlds. Without a budget
-    /// all threads are joined ([`play_worlds`]: the same sums at any thread count); under a
-    /// budget the helper threads are detached and waited for only until the wait cutoff
+    /// that stops early still compares all candidates on the same worlds. Without a clock
+    /// `tc` all threads are joined ([`play_worlds`]: the same sums at any thread count);
+    /// under one the helper threads are detached and waited for only until the wait cutoff
     /// ([`play_worlds_timed`]), so a descheduled helper cannot hold the decision past the
     /// hard deadline.
     pub(super) fn play<W: Send + Sync + 'static>(
@@ -122,11 +121,12 @@ impl StrongPlayer {
         worlds: Vec<W>,
         n: usize,
         value: Valuer<W>,
+        tc: Option<&TimeControl>,
     ) -> Played {
         let threads = self.params.threads;
-        let p = match self.time_control() {
+        let p = match tc {
             None => play_worlds(&worlds, n, threads, None, true, &*value),
-            Some(tc) => play_worlds_timed(Arc::new(worlds), n, threads, &tc, value),
+            Some(tc) => play_worlds_timed(Arc::new(worlds), n, threads, tc, value),
         };
         self.rollouts
             .set(self.rollouts.get() + (p.worlds * n) as u64);
@@ -151,7 +151,7 @@ impl StrongPlayer {
     ) -> Played {
         let Some(tc) = self.time_control() else {
             let worlds = sample(self, self.params.worlds);
-            return self.play(worlds, n, value);
+            return self.play(worlds, n, value, None);
         };
         let threads = self.params.threads.max(1);
         let job = Timed {
@@ -216,5 +216,49 @@ impl StrongPlayer {
             estimate: best.1 / (p.worlds.max(1) as f64),
         }));
         best.0
+    }
+}
+
+/// The clock of the first of two Monte-Carlo loops that share the decision's clock `tc`
+/// one after the other: its soft time is `share` of what is left of `tc`'s soft time, and
+/// its hard deadline is `tc`'s soft time, so that its wait for helper threads ends by then
+/// and the second loop (on `tc` itself) starts by `tc`'s soft time at the latest. It shares
+/// `tc`'s stop flag. Without a soft time, `tc` itself.
+pub(super) fn first_share(tc: &TimeControl, share: f64) -> TimeControl {
+    let Some(soft) = tc.soft() else {
+        return tc.clone();
+    };
+    let left = soft.saturating_sub(tc.elapsed());
+    TimeControl::new(left.mul_f64(share.clamp(0.0, 1.0)), left).with_stop_flag(tc.stop_flag())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_first_loop_gets_its_share_of_the_soft_time_and_ends_by_it() {
+        let hour = Duration::from_secs(3600);
+        let tc = TimeControl::new(4 * hour, 8 * hour);
+        let first = first_share(&tc, 0.75);
+        // Three of the four hours left (less the few µs since the clocks started).
+        let near = |d: Option<Duration>, want: Duration| {
+            d.is_some_and(|d| d <= want && d > want - Duration::from_secs(60))
+        };
+        assert!(near(first.soft(), 3 * hour), "{:?}", first.soft());
+        assert!(near(first.hard(), 4 * hour), "{:?}", first.hard());
+        // An out-of-range share is clamped; a stop of the decision stops the first loop.
+        assert!(near(first_share(&tc, 7.0).soft(), 4 * hour));
+        assert_eq!(first_share(&tc, -1.0).soft(), Some(Duration::ZERO));
+        tc.stop();
+        assert!(first.stopped());
+        // A spent clock leaves nothing; a clock without a soft time is used as it is.
+        let spent = first_share(&TimeControl::new(Duration::ZERO, Duration::ZERO), 0.5);
+        assert_eq!(
+            (spent.soft(), spent.hard()),
+            (Some(Duration::ZERO), Some(Duration::ZERO))
+        );
+        assert_eq!(first_share(&TimeControl::infinite(), 0.5).soft(), None);
     }
 }
