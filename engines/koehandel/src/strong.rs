@@ -47,9 +47,19 @@
 //! - `model_rollouts`: the roll-outs play each opponent with his modelled bid rate;
 //! - `counter_cands`: a trade start also tries an offer just above the modelled counter.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::Sender;
-use std::sync::Arc;
+//!
+//! # Where the parts live
+//! This file holds the player itself: its parameters, its state, the books it keeps from
+//! the messages, and which decisions are searched. The rest is split by concern:
+//! - `candidates`: the turn's action, the buy-back and the counter offer (their candidate
+//!   answers and how each is scored in a world);
+//! - `bidding`: auctions (who is still bidding, the reservation price);
+//! - `worlds`: sampling worlds from the belief (weighted by the model) and hidden offers;
+//! - `search`: the Monte-Carlo loop every searched decision runs, with or without a time
+//!   budget (batches, the decision's clock, the best mean);
+//! - `parallel`: playing worlds out on several threads;
+//! - `cutoff`: under a budget, waiting for helper threads only until the wait cutoff.
+
 use std::time::Duration;
 
 use kibitz_search::agent::{Agent, Decision, View};
@@ -57,22 +67,24 @@ use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::agents::{legal_trades, pending_question, plain};
-use crate::auction::server_payment;
+use crate::agents::{pending_question, plain};
 use crate::belief::Belief;
-use crate::event::{Answer, Event, Question, TradeStart};
+use crate::event::{Answer, Event, Question};
 use crate::game::Game;
 use crate::game_impl::{KhAction, Koehandel};
 use crate::heuristic::{HeuristicParams, HeuristicPlayer};
 use crate::knowledge::Knowledge;
-use crate::model::{counter_money, ModelParams, OpponentModel, TradeCase};
-use crate::sim::{rollout_seats, utility, World, MARGIN};
-use parallel::{gather, play_worlds, Helper, Played};
+use crate::model::{ModelParams, OpponentModel};
+use crate::sim::{rollout_seats, utility, MARGIN};
+use crate::types::{Animal, Seat, PLAYERS};
+pub use search::{THREAD_BATCH, WORLD_BATCH};
 
 mod bidding;
+mod candidates;
+mod cutoff;
 mod parallel;
+mod search;
 mod worlds;
-use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
 
 /// Parameters of [`StrongPlayer`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -169,85 +181,6 @@ impl Scorer {
     }
 }
 
-/// Worlds sampled at a time under a time budget on one thread (see
-/// [`StrongPlayer::set_budget`]).
-pub const WORLD_BATCH: usize = 64;
-
-/// Worlds each thread samples at a time under a time budget on several threads: small, so
-/// that little sampling is wasted when the soft time comes.
-pub const THREAD_BATCH: usize = 16;
-
-/// Draws `count` worlds for a decision from a player (the calling thread's, or a helper's
-/// copy with a stream of its own); owned, so that detached helper threads can hold it.
-type Sampler<W> = Arc<dyn Fn(&mut StrongPlayer, usize) -> Vec<W> + Send + Sync>;
-
-/// A candidate's utility in a world (`value(world, candidate)`); owned like [`Sampler`].
-type Valuer<W> = Arc<dyn Fn(&W, usize) -> f64 + Send + Sync>;
-
-/// One timed Monte-Carlo loop, shared by the calling thread and its helpers (see
-/// [`StrongPlayer::run_worlds`]).
-struct Timed<W> {
-    /// Worlds sampled and played at a time.
-    batch: usize,
-    /// At most this many worlds in all threads together.
-    cap: usize,
-    /// Worlds claimed so far by all threads (a batch's start index).
-    claimed: Arc<AtomicUsize>,
-    /// Candidates.
-    n: usize,
-    /// The decision's clock.
-    tc: TimeControl,
-    sample: Sampler<W>,
-    value: Valuer<W>,
-}
-
-impl<W> Clone for Timed<W> {
-    fn clone(&self) -> Self {
-        Timed {
-            batch: self.batch,
-            cap: self.cap,
-            claimed: Arc::clone(&self.claimed),
-            n: self.n,
-            tc: self.tc.clone(),
-            sample: Arc::clone(&self.sample),
-            value: Arc::clone(&self.value),
-        }
-    }
-}
-
-impl<W: Sync> Timed<W> {
-    /// One thread's share: batches sampled by `pl` and played until the soft time is up or
-    /// the cap is reached, each handed to `out` with its start index as it is finished (a
-    /// batch cut by the soft time holds its whole worlds only, and is the last). `out`
-    /// returns false to stop. Only the calling thread's (`first`) first world is always
-    /// finished.
-    fn run(
-        &self,
-        pl: &mut StrongPlayer,
-        first: bool,
-        out: &mut dyn FnMut((usize, Played)) -> bool,
-    ) {
-        let mut played = false;
-        loop {
-            let free = first && !played;
-            if !free && self.tc.soft_expired() {
-                break;
-            }
-            let start = self.claimed.fetch_add(self.batch, Ordering::Relaxed);
-            if start >= self.cap {
-                break;
-            }
-            let worlds = (self.sample)(pl, self.batch.min(self.cap - start));
-            let p = play_worlds(&worlds, self.n, 1, Some(&self.tc), free, &*self.value);
-            let whole = p.worlds == worlds.len();
-            played |= p.worlds > 0;
-            if !out((start, p)) || !whole {
-                break;
-            }
-        }
-    }
-}
-
 /// Who is still in the current bidding run, as far as the bid histories tell.
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
@@ -309,14 +242,16 @@ impl StrongPlayer {
     }
 
     /// Limits every decision to a soft budget (no new world is started after it) and a hard
-    /// deadline; without a budget the player is deterministic (fixed number of worlds). A
-    /// bounded [`TimeControl`] given to [`Agent::choose`] takes its place for that decision.
+    /// deadline, both counted from the start of the decision; without a budget the player
+    /// is deterministic (fixed number of worlds). A bounded [`TimeControl`] given to
+    /// [`Agent::choose`] takes its place for that decision.
     ///
     /// Under a budget `worlds` is a cap: worlds are sampled in batches of at most
     /// [`WORLD_BATCH`] (one batch when `worlds` is at most that, as without a budget), and
     /// another batch is sampled while the soft time is not up; on several threads each thread
-    /// samples and plays its own batches of [`THREAD_BATCH`]. So a large `worlds` (say 100000) means "as many worlds as the time
-    /// allows", and two threads play about twice as many as one. No world starts after the
+    /// samples and plays its own batches of [`THREAD_BATCH`]. So a large `worlds` (say
+    /// 100000) means "as many worlds as the time allows", and two threads play about twice
+    /// as many as one. No world starts after the
     /// soft time but the first, and a world still running then is dropped whole, so a
     /// decision overruns the soft time by about one play-out (far from the hard deadline);
     /// on several threads the decision waits for a helper thread only until halfway from the
@@ -325,12 +260,17 @@ impl StrongPlayer {
         self.budget = Some((soft, hard));
     }
 
-    /// The clock of one Monte-Carlo loop: the bounded clock the decision was given, else a
-    /// fresh one of the spec's budget, else none (deterministic).
-    fn time_control(&self) -> Option<TimeControl> {
-        self.clock
-            .clone()
-            .or_else(|| self.budget.map(|(soft, hard)| TimeControl::new(soft, hard)))
+    /// Starts the clock of a decision given `clock`: `clock` itself when it is bounded, else
+    /// a fresh one of the spec's budget (it starts now), else none (deterministic). Every
+    /// Monte-Carlo loop of the decision runs on it, so one with two loops one after the
+    /// other (the split turn, `start_split`) keeps one deadline.
+    fn begin_decision(&mut self, clock: &TimeControl) {
+        let bounded = clock.soft().is_some() || clock.hard().is_some();
+        self.clock = if bounded {
+            Some(clock.clone())
+        } else {
+            self.budget.map(|(soft, hard)| TimeControl::new(soft, hard))
+        };
     }
 
     /// Play-outs run so far (the bench signature counts them).
@@ -368,17 +308,6 @@ impl StrongPlayer {
         HeuristicPlayer::answer_for(&self.params.rollout, self.k.clone(), q)
     }
 
-    /// `count` worlds drawn from the belief, weighted by the observed bids.
-    fn worlds(&mut self, drawn: Option<Animal>, count: usize) -> Vec<World> {
-        let ws: Vec<f64> = self
-            .belief
-            .particles()
-            .iter()
-            .map(|p| self.bid_likelihood(p))
-            .collect();
-        self.worlds_weighted(drawn, &ws, count)
-    }
-
     /// What a play-out needs to score a world for me, owned so that worker threads can share
     /// it while the player samples the next batch.
     fn scorer(&self) -> Scorer {
@@ -388,289 +317,6 @@ impl StrongPlayer {
             me: self.k.me,
             margin: self.params.margin,
         }
-    }
-
-    /// Plays candidates `0..n` in every world of `worlds` with `value` (a utility) on the
-    /// player's threads, under the decision's clock (no new world after the soft time), and
-    /// counts the play-outs. Worlds are played in turn for every candidate, so a time budget
-    /// that stops early still compares all candidates on the same worlds.
-    fn play<W: Sync>(
-        &self,
-        worlds: &[W],
-        n: usize,
-        value: &(dyn Fn(&W, usize) -> f64 + Sync),
-    ) -> Played {
-        let tc = self.time_control();
-        let p = play_worlds(worlds, n, self.params.threads, tc.as_ref(), true, value);
-        self.rollouts
-            .set(self.rollouts.get() + (p.worlds * n) as u64);
-        p
-    }
-
-    /// Samples worlds with `sample(player, count)` and plays candidates `0..n` in them. Without
-    /// a time budget: all `worlds` in one batch ([`Self::play`]; the same worlds, sums and
-    /// decision at any thread count). Under a budget (see [`Self::set_budget`]), up to
-    /// `worlds` worlds while the soft time allows: every thread samples its own batches
-    /// ([`WORLD_BATCH`] worlds on one thread, [`THREAD_BATCH`] on several) from its own copy
-    /// of the player with its own random stream (seeded from the player's) and plays them.
-    /// The helper threads are detached and send each finished batch; the calling thread,
-    /// after its own share, takes what they sent until they finish or until the wait cutoff
-    /// (`parallel::gather`), so a descheduled helper cannot hold the decision past the hard
-    /// deadline. Batches are summed in the order they were claimed. Play-outs are counted.
-    fn run_worlds<W: Sync + 'static>(
-        &mut self,
-        sample: Sampler<W>,
-        n: usize,
-        value: Valuer<W>,
-    ) -> Played {
-        let Some(tc) = self.time_control() else {
-            let worlds = sample(self, self.params.worlds);
-            return self.play(&worlds, n, &*value);
-        };
-        let threads = self.params.threads.max(1);
-        let job = Timed {
-            batch: if threads == 1 {
-                WORLD_BATCH
-            } else {
-                THREAD_BATCH
-            },
-            cap: self.params.worlds,
-            claimed: Arc::new(AtomicUsize::new(0)),
-            n,
-            tc,
-            sample,
-            value,
-        };
-        let helpers: Vec<Helper<(usize, Played)>> = (1..threads)
-            .map(|_| {
-                let mut h = self.clone();
-                h.rng = ChaCha8Rng::seed_from_u64(self.rng.random());
-                let job = job.clone();
-                Box::new(move |tx: Sender<(usize, Played)>| {
-                    job.run(&mut h, false, &mut |batch| tx.send(batch).is_ok())
-                }) as Helper<(usize, Played)>
-            })
-            .collect();
-        let mut batches = gather(&job.tc, helpers, || {
-            let mut own = Vec::new();
-            job.run(self, true, &mut |batch| {
-                own.push(batch);
-                true
-            });
-            own
-        });
-        batches.sort_unstable_by_key(|b| b.0);
-        let mut total = Played {
-            sums: vec![0.0; n],
-            worlds: 0,
-        };
-        for (_, p) in &batches {
-            for (t, s) in total.sums.iter_mut().zip(&p.sums) {
-                *t += s;
-            }
-            total.worlds += p.worlds;
-        }
-        self.rollouts
-            .set(self.rollouts.get() + (total.worlds * n) as u64);
-        total
-    }
-
-    /// Index of the candidate with the best mean utility in `p` (the first of equals); the
-    /// decision's [`Think`] is recorded.
-    fn best_of(&self, p: &Played, n: usize) -> usize {
-        let mut best = (0, f64::MIN);
-        for (c, &u) in p.sums.iter().enumerate() {
-            if u > best.1 {
-                best = (c, u);
-            }
-        }
-        self.last.set(Some(Think {
-            worlds: p.worlds as u32,
-            candidates: n as u32,
-            estimate: best.1 / (p.worlds.max(1) as f64),
-        }));
-        best.0
-    }
-
-    fn offer_of(&self, value: u32) -> Cards {
-        let mut c = HeuristicPlayer::cards_for(&self.k.hand, value);
-        if c.is_empty() && self.k.hand.count(MoneyCard::Zero) > 0 {
-            c.push(MoneyCard::Zero);
-        }
-        c
-    }
-
-    fn start(&mut self) -> Answer {
-        let k = &self.k;
-        let me = k.me;
-        let p = &self.params.rollout;
-        let mut cands: Vec<Answer> = Vec::new();
-        if k.deck_left() > 0 {
-            cands.push(Answer::Auction);
-        }
-        let mut trades: Vec<(Seat, Animal, f64)> = legal_trades(k)
-            .into_iter()
-            .map(|(o, a)| {
-                let g = crate::eval::gain(&p.eval, &k.herds, me, a, 1, Some(o));
-                (o, a, g)
-            })
-            .collect();
-        trades.sort_by(|x, y| y.2.total_cmp(&x.2));
-        trades.truncate(self.params.trade_candidates);
-        let hand = k.hand.value();
-        for &(o, a, g) in &trades {
-            let base = ((g * p.rate) as u32 / 10 * 10).min(hand);
-            let mut values = vec![0, base / 2, base, (base * 3 / 2).min(hand)];
-            if self.params.counter_cands {
-                // Just above the counter offer his model predicts.
-                let n = if k.herds[me.idx()].count(a) == 2 && k.herds[o.idx()].count(a) == 2 {
-                    2
-                } else {
-                    1
-                };
-                let t = TradeCase {
-                    challenger: me,
-                    opponent: o,
-                    animal: a,
-                    count: n,
-                };
-                let loss = counter_money(&p.eval, &k.herds, t, p.denial, p.rate);
-                let c = (self.model.predicted_counter(o, loss) as u32 / 10 + 1) * 10;
-                if c <= hand {
-                    values.push(c);
-                }
-            }
-            for v in values {
-                let t = Answer::Trade(TradeStart {
-                    opponent: Some(o),
-                    animal: Some(a),
-                    offer: Some(self.offer_of(v / 10 * 10)),
-                });
-                if !cands.contains(&t) {
-                    cands.push(t);
-                }
-            }
-        }
-        if cands.len() <= 1 {
-            return cands.pop().unwrap_or(Answer::Auction);
-        }
-        let sc = self.scorer();
-        let owned = cands.clone();
-        let at: Valuer<World> = Arc::new(move |w: &World, c: usize| {
-            let mut g = w.at_turn(&sc.k, me);
-            g.answer(owned[c]);
-            sc.utility(rollout_seats(g, &sc.policy))
-        });
-        if self.params.start_split && cands[0] == Answer::Auction && cands.len() > 2 {
-            // The best of many noisy trade estimates is biased upwards against the one
-            // auction estimate: pick the trade on half the worlds, then compare it with the
-            // auction on the other half.
-            let worlds = self.worlds(None, self.params.worlds);
-            let (pick, test) = worlds.split_at(worlds.len().div_ceil(2));
-            let n = cands.len() - 1;
-            let t = 1 + self.best_of(&self.play(pick, n, &|w, c| at(w, c + 1)), n);
-            if test.is_empty() {
-                return cands[t];
-            }
-            let p = self.play(test, 2, &|w, c| at(w, if c == 0 { 0 } else { t }));
-            let i = self.best_of(&p, 2);
-            return if i == 0 { cands[0] } else { cands[t] };
-        }
-        let n = cands.len();
-        let p = self.run_worlds(Arc::new(|pl, count| pl.worlds(None, count)), n, at);
-        cands[self.best_of(&p, n)]
-    }
-
-    fn buy_back(&mut self, animal: Animal, high_bidder: Seat, high_bid: &Cards) -> Answer {
-        let me = self.k.me;
-        let price = high_bid.value();
-        if self.k.hand.value() < price {
-            return Answer::buy_back(false, high_bid);
-        }
-        // A bidder who probably cannot pay is left to be caught.
-        if self.belief.can_pay(high_bidder, price) < 0.5 {
-            return Answer::buy_back(false, high_bid);
-        }
-        let next = me.next();
-        let sc = self.scorer();
-        let value = move |w: &World, c: usize| {
-            let g = if c == 0 {
-                w.after_sale(&sc.k, animal, high_bidder, me, price, next)
-            } else {
-                w.after_sale(&sc.k, animal, me, high_bidder, price, next)
-            };
-            sc.utility(rollout_seats(g, &sc.policy))
-        };
-        let sample = move |pl: &mut StrongPlayer, count| pl.worlds(Some(animal), count);
-        let p = self.run_worlds(Arc::new(sample), 2, Arc::new(value));
-        Answer::buy_back(self.best_of(&p, 2) == 1, high_bid)
-    }
-
-    fn challenged(
-        &mut self,
-        challenger: Seat,
-        animal: Animal,
-        count: u8,
-        offer_cards: u32,
-        tie: bool,
-    ) -> Answer {
-        let hand = self.k.hand.value();
-        let mut values = vec![0u32];
-        let base = match self.heuristic(&Question::Challenged {
-            challenger,
-            animal,
-            count,
-            offer_cards,
-            tie,
-        }) {
-            Answer::Money(c) => c.value(),
-            _ => 0,
-        };
-        for v in [10, base / 2, base, base * 3 / 2, base * 2] {
-            let v = (v / 10 * 10).min(hand);
-            if v > 0 && !values.contains(&v) {
-                values.push(v);
-            }
-        }
-        let cands: Vec<Cards> = values
-            .iter()
-            .map(|&v| {
-                if v == 0 {
-                    Cards::EMPTY
-                } else {
-                    server_payment(&self.k.hand, v)
-                }
-            })
-            .collect();
-        if cands.len() == 1 {
-            return Answer::Money(Cards::EMPTY);
-        }
-        let sample = move |pl: &mut StrongPlayer, m: usize| -> Vec<(World, Cards)> {
-            let (worlds, offers) =
-                pl.challenge_worlds(challenger, animal, count, offer_cards, tie, m);
-            worlds
-                .into_iter()
-                .zip(offers)
-                .map(|(mut w, o)| {
-                    let have = w.money[challenger.idx()];
-                    if !have.contains(&o) {
-                        w.money[challenger.idx()] = have.plus(&o);
-                    }
-                    (w, o)
-                })
-                .collect()
-        };
-        let sc = self.scorer();
-        let owned = cands.clone();
-        let value = move |(w, offer): &(World, Cards), c: usize| {
-            let mut g = w.at_challenge(&sc.k, challenger, animal, count, *offer, tie);
-            g.answer(Answer::Money(owned[c]));
-            sc.utility(rollout_seats(g, &sc.policy))
-        };
-        let n = cands.len();
-        let p = self.run_worlds(Arc::new(sample), n, Arc::new(value));
-        let i = self.best_of(&p, n);
-        Answer::Money(cands[i])
     }
 }
 
@@ -772,8 +418,7 @@ impl Agent<Koehandel> for StrongPlayer {
         let Some(q) = pending_question(view) else {
             return plain(Answer::None, clock);
         };
-        let bounded = clock.soft().is_some() || clock.hard().is_some();
-        self.clock = bounded.then(|| clock.clone());
+        self.begin_decision(clock);
         let before = self.rollouts();
         let a = self.decide(&q);
         self.clock = None;
@@ -787,5 +432,38 @@ impl Agent<Koehandel> for StrongPlayer {
             ];
         }
         d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_loop_of_a_decision_runs_on_one_clock() {
+        // Under the spec's budget (the clock given is unbounded), the two Monte-Carlo loops
+        // of a split turn must keep one deadline: both run on the decision's clock (one stop
+        // flag), not each on a fresh budget of its own.
+        let hour = Duration::from_secs(3600);
+        let mut p = StrongPlayer::new(1);
+        assert!(p.time_control().is_none(), "no budget: deterministic");
+        p.set_budget(hour, 2 * hour);
+        p.begin_decision(&TimeControl::infinite());
+        let (first, second) = (p.time_control(), p.time_control());
+        let (first, second) = (first.expect("a budget"), second.expect("a budget"));
+        assert_eq!((first.soft(), first.hard()), (Some(hour), Some(2 * hour)));
+        first.stop();
+        assert!(
+            second.stopped(),
+            "two loops of one decision ran on two clocks"
+        );
+        // A bounded clock given to the decision replaces the budget.
+        let given = TimeControl::new(2 * hour, 3 * hour);
+        p.begin_decision(&given);
+        p.time_control().expect("bounded").stop();
+        assert!(
+            given.stopped(),
+            "the decision ran on another clock than its own"
+        );
     }
 }

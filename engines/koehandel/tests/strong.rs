@@ -299,3 +299,47 @@ fn the_threads_option_is_checked() {
         assert!(e.to_string().contains("threads"), "{bad}: {e}");
     }
 }
+
+/// The `worlds` stat of every decision in `a` that compared candidates on sampled worlds.
+fn world_counts(a: &[Answered]) -> Vec<u64> {
+    a.iter()
+        .filter_map(|d| d.4.iter().find(|s| s.0 == "worlds"))
+        .map(|s| f64::from_bits(s.1) as u64)
+        .collect()
+}
+
+#[test]
+fn start_split_plays_exactly_alike_at_any_thread_count_at_fixed_worlds() {
+    // The split turn (trade picked on 12 worlds, then tested against the auction on the
+    // other 12) on two strong seats, over whole games, at 1, 2 and 3 threads.
+    let one = "strong:worlds=24:particles=16:mc_start=1:start_split=1";
+    let untimed = TimeControl::infinite;
+    for seed in [3, 11] {
+        let a = answers(seed, [one, "heuristic", one, "heuristic"], &untimed);
+        let splits = world_counts(&a).iter().filter(|&&c| c == 12).count();
+        assert!(splits > 3, "seed {seed}: only {splits} split turns");
+        for threads in [2, 3] {
+            let many = format!("{one}:threads={threads}");
+            let b = answers(seed, [&many, "heuristic", &many, "heuristic"], &untimed);
+            assert_eq!(a, b, "seed {seed}, {threads} threads");
+        }
+    }
+}
+
+#[test]
+fn start_split_under_a_budget_on_two_threads_plays_what_the_clock_allows() {
+    use std::time::Duration;
+    let spec = "strong:worlds=24:particles=16:mc_start=1:start_split=1:threads=2";
+    let seats = [spec, "heuristic", "heuristic", "heuristic"];
+    // A budget that does not run out: split turns test on their 12 worlds, the rest use 24.
+    let hour = Duration::from_secs(3600);
+    let counts = world_counts(&answers(3, seats, &|| TimeControl::new(hour, hour)));
+    assert!(counts.contains(&12), "no split turn: {counts:?}");
+    assert!(counts.iter().all(|&c| c == 12 || c == 24), "{counts:?}");
+    // A budget already spent: each half of a split turn, like every other decision, plays
+    // only the caller's first world.
+    let spent = || TimeControl::new(Duration::ZERO, Duration::ZERO);
+    let counts = world_counts(&answers(3, seats, &spent));
+    assert!(!counts.is_empty());
+    assert!(counts.iter().all(|&c| c == 1), "{counts:?}");
+}

@@ -10,7 +10,10 @@
 //! not use [`play_worlds`] on shared batches: each thread samples and plays its own (see
 //! `StrongPlayer::run_worlds`), since joining the threads after every batch made each batch
 //! wait for the slowest thread's last world; the batches that arrive in time ([`gather`])
-//! are summed in the order their worlds were claimed.
+//! are summed in the order their worlds were claimed. A decision that plays a fixed set of
+//! worlds under a budget (the split turn, `start_split`: a trade picked on one half, then
+//! tested against the auction on the other) uses [`play_worlds_timed`]: the worlds that
+//! arrive in time, summed in world order.
 //!
 //! # Threads
 //! OS threads, not the rayon pool: the arena and the tournament run games on rayon pools,
@@ -19,9 +22,10 @@
 //! thread works as one of the `threads`; the others are spawned per call (tens of µs,
 //! against milliseconds per batch of worlds). If a thread cannot be spawned the caller plays
 //! the remaining worlds alone. Without a time budget ([`play_worlds`]) they are scoped
-//! threads, all joined. Under a time budget ([`gather`]) they are detached: the caller waits
-//! for them only until the wait cutoff ([`wait_left`]), then decides on what has arrived and
-//! returns; a helper still in a play-out then finishes it unobserved and stops.
+//! threads, all joined. Under a time budget ([`gather`], for the sampling batches and for
+//! [`play_worlds_timed`] alike) they are detached: the caller waits for them only until the
+//! wait cutoff ([`wait_left`](super::cutoff::wait_left)), then decides on what has arrived
+//! and returns; a helper still in a play-out then finishes it unobserved and stops.
 //!
 //! # Time
 //! Every worker takes the next unplayed world from a shared counter and starts it only while
@@ -31,19 +35,17 @@
 //! first world is always played to the end when `first_free`, so there is an answer. So a
 //! thread that has the CPU stops at most one play-out (about 0.1 ms of CPU) after the soft
 //! time. A thread the machine does not run is another matter: a helper descheduled in the
-//! middle of a play-out (the other core busy, our two threads sharing one) finishes it only
-//! when it is run again, and a caller that joined it waited that long: at a 20 ms budget
-//! (soft 10 ms, hard 20 ms) 68 of 10,323 two-thread decisions ran past the hard deadline (up
-//! to 33 ms) against 8 of 10,193 on one thread. So under a budget the caller never joins a
-//! helper: [`gather`] takes what the helpers sent until they finish or until the wait cutoff,
-//! halfway from the soft time to the hard deadline ([`wait_left`]); the other half is the
-//! caller's own margin to decide, return, and be descheduled itself.
+//! middle of a play-out finishes it only when it is run again, so under a budget the caller
+//! never joins a helper but takes what arrived by the wait cutoff (see [`super::cutoff`]).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::time::Duration;
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
 
 use kibitz_search::time::TimeControl;
+
+use super::cutoff::{gather, Helper};
+use super::search::Valuer;
 
 /// What [`play_worlds`] measured: each candidate's utility summed over the worlds played
 /// (added in world order) and how many worlds were played.
@@ -55,10 +57,75 @@ pub(crate) struct Played {
     pub worlds: usize,
 }
 
+/// One world's result: its index and its utility per candidate.
+type WorldResult = (usize, Vec<f64>);
+
+/// One worker's share: takes the next world index from `next` and plays every candidate in
+/// it, until the worlds run out, `stop` is set, `out` returns false, or the soft time of
+/// `tc` is up (no world is started after it, and one still running then is dropped whole,
+/// except world 0 when `first_free`); each finished world goes to `out`. A worker that sees
+/// the soft time sets `stop` for the others.
+#[allow(clippy::too_many_arguments)]
+fn work_on<W>(
+    worlds: &[W],
+    n: usize,
+    tc: Option<&TimeControl>,
+    first_free: bool,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    value: &(dyn Fn(&W, usize) -> f64 + Sync),
+    out: &mut dyn FnMut(WorldResult) -> bool,
+) {
+    let bound = |i: usize| i > 0 || !first_free;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= worlds.len() {
+            break;
+        }
+        if bound(i) && tc.is_some_and(|t| t.soft_expired()) {
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        let mut us = Vec::with_capacity(n);
+        for c in 0..n {
+            // A world still running at the soft time is dropped (all its candidates or
+            // none), except the first.
+            if bound(i) && c > 0 && tc.is_some_and(|t| t.soft_expired()) {
+                stop.store(true, Ordering::Relaxed);
+                return;
+            }
+            us.push(value(&worlds[i], c));
+        }
+        if !out((i, us)) {
+            break;
+        }
+    }
+}
+
+/// Each candidate's utilities of `results` summed in world order (so the sums do not depend
+/// on which thread played which world, nor on the order they finished in).
+fn sum_in_order(mut results: Vec<WorldResult>, n: usize) -> Played {
+    results.sort_unstable_by_key(|r| r.0);
+    let mut sums = vec![0.0; n];
+    for (_, us) in &results {
+        for (sum, u) in sums.iter_mut().zip(us) {
+            *sum += u;
+        }
+    }
+    Played {
+        sums,
+        worlds: results.len(),
+    }
+}
+
 /// Plays candidates `0..n` in every world of `worlds` with `value(world, candidate)` (a
 /// utility) on `threads` threads, starting no world after `tc`'s soft time and dropping one
 /// still running then, except the first world when `first_free` (see the module docs). The
-/// result does not depend on `threads` when `tc` is `None`.
+/// result does not depend on `threads` when `tc` is `None`. The threads are joined: under a
+/// time budget on several threads use [`play_worlds_timed`].
 pub(crate) fn play_worlds<W: Sync>(
     worlds: &[W],
     n: usize,
@@ -67,40 +134,19 @@ pub(crate) fn play_worlds<W: Sync>(
     first_free: bool,
     value: &(dyn Fn(&W, usize) -> f64 + Sync),
 ) -> Played {
-    let bound = |i: usize| i > 0 || !first_free;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     // One worker: (world index, that world's utility per candidate) for each world it played.
-    let work = || -> Vec<(usize, Vec<f64>)> {
+    let work = || -> Vec<WorldResult> {
         let mut out = Vec::new();
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= worlds.len() {
-                break;
-            }
-            if bound(i) && tc.is_some_and(|t| t.soft_expired()) {
-                stop.store(true, Ordering::Relaxed);
-                break;
-            }
-            let mut us = Vec::with_capacity(n);
-            for c in 0..n {
-                // A world still running at the soft time is dropped (all its candidates or
-                // none), except the first.
-                if bound(i) && c > 0 && tc.is_some_and(|t| t.soft_expired()) {
-                    stop.store(true, Ordering::Relaxed);
-                    return out;
-                }
-                us.push(value(&worlds[i], c));
-            }
-            out.push((i, us));
-        }
+        work_on(worlds, n, tc, first_free, &next, &stop, value, &mut |r| {
+            out.push(r);
+            true
+        });
         out
     };
     let helpers = threads.max(1).min(worlds.len()).saturating_sub(1);
-    let mut results: Vec<(usize, Vec<f64>)> = if helpers == 0 {
+    let results: Vec<WorldResult> = if helpers == 0 {
         work()
     } else {
         std::thread::scope(|s| {
@@ -118,78 +164,75 @@ pub(crate) fn play_worlds<W: Sync>(
             all
         })
     };
-    results.sort_unstable_by_key(|r| r.0);
-    let mut sums = vec![0.0; n];
-    for (_, us) in &results {
-        for (sum, u) in sums.iter_mut().zip(us) {
-            *sum += u;
-        }
-    }
-    Played {
-        sums,
-        worlds: results.len(),
-    }
+    sum_in_order(results, n)
 }
 
-/// How much longer the caller of a timed decision may wait for its helper threads: until
-/// halfway from `tc`'s soft time to its hard deadline (zero once that is past, or once `tc`
-/// is stopped); `None` (wait until they finish) without a soft time or a hard deadline.
-/// Helpers start no world after the soft time, so one that has the CPU reports well before
-/// the cutoff; the half left after it is for the caller to decide and return by the hard
-/// deadline even when it is descheduled itself.
-pub(crate) fn wait_left(tc: &TimeControl) -> Option<Duration> {
-    if tc.stopped() {
-        return Some(Duration::ZERO);
-    }
-    let (soft, hard) = (tc.soft()?, tc.hard()?);
-    let cutoff = soft + (hard.saturating_sub(soft)) / 2;
-    Some(cutoff.saturating_sub(tc.elapsed()))
-}
-
-/// A job for a detached helper thread of [`gather`]: it sends what it finishes through the
-/// sender, and stops when a send fails (the caller no longer listens).
-pub(crate) type Helper<T> = Box<dyn FnOnce(Sender<T>) + Send + 'static>;
-
-/// Runs `own` on the calling thread and every one of `helpers` on a detached thread of its
-/// own, and returns `own`'s items followed by the helpers' items, those that arrived before
-/// every helper had finished or before `tc`'s wait cutoff ([`wait_left`]), whichever came
-/// first. A helper still running at the cutoff is left behind: whatever it sends later is
-/// dropped (its send fails, which tells it to stop), so the caller returns by the cutoff
-/// however the machine schedules the helpers. A helper that cannot be spawned or that
-/// panics loses only its own items.
-pub(crate) fn gather<T: Send + 'static>(
+/// [`play_worlds`] under the time budget `tc` with the same cutoff as a timed decision's
+/// batches: the calling thread plays world 0 to the end (so there is an answer) and then
+/// takes worlds like the others; the `threads - 1` helpers are detached ([`gather`]) and
+/// send each world as they finish it, and the caller sums the worlds that arrived by the
+/// wait cutoff ([`wait_left`](super::cutoff::wait_left)), in world order. So a helper the
+/// machine does not run cannot hold the caller past the cutoff; the worlds it did not
+/// finish in time do not count (every candidate is still compared on the same worlds).
+/// With every world played in time the sums are those of [`play_worlds`] at any thread
+/// count.
+pub(crate) fn play_worlds_timed<W: Send + Sync + 'static>(
+    worlds: Arc<Vec<W>>,
+    n: usize,
+    threads: usize,
     tc: &TimeControl,
-    helpers: Vec<Helper<T>>,
-    own: impl FnOnce() -> Vec<T>,
-) -> Vec<T> {
-    let (tx, rx) = mpsc::channel();
-    for h in helpers {
-        let tx = tx.clone();
-        // A thread that cannot be spawned leaves its share to the others.
-        let _ = std::thread::Builder::new()
-            .name("koehandel-worlds".into())
-            .spawn(move || h(tx));
-    }
-    drop(tx);
-    let mut all = own();
-    loop {
-        let got = match wait_left(tc) {
-            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
-            // A zero wait still takes what has already arrived.
-            Some(left) => rx.recv_timeout(left),
-        };
-        match got {
-            Ok(t) => all.push(t),
-            // Every helper finished, or the cutoff passed with one still running.
-            Err(RecvTimeoutError::Disconnected | RecvTimeoutError::Timeout) => break,
+    value: Valuer<W>,
+) -> Played {
+    // World 0 is the caller's; every thread takes the others from `next`.
+    let next = Arc::new(AtomicUsize::new(1));
+    let stop = Arc::new(AtomicBool::new(false));
+    let helpers: Vec<Helper<WorldResult>> = (1..threads.max(1).min(worlds.len()))
+        .map(|_| {
+            let (worlds, value, tc) = (Arc::clone(&worlds), Arc::clone(&value), tc.clone());
+            let (next, stop) = (Arc::clone(&next), Arc::clone(&stop));
+            Box::new(move |tx: Sender<WorldResult>| {
+                work_on(
+                    &worlds,
+                    n,
+                    Some(&tc),
+                    false,
+                    &next,
+                    &stop,
+                    &*value,
+                    &mut |r| tx.send(r).is_ok(),
+                )
+            }) as Helper<WorldResult>
+        })
+        .collect();
+    let results = gather(tc, helpers, || {
+        let mut own = Vec::new();
+        if let Some(w) = worlds.first() {
+            own.push((0, (0..n).map(|c| value(w, c)).collect()));
         }
-    }
-    all
+        work_on(
+            &worlds,
+            n,
+            Some(tc),
+            false,
+            &next,
+            &stop,
+            &*value,
+            &mut |r| {
+                own.push(r);
+                true
+            },
+        );
+        own
+    });
+    sum_in_order(results, n)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::cutoff::past_cutoff;
     use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
 
     /// Utilities whose float sum depends on the order they are added in.
     fn value(w: &u64, c: usize) -> f64 {
@@ -273,118 +316,6 @@ mod tests {
         assert_eq!((p.worlds, p.sums.len()), (4, 0));
     }
 
-    /// A clock past its wait cutoff: a spent budget, or an unbounded one that was stopped.
-    fn past_cutoff() -> [TimeControl; 2] {
-        let stopped = TimeControl::infinite();
-        stopped.stop();
-        [TimeControl::new(Duration::ZERO, Duration::ZERO), stopped]
-    }
-
-    /// [`gather`] on `tc` with one helper that first runs `before_block(tx)`, then blocks
-    /// until the test releases it, then sends 99 and reports whether that send went through.
-    /// The caller's own share is `own()`. Returns what `gather` returned, or `None` if it did
-    /// not return within 60 s (a caller that waited for the blocked helper: the bound only
-    /// keeps that failing test from hanging), and whether the released helper's send went
-    /// through.
-    fn with_blocked_helper(
-        tc: TimeControl,
-        before_block: impl FnOnce(&Sender<u32>) + Send + 'static,
-        own: impl FnOnce() -> Vec<u32> + Send + 'static,
-    ) -> (Option<Vec<u32>>, Option<bool>) {
-        let (release, released) = mpsc::channel::<()>();
-        let (sent_tx, sent) = mpsc::channel();
-        let (answer_tx, answer) = mpsc::channel();
-        std::thread::spawn(move || {
-            let helper: Helper<u32> = Box::new(move |tx| {
-                before_block(&tx);
-                let _ = released.recv();
-                let _ = sent_tx.send(tx.send(99).is_ok());
-            });
-            let _ = answer_tx.send(gather(&tc, vec![helper], own));
-        });
-        let got = answer.recv_timeout(Duration::from_secs(60)).ok();
-        let _ = release.send(());
-        (got, sent.recv_timeout(Duration::from_secs(60)).ok())
-    }
-
-    #[test]
-    fn a_blocked_helper_does_not_hold_the_caller_past_the_cutoff() {
-        // The helper blocks (as one the machine does not run) until the test releases it,
-        // which the test does only after the caller has answered.
-        for tc in past_cutoff() {
-            let (got, sent) = with_blocked_helper(tc, |_| {}, || vec![1, 2]);
-            assert_eq!(
-                got,
-                Some(vec![1, 2]),
-                "the caller waited for a blocked helper"
-            );
-            // Released, the helper finds nobody listening (so it stops).
-            assert_eq!(sent, Some(false));
-        }
-    }
-
-    #[test]
-    fn what_a_helper_sent_before_the_cutoff_counts() {
-        // The helper sends one item, then blocks; the caller's own share ends only after that
-        // item was sent. Past the cutoff the caller does not wait, but takes what is there.
-        for tc in past_cutoff() {
-            let (first_tx, first) = mpsc::channel();
-            let (got, sent) = with_blocked_helper(
-                tc,
-                move |tx| {
-                    let _ = tx.send(7);
-                    let _ = first_tx.send(());
-                },
-                move || {
-                    let _ = first.recv();
-                    vec![1]
-                },
-            );
-            assert_eq!(
-                got,
-                Some(vec![1, 7]),
-                "the caller waited for a blocked helper"
-            );
-            assert_eq!(sent, Some(false));
-        }
-    }
-
-    #[test]
-    fn helpers_that_finish_in_time_are_all_taken() {
-        let hour = Duration::from_secs(3600);
-        let tc = TimeControl::new(hour, hour);
-        let helpers: Vec<Helper<u32>> = (1..4u32)
-            .map(|h| {
-                Box::new(move |tx: Sender<u32>| {
-                    for i in 0..2 {
-                        let _ = tx.send(10 * h + i);
-                    }
-                }) as Helper<u32>
-            })
-            .collect();
-        let mut got = gather(&tc, helpers, || vec![0]);
-        assert_eq!(got[0], 0, "the caller's own items come first");
-        got.sort_unstable();
-        assert_eq!(got, vec![0, 10, 11, 20, 21, 30, 31]);
-        // No helpers: only the caller's own.
-        assert_eq!(gather(&tc, Vec::new(), || vec![5]), vec![5]);
-    }
-
-    #[test]
-    fn the_wait_cutoff_is_halfway_from_soft_to_hard() {
-        let hour = Duration::from_secs(3600);
-        let left = wait_left(&TimeControl::new(hour, 3 * hour)).expect("bounded");
-        // Two hours from now, less the few µs since the clock started.
-        assert!(
-            left <= 2 * hour && left > 2 * hour - Duration::from_secs(60),
-            "{left:?}"
-        );
-        assert_eq!(wait_left(&TimeControl::infinite()), None);
-        for tc in past_cutoff() {
-            assert_eq!(wait_left(&tc), Some(Duration::ZERO));
-        }
-    }
-
     #[test]
     fn two_threads_share_the_worlds() {
         // Each world records which thread played it; with two threads and slow worlds, both
@@ -401,5 +332,93 @@ mod tests {
         });
         assert_eq!(p.worlds, 2);
         assert_eq!(ids.lock().unwrap().len(), 2);
+    }
+
+    /// [`play_worlds_timed`] on two threads and `worlds` worlds of two candidates, where the
+    /// helper blocks in its first play-out (as one the machine does not run) until the test
+    /// releases it, which the test does only after the caller has answered. The caller, in
+    /// its first play-out, waits until the helper is blocked and then stops the clock (a
+    /// stopped clock is past the soft time and the wait cutoff). Returns what the caller
+    /// answered, or `None` if it did not answer within 60 s (it waited for the blocked
+    /// helper: the bound only keeps that failing test from hanging).
+    fn timed_with_blocked_helper(worlds: u64) -> Option<Played> {
+        use std::sync::{Mutex, OnceLock};
+        use std::thread::ThreadId;
+        let tc = TimeControl::infinite();
+        let caller: Arc<OnceLock<ThreadId>> = Arc::new(OnceLock::new());
+        let (entered_tx, entered) = mpsc::channel::<()>();
+        let (release, released) = mpsc::channel::<()>();
+        let (entered, released) = (Mutex::new(entered), Mutex::new(released));
+        let (caller_waited, helper_blocked) = (AtomicBool::new(false), AtomicBool::new(false));
+        let (clock, me) = (tc.clone(), Arc::clone(&caller));
+        let blocking: Valuer<u64> = Arc::new(move |w: &u64, c: usize| {
+            if me.get() == Some(&std::thread::current().id()) {
+                if !caller_waited.swap(true, Ordering::Relaxed) {
+                    let _ = entered
+                        .lock()
+                        .unwrap()
+                        .recv_timeout(Duration::from_secs(60));
+                    clock.stop();
+                }
+            } else if !helper_blocked.swap(true, Ordering::Relaxed) {
+                let _ = entered_tx.send(());
+                let _ = released.lock().unwrap().recv();
+            }
+            value(w, c)
+        });
+        let (answer_tx, answer) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = caller.set(std::thread::current().id());
+            let worlds: Vec<u64> = (0..worlds).collect();
+            let p = play_worlds_timed(Arc::new(worlds), 2, 2, &tc, blocking);
+            let _ = answer_tx.send(p);
+        });
+        let got = answer.recv_timeout(Duration::from_secs(60)).ok();
+        let _ = release.send(());
+        got
+    }
+
+    #[test]
+    fn a_blocked_helper_does_not_hold_fixed_worlds_past_the_cutoff() {
+        // The caller answers on its own world 0 (always played) without the helper's.
+        let got = timed_with_blocked_helper(4);
+        let own = Played {
+            sums: vec![value(&0, 0), value(&0, 1)],
+            worlds: 1,
+        };
+        assert_eq!(got, Some(own), "the caller waited for a blocked helper");
+    }
+
+    #[test]
+    fn fixed_worlds_played_in_time_sum_like_one_thread() {
+        // A budget that does not run out: every world counts, summed in world order, so the
+        // bits are those of the untimed single-thread sums at any thread count.
+        let hour = Duration::from_secs(3600);
+        let worlds: Vec<u64> = (0..257).collect();
+        let one = play_worlds(&worlds, 5, 1, None, true, &value);
+        let shared = Arc::new(worlds);
+        for threads in [1, 2, 3, 8] {
+            let tc = TimeControl::new(hour, hour);
+            let p = play_worlds_timed(Arc::clone(&shared), 5, threads, &tc, Arc::new(value));
+            assert_eq!(p.worlds, 257, "{threads} threads");
+            let bits = |p: &Played| p.sums.iter().map(|s| s.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&one), bits(&p), "{threads} threads");
+        }
+        // No worlds: nothing played.
+        let tc = TimeControl::new(hour, hour);
+        let p = play_worlds_timed(Arc::new(Vec::<u64>::new()), 3, 2, &tc, Arc::new(value));
+        assert_eq!((p.worlds, p.sums), (0, vec![0.0; 3]));
+    }
+
+    #[test]
+    fn fixed_worlds_past_the_cutoff_play_only_the_callers_first() {
+        let worlds = Arc::new((0..64).collect::<Vec<u64>>());
+        for tc in past_cutoff() {
+            for threads in [1, 2, 4] {
+                let p = play_worlds_timed(Arc::clone(&worlds), 3, threads, &tc, Arc::new(value));
+                assert_eq!(p.worlds, 1, "{threads} threads");
+                assert_eq!(p.sums[2], value(&0, 2));
+            }
+        }
     }
 }

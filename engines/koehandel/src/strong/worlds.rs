@@ -12,6 +12,17 @@ use crate::sim::{world_from, World};
 use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
 
 impl StrongPlayer {
+    /// `count` worlds drawn from the belief, weighted by the observed bids.
+    pub(super) fn worlds(&mut self, drawn: Option<Animal>, count: usize) -> Vec<World> {
+        let ws: Vec<f64> = self
+            .belief
+            .particles()
+            .iter()
+            .map(|p| self.bid_likelihood(p))
+            .collect();
+        self.worlds_weighted(drawn, &ws, count)
+    }
+
     /// Likelihood of the current auction run's bids under a money assignment: a bid above
     /// a seat's money is a bluff, as likely as his modelled bluff rate (1e-3 for a seat
     /// already caught, whose over-the-top bids would be void).
