@@ -39,6 +39,34 @@
 //! solver's order), and the four "search" positions, where no move is proven either way
 //! within the budget (the cheapest proof that keeps the value costs 250k–4.4M nodes from a
 //! fresh table and is not among the first moves the rounds reach).
+//!
+//! Every position of 10 stones or more of the six sets (4,629; `--lines 100000` on a set file
+//! of those lines; about 90 s CPU per run), kept per budget: 400k 4,611 (lost 7/6/3/1/1 at
+//! 10–14 stones), 800k 4,624 (3/1/1 at 10–12), 1.6M 4,626 (2 at 10, 1 at 12;
+//! `217124624716` and `6621166225` are lost even then, `3651136162` only then).
+//! What the five cost (`keep_grand`, fresh table): the root's weak solve 0.86M–6.4M nodes;
+//! `6621166225` keeps its draw only by column 5, whose proof costs 6.5M (3.7M for one reply)
+//! and whose elimination costs 1.5M–7.5M per losing move in the solver's reply order (reply
+//! 5 refutes five of them for 9k–114k each, but comes third); `44561362221` needs the draw
+//! proven and then column 6's win (557k) on top. The heuristic fallback (`keep_heur`) ranks
+//! no value-keeping move first in any of the four "search" losses.
+//! Tried on all 4,629 positions at 800k and not kept (kept from 10 stones, base 4,624):
+//! - first round cap 64k instead of 16k: 4,625 (`2751641731` kept), but 4,612 vs 4,611 at
+//!   400k and 4,625 vs 4,626 at 1.6M: noise, not a gain; growth 8× per round: 4,622;
+//! - each move's test split into one test per opponent reply (a depth-2 breadth-first
+//!   scheme, cheap refutations by a late reply), with the cap shared among the replies:
+//!   4,621; plus "killer" replies (those that refuted a sibling) first with the whole cap and
+//!   a killer pass per round: 4,618 (proofs, which need every reply, get slower: `427761773521`,
+//!   `6133112551`, `5425417144`, `2147756677465` lost);
+//! - a quick 2-ply probe (1k–2k nodes per reply) ordering the rounds by replies proven:
+//!   4,620–4,621 (orders `217124624716`'s column 1 and `7321565577`'s column 2 first, but
+//!   its cost breaks others);
+//! - on the 26 "search" positions: the solver's static order instead of the heuristic
+//!   search 18 kept (search 22); evaluation weights (`--param`) trade one loss for another
+//!   (best `segment=5`: 23).
+//!
+//! With the best possible order (the winning / drawing move first, by hand: not a fix),
+//! four of the five keep their value at 800k; `6621166225` does not.
 use kibitz_connect4::book::Book;
 use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
 use std::collections::BTreeMap;
