@@ -58,4 +58,8 @@ while True:
         sock.sendto(f"INSERT;{col};{rest}".encode(), server)
     elif head == "RESULT":
         log(f"game over: {msg}")
+        if args.mode == "late":
+            # Stay up until the arena stops us: a late bot that then exits on its own could
+            # be seen exiting within the arena's grace and be reported as "its program exited".
+            continue
         sys.exit(0)
