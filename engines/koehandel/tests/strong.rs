@@ -39,7 +39,7 @@ fn strong_player_is_legal_and_deterministic() {
 #[test]
 fn every_decision_switch_keeps_the_player_legal_and_deterministic() {
     let variants = [
-        "strong:worlds=3:start_split=1",
+        "strong:worlds=3:mc_start=1:start_split=1",
         "strong:worlds=3:auction_sim=0:price_bisect=1",
         "strong:worlds=3:mc_start=0:mc_bid=0:mc_buyback=0:mc_counter=0:margin=0",
     ];
