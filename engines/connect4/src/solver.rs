@@ -86,6 +86,10 @@ pub struct SolverConfig {
     /// on (with ABDADA, [`Self::abdada_min_empty`]), so two threads start on different root
     /// subtrees.
     pub split_root: bool,
+    /// In a parallel solve, nodes the main thread searches a root test alone before the
+    /// helpers join (the finished part stays in the table): most tests are over before a
+    /// thread would have started, and on a busy machine a thread start waits for a core.
+    pub serial_nodes: u64,
     /// Start the table small after every clear and let it double as it fills (cheap for
     /// many short solves); off, it has its full size from the start, so no move ever pays
     /// for a doubling between two clock checks (the bot's choice).
@@ -114,6 +118,7 @@ impl Default for SolverConfig {
             abdada_min_empty: 20,
             split_windows: false,
             split_root: false,
+            serial_nodes: parallel::SERIAL_NODES,
         }
     }
 }

@@ -163,3 +163,30 @@ fn split_check(config: SolverConfig) {
         assert_eq!(s.solve(&b, &inf), Some(expected), "Test_L2_R2 {moves}");
     }
 }
+
+/// The serial start of each root test (`serial_nodes`) only decides when the helpers join:
+/// at 0 they join every test at once, at `u64::MAX` never; the scores are the same.
+#[test]
+fn the_serial_start_changes_no_score() {
+    let inf = TimeControl::infinite();
+    for serial_nodes in [0, 1024, u64::MAX] {
+        let mut s = ParallelSolver::new(
+            Geometry::new(7, 6, 4).unwrap(),
+            SolverConfig {
+                hash_mb: 16,
+                serial_nodes,
+                ..Default::default()
+            },
+            2,
+        );
+        for (moves, expected) in sample("Test_L1_R2", 3, 250) {
+            let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+            s.clear();
+            assert_eq!(
+                s.solve(&b, &inf),
+                Some(expected),
+                "serial_nodes {serial_nodes}: {moves}"
+            );
+        }
+    }
+}

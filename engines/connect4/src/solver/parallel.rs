@@ -14,7 +14,8 @@
 //! neighbour of the main's), so that a root test costing more than its share no longer
 //! holds both threads: every finished answer of either narrows the score range.
 //!
-//! Each test first runs on the main thread alone for [`SERIAL_NODES`] nodes; only a test
+//! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
+//! (default [`SERIAL_NODES`]); only a test
 //! still open then gets the helpers. Threads come only from the count given
 //! ([`ParallelSolver::new`]), through `std::thread::scope`. With one thread the search is the serial one on a full-size table
 //! (deterministic); with more, which thread answers first varies, so node counts do too, but
@@ -30,8 +31,8 @@ use kibitz_search::time::TimeControl;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Nodes the main thread searches a root test alone before the helpers join (the finished
-/// part stays in the table): a test this small is over before a thread would have started.
+/// Default of [`SolverConfig::serial_nodes`]: nodes the main thread searches a root test
+/// alone before the helpers join (the finished part stays in the table).
 pub const SERIAL_NODES: u64 = 1 << 16;
 
 /// The positions the threads of a parallel solve are searching right now (one key per
@@ -183,7 +184,7 @@ impl<B: Bits + Send> ParallelSolver<B> {
             let main = &mut workers[0];
             main.tc = tc.clone();
             main.aborted = false;
-            main.node_limit = main.nodes.saturating_add(SERIAL_NODES);
+            main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
             let r = main.negamax(cur, mask, moves, med, med + 1);
             main.node_limit = u64::MAX;
             if !main.aborted {
