@@ -64,7 +64,7 @@ pub enum Cmd {
         /// Transposition table size in MiB (at most 3/4 of the machine's memory).
         #[arg(long, default_value_t = 64, value_parser = kibitz_net::memory::parse_table_mb)]
         hash: usize,
-        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule, abdada_min_empty, split_windows, split_root, serial_nodes).
+        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule, abdada_min_empty, split_windows, split_root, serial_nodes, grow_table).
         #[arg(long = "param")]
         params: Vec<String>,
         /// Only win / draw / loss (checks the sign of the expected score).
@@ -409,6 +409,7 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
         "split_windows" => config.split_windows = v != 0,
         "split_root" => config.split_root = v != 0,
         "serial_nodes" => config.serial_nodes = v,
+        "grow_table" => config.grow_table = v != 0,
         "forcing_weight" => config.forcing_weight = v as u32,
         "keep_threat_weight" => config.keep_threat_weight = v as u32,
         "stack_weight" => config.stack_weight = v as u32,

@@ -92,7 +92,8 @@ pub struct SolverConfig {
     pub serial_nodes: u64,
     /// Start the table small after every clear and let it double as it fills (cheap for
     /// many short solves); off, it has its full size from the start, so no move ever pays
-    /// for a doubling between two clock checks (the bot's choice).
+    /// for a doubling between two clock checks (the bot's choice). A parallel solve's shared
+    /// table grows between root tests instead (see [`parallel::ParallelSolver::new`]).
     pub grow_table: bool,
 }
 

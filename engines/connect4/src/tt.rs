@@ -243,6 +243,15 @@ impl Tt {
         self.slots.len() * std::mem::size_of::<Bucket>()
     }
 
+    /// Doubles the part in use (as a filling [`Self::store`] does) until it is at least
+    /// `bytes` or the whole allocation: for a shared table, which no store grows, between two
+    /// searches, when no thread is using it.
+    pub fn grow_to(&mut self, bytes: usize) {
+        while self.bytes_in_use() < bytes && self.shift > self.min_shift && self.is_exact() {
+            self.grow();
+        }
+    }
+
     /// Doubles the part in use: every entry of bucket `i` moves to bucket `2i` or `2i + 1`
     /// by its top stored bit, and its stored bits move up by one (from the top down, so no
     /// bucket is overwritten before it is moved). Only called on an exact table, whose

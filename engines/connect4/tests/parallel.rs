@@ -190,3 +190,29 @@ fn the_serial_start_changes_no_score() {
         }
     }
 }
+
+/// With more than one thread the shared table starts small after a clear and grows with the
+/// work of a solve (scores unchanged); without `grow_table` it is in full use from the start.
+#[test]
+fn the_shared_table_grows_with_the_solve_and_a_clear_shrinks_it() {
+    let geo = Geometry::new(7, 6, 4).unwrap();
+    let config = |grow_table| SolverConfig {
+        hash_mb: 16,
+        grow_table,
+        ..Default::default()
+    };
+    let full = ParallelSolver::<u64>::new(geo, config(false), 2);
+    assert_eq!(full.table_bytes_in_use(), 16 << 20);
+    let mut s = ParallelSolver::<u64>::new(geo, config(true), 2);
+    let start = s.table_bytes_in_use();
+    assert!(start < 16 << 20, "starts small: {start}");
+    let inf = TimeControl::infinite();
+    // The hardest of a few Test_L1_R3 lines: its solve goes parallel.
+    for (moves, expected) in sample("Test_L1_R3", 0, 400) {
+        let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+        s.clear();
+        assert_eq!(s.table_bytes_in_use(), start, "a clear shrinks it");
+        assert_eq!(s.solve(&b, &inf), Some(expected), "{moves}");
+        assert!(s.table_bytes_in_use() > start, "{moves}: did not grow");
+    }
+}

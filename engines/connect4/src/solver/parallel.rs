@@ -15,11 +15,15 @@
 //! holds both threads: every finished answer of either narrows the score range.
 //!
 //! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
-//! (default [`SERIAL_NODES`]); only a test
-//! still open then gets the helpers. Threads come only from the count given
-//! ([`ParallelSolver::new`]), through `std::thread::scope`. With one thread the search is the serial one on a full-size table
-//! (deterministic); with more, which thread answers first varies, so node counts do too, but
-//! scores never.
+//! (default [`SERIAL_NODES`]); only a test still open then gets the helpers. Threads come
+//! only from the count given ([`ParallelSolver::new`]), through `std::thread::scope`. With
+//! one thread the search is the serial one on a full-size table (deterministic); with more,
+//! which thread answers first varies, so node counts do too, but scores never.
+//!
+//! The shared table cannot grow during a search (no store may move entries under another
+//! thread), so with [`SolverConfig::grow_table`] it grows between root tests, when no helper
+//! runs: to [`TABLE_BYTES_PER_NODE`] per node the solve has searched, and to at least
+//! [`PARALLEL_START_BYTES`] once a test goes parallel. A short solve so stays in the caches.
 
 use super::{choose_probe, Solver, SolverConfig, Table};
 use crate::bitboard::Bits;
@@ -77,17 +81,42 @@ impl Busy {
     }
 }
 
+/// Bytes of shared table per node searched so far in a solve: the part of the table in use
+/// is grown to this before each root test (a shared table cannot grow during a search).
+pub const TABLE_BYTES_PER_NODE: usize = 16;
+
+/// Bytes of shared table in use, at least, once a root test goes parallel.
+pub const PARALLEL_START_BYTES: usize = 8 << 20;
+
 /// An exact solver searching with several threads over one shared table.
 pub struct ParallelSolver<B: Bits> {
     workers: Vec<Solver<B>>,
+    /// The shared table (every worker holds a clone).
+    tt: Arc<Tt>,
+    /// A tiny table the workers hold while [`Self::with_table`] has the shared one.
+    spare: Arc<Tt>,
+    /// Whether the shared table starts small and grows with the work of a solve
+    /// ([`SolverConfig::grow_table`], with more than one thread).
+    grows: bool,
 }
 
 impl<B: Bits + Send> ParallelSolver<B> {
     /// A solver for `geo` using `threads` threads (at least one) and one table of
-    /// `config.hash_mb` MiB, in full use from the start (a shared table does not grow).
+    /// `config.hash_mb` MiB. With one thread, or without [`SolverConfig::grow_table`], the
+    /// whole table is in use from the start. Otherwise it starts small after every clear and
+    /// grows between root tests with the nodes the solve has searched (at least
+    /// [`PARALLEL_START_BYTES`] once a test goes parallel): a short solve stays in the CPU
+    /// caches, as the serial solver's growing table does (issue 39: on Test_L1_R2 two
+    /// threads over a full 64 MiB table were no faster than one thread).
     pub fn new(geo: Geometry<B>, config: SolverConfig, threads: usize) -> Self {
         let key_bits = (geo.columns() * (geo.rows() + 1)).min(64) as u32;
-        let tt = Arc::new(Tt::new_full(config.hash_mb, key_bits));
+        let grows = threads > 1 && config.grow_table;
+        let tt = Arc::new(if grows {
+            Tt::new(config.hash_mb, key_bits)
+        } else {
+            Tt::new_full(config.hash_mb, key_bits)
+        });
+        let spare = Arc::new(Tt::with_bytes(0, key_bits));
         let busy =
             (threads > 1 && config.abdada_min_empty != u32::MAX).then(|| Arc::new(Busy::new()));
         let workers = (0..threads.max(1))
@@ -113,7 +142,37 @@ impl<B: Bits + Send> ParallelSolver<B> {
                 s
             })
             .collect();
-        Self { workers }
+        Self {
+            workers,
+            tt,
+            spare,
+            grows,
+        }
+    }
+
+    /// Runs `f` on the shared table while no worker holds it (between searches only);
+    /// `None` if some other owner still does.
+    fn with_table<R>(&mut self, f: impl FnOnce(&mut Tt) -> R) -> Option<R> {
+        for w in &mut self.workers {
+            w.tt = Table::Shared(Arc::clone(&self.spare));
+        }
+        let r = Arc::get_mut(&mut self.tt).map(f);
+        for w in &mut self.workers {
+            w.tt = Table::Shared(Arc::clone(&self.tt));
+        }
+        r
+    }
+
+    /// Grows the part of a growing shared table in use to at least `bytes`.
+    fn grow_table(&mut self, bytes: usize) {
+        if self.grows && self.tt.bytes_in_use() < bytes {
+            self.with_table(|t| t.grow_to(bytes));
+        }
+    }
+
+    /// Bytes of the shared table in use (all of it unless it grows).
+    pub fn table_bytes_in_use(&self) -> usize {
+        self.tt.bytes_in_use()
     }
 
     /// Number of threads.
@@ -142,6 +201,14 @@ impl<B: Bits + Send> ParallelSolver<B> {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
+        if self.grows {
+            // The table starts small again (only its part in use is rewritten).
+            self.with_table(Tt::clear);
+            for w in &mut self.workers {
+                w.near.clear();
+            }
+            return;
+        }
         for (k, w) in self.workers.iter_mut().enumerate() {
             if k == 0 {
                 w.clear();
@@ -173,15 +240,19 @@ impl<B: Bits + Send> ParallelSolver<B> {
         };
         let rule = self.workers[0].config.probe_rule;
         let split = self.workers[0].config.split_windows && self.workers.len() > 1;
-        let workers = &mut self.workers;
+        let start_nodes = self.nodes();
         let (mut min, mut max) = (min, max);
         let (mut pass, mut last_high) = (0u32, false);
         while min < max {
             let med = choose_probe(min, max, rule, pass, last_high);
             pass += 1;
+            let per_node = |s: &Self| {
+                (s.nodes() - start_nodes).saturating_mul(TABLE_BYTES_PER_NODE as u64) as usize
+            };
+            self.grow_table(per_node(self));
             // Most tests are small: the main thread alone first, so that they cost no
             // thread start (which on a busy machine waits for a core).
-            let main = &mut workers[0];
+            let main = &mut self.workers[0];
             main.tc = tc.clone();
             main.aborted = false;
             main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
@@ -195,6 +266,7 @@ impl<B: Bits + Send> ParallelSolver<B> {
             if tc.hard_expired() {
                 return None;
             }
+            self.grow_table(per_node(self).max(PARALLEL_START_BYTES));
             // The second thread tests another window when asked to (see
             // `SolverConfig::split_windows`), the others the main one.
             let alt = if split {
@@ -204,7 +276,7 @@ impl<B: Bits + Send> ParallelSolver<B> {
             };
             let stop = Arc::new(AtomicBool::new(false));
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
-            let (main, helpers) = workers.split_first_mut()?;
+            let (main, helpers) = self.workers.split_first_mut()?;
             for (k, h) in helpers.iter_mut().enumerate() {
                 h.split_root = if h.config.split_root && k % 2 == 0 {
                     moves
