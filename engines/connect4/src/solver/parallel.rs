@@ -241,14 +241,15 @@ impl<B: Bits + Send> ParallelSolver<B> {
         let rule = self.workers[0].config.probe_rule;
         let split = self.workers[0].config.split_windows && self.workers.len() > 1;
         let start_nodes = self.nodes();
+        // The table this solve's work so far asks for.
+        let per_node = |s: &Self| {
+            (s.nodes() - start_nodes).saturating_mul(TABLE_BYTES_PER_NODE as u64) as usize
+        };
         let (mut min, mut max) = (min, max);
         let (mut pass, mut last_high) = (0u32, false);
         while min < max {
             let med = choose_probe(min, max, rule, pass, last_high);
             pass += 1;
-            let per_node = |s: &Self| {
-                (s.nodes() - start_nodes).saturating_mul(TABLE_BYTES_PER_NODE as u64) as usize
-            };
             self.grow_table(per_node(self));
             // Most tests are small: the main thread alone first, so that they cost no
             // thread start (which on a busy machine waits for a core).
