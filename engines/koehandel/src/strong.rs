@@ -201,6 +201,9 @@ pub struct StrongPlayer {
     rng: ChaCha8Rng,
     run: Run,
     rollouts: std::cell::Cell<u64>,
+    /// Worlds sampled so far, by this player and by the copies its helper threads search
+    /// with (they share the count; see [`StrongPlayer::worlds_sampled`]).
+    sampled: std::sync::Arc<std::sync::atomic::AtomicU64>,
     budget: Option<(Duration, Duration)>,
     /// The bounded clock of the decision under way (from [`Agent::choose`]), if any.
     clock: Option<TimeControl>,
@@ -235,6 +238,7 @@ impl StrongPlayer {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x57_0426),
             run: Run::default(),
             rollouts: std::cell::Cell::new(0),
+            sampled: Default::default(),
             budget: None,
             clock: None,
             last: std::cell::Cell::new(None),
@@ -276,6 +280,13 @@ impl StrongPlayer {
     /// Play-outs run so far (the bench signature counts them).
     pub fn rollouts(&self) -> u64 {
         self.rollouts.get()
+    }
+
+    /// Worlds sampled so far for this player's decisions, on all its threads. Under a budget
+    /// a decision samples at most a batch per thread and Monte-Carlo loop more than it plays
+    /// (however large `worlds`), so this shows what the soft time cut.
+    pub fn worlds_sampled(&self) -> u64 {
+        self.sampled.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The opponent model (per-seat statistics of this game).

@@ -343,3 +343,104 @@ fn start_split_under_a_budget_on_two_threads_plays_what_the_clock_allows() {
     assert!(!counts.is_empty());
     assert!(counts.iter().all(|&c| c == 1), "{counts:?}");
 }
+
+/// Worlds seat 0's strong player (`params`, a second strong player on seat 2) sampled for
+/// each of its decisions over one game on deck `seed`, each decision given `clock()`.
+fn sampled_per_decision(
+    seed: u64,
+    params: StrongParams,
+    clock: &dyn Fn() -> TimeControl,
+) -> Vec<u64> {
+    let mut me = StrongPlayer::with_params(params, seed);
+    let mut others: Vec<KhAgent> = (1..4)
+        .map(|i| {
+            let spec = if i == 2 {
+                "strong:worlds=8"
+            } else {
+                "heuristic"
+            };
+            make_agent(spec, seed + i).unwrap()
+        })
+        .collect();
+    me.new_game(0, seed * 10);
+    for (i, a) in others.iter_mut().enumerate() {
+        a.new_game(i + 1, seed * 10 + i as u64 + 1);
+    }
+    let mut game = Koehandel(Game::new(seed));
+    let mut out = Vec::new();
+    loop {
+        for n in game.0.drain_notices() {
+            match n.seat.idx() {
+                0 => me.observe(&n.event),
+                s => others[s - 1].observe(&n.event),
+            }
+        }
+        let Some(seat) = View::mover(&game) else {
+            break;
+        };
+        let view = View::new(&game, seat);
+        let d = if seat == 0 {
+            let before = me.worlds_sampled();
+            let d = me.choose(&view, &clock());
+            out.push(me.worlds_sampled() - before);
+            d
+        } else {
+            others[seat - 1].choose(&view, &clock())
+        };
+        game.0.answer(d.action.0);
+    }
+    out
+}
+
+#[test]
+fn under_a_spent_budget_no_decision_samples_its_whole_cap_of_worlds() {
+    use kibitz_koehandel::strong::{THREAD_BATCH, WORLD_BATCH};
+    use std::time::Duration;
+    // Under a budget `worlds` is a cap ("as many as the time allows"). With the time already
+    // spent, every Monte-Carlo loop samples one batch per thread at most; the split turn
+    // runs two loops, the old price search (`auction_sim` off) one batch. Both used to
+    // sample the whole cap first.
+    let spent = || TimeControl::new(Duration::ZERO, Duration::ZERO);
+    let cap = 20_000;
+    let split = StrongParams {
+        worlds: cap,
+        particles: 16,
+        mc_start: true,
+        start_split: true,
+        ..Default::default()
+    };
+    let old_bids = StrongParams {
+        worlds: cap,
+        particles: 16,
+        auction_sim: false,
+        ..Default::default()
+    };
+    let two = StrongParams {
+        threads: 2,
+        ..split
+    };
+    let bound = (2 * WORLD_BATCH).max(4 * THREAD_BATCH) as u64;
+    for (name, params) in [
+        ("split", split),
+        ("old bids", old_bids),
+        ("two threads", two),
+    ] {
+        let sampled = sampled_per_decision(3, params, &spent);
+        assert!(sampled.iter().any(|&s| s > 0), "{name}: nothing sampled");
+        assert!(
+            sampled.iter().all(|&s| s <= bound),
+            "{name}: sampled {:?} (bound {bound})",
+            sampled.iter().max()
+        );
+    }
+    // Without a budget the cap is the count.
+    let untimed = sampled_per_decision(
+        3,
+        StrongParams {
+            worlds: 24,
+            ..split
+        },
+        &TimeControl::infinite,
+    );
+    assert!(untimed.contains(&24), "{untimed:?}");
+}

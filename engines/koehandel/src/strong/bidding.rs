@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{Run, StrongPlayer};
+use super::{Run, StrongPlayer, WORLD_BATCH};
 use crate::eval::auction_value;
 use crate::event::Answer;
 use crate::sim::{raise_up_to, rollout_capped, World};
@@ -75,7 +75,9 @@ impl StrongPlayer {
         }
     }
 
-    /// The most I would pay for `animal`, by Monte Carlo over price points.
+    /// The most I would pay for `animal`, by Monte Carlo over price points (the
+    /// `auction_sim = 0` path). Every price is compared on the same worlds; under a budget
+    /// they are one batch ([`WORLD_BATCH`] at most) and no price is tried after the soft time.
     fn reservation(&mut self, animal: Animal, auctioneer: Seat, high: u32) -> u32 {
         let me = self.k.me;
         let p = self.params.rollout;
@@ -92,10 +94,16 @@ impl StrongPlayer {
                 va.total_cmp(&vb)
             });
         let n = self.params.price_points.max(1) as u32;
-        let worlds = self.worlds(Some(animal), self.params.worlds);
+        // Every price is tested on the same worlds, so they are sampled at once; under a
+        // budget `worlds` is a cap ("as many as the time allows"), so one batch of them.
+        let tc = self.time_control();
+        let count = match tc {
+            Some(_) => self.params.worlds.min(WORLD_BATCH),
+            None => self.params.worlds,
+        };
+        let worlds = self.worlds(Some(animal), count);
         let k = &self.k;
         let next = auctioneer.next();
-        let tc = self.time_control();
         let policy = self.policy();
         // Whether buying at `price` beats letting the rival have it, over the same worlds.
         let buy_beats_pass = |price: u32| -> bool {

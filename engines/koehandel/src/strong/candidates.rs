@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::search::{first_share, Valuer};
+use super::search::{first_share, Sampler, Valuer};
 use super::StrongPlayer;
 use crate::agents::legal_trades;
 use crate::auction::server_payment;
@@ -86,34 +86,47 @@ impl StrongPlayer {
             sc.utility(rollout_seats(g, &sc.policy))
         });
         if self.params.start_split && cands[0] == Answer::Auction && cands.len() > 2 {
-            // The best of many noisy trade estimates is biased upwards against the one
-            // auction estimate: pick the trade on half the worlds, then compare it with the
-            // auction on the other half.
-            let mut pick = self.worlds(None, self.params.worlds);
-            let test = pick.split_off(pick.len().div_ceil(2));
-            let n = cands.len() - 1;
-            // Both halves keep the decision's deadline: the pick gets the share of its soft
-            // time that its play-outs need for as many worlds as the test (n against 2 per
-            // world), the test the rest.
-            let clock = self.time_control();
-            let pick_clock = clock
-                .as_ref()
-                .map(|c| first_share(c, n as f64 / (n + 2) as f64));
-            let trade = Arc::clone(&at);
-            let trades: Valuer<World> = Arc::new(move |w: &World, c: usize| trade(w, c + 1));
-            let t = 1 + self.best_of(&self.play(pick, n, trades, pick_clock.as_ref()), n);
-            if test.is_empty() {
-                return cands[t];
-            }
-            let versus: Valuer<World> =
-                Arc::new(move |w: &World, c: usize| at(w, if c == 0 { 0 } else { t }));
-            let p = self.play(test, 2, versus, clock.as_ref());
-            let i = self.best_of(&p, 2);
-            return if i == 0 { cands[0] } else { cands[t] };
+            return self.split_start(&cands, at);
         }
         let n = cands.len();
         let p = self.run_worlds(Arc::new(|pl, count| pl.worlds(None, count)), n, at);
         cands[self.best_of(&p, n)]
+    }
+
+    /// The split turn (`start_split`) among `cands` (the auction first, then at least two
+    /// trades) valued by `at`: the best of many noisy trade estimates is biased upwards
+    /// against the one auction estimate, so the trade is picked on half the worlds and then
+    /// compared with the auction on the other half. Both halves are Monte-Carlo loops
+    /// ([`Self::run_worlds_on`]) on shares of the decision's worlds and clock: under a budget
+    /// `worlds` is a cap ("as many as the time allows") and each half samples in batches
+    /// while its time lasts; the pick gets the share of the soft time its play-outs need for
+    /// as many worlds as the test (n against 2 per world) and ends by the soft time, the test
+    /// has the rest. Without a budget the halves are the first and second half of the worlds
+    /// one sampling of them all would draw (deterministic).
+    fn split_start(&mut self, cands: &[Answer], at: Valuer<World>) -> Answer {
+        let n = cands.len() - 1;
+        let trade = Arc::clone(&at);
+        let trades: Valuer<World> = Arc::new(move |w: &World, c: usize| trade(w, c + 1));
+        let sample: Sampler<World> = Arc::new(|pl: &mut StrongPlayer, m| pl.worlds(None, m));
+        let pick_cap = self.params.worlds.div_ceil(2);
+        let test_cap = self.params.worlds - pick_cap;
+        let clock = self.time_control();
+        let pick_clock = clock
+            .as_ref()
+            .map(|c| first_share(c, n as f64 / (n + 2) as f64));
+        let picked = self.run_worlds_on(Arc::clone(&sample), n, trades, pick_clock, pick_cap);
+        let t = 1 + self.best_of(&picked, n);
+        if test_cap == 0 {
+            return cands[t];
+        }
+        let versus: Valuer<World> =
+            Arc::new(move |w: &World, c: usize| at(w, if c == 0 { 0 } else { t }));
+        let tested = self.run_worlds_on(sample, 2, versus, clock, test_cap);
+        if self.best_of(&tested, 2) == 0 {
+            cands[0]
+        } else {
+            cands[t]
+        }
     }
 
     pub(super) fn buy_back(

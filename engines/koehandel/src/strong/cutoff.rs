@@ -8,9 +8,8 @@
 //! takes what they send until they finish or until the wait cutoff, halfway from the soft
 //! time to the hard deadline ([`wait_left`]); the other half is the caller's own margin to
 //! decide, return, and be descheduled itself. It lives apart from [`super::parallel`]
-//! (which plays the worlds) because every timed loop uses it: the strong player's sampling
-//! batches (`StrongPlayer::run_worlds`) and fixed worlds under a budget
-//! ([`super::parallel::play_worlds_timed`]).
+//! (which plays the worlds) because the strong player's timed loop uses it for its sampling
+//! batches (`StrongPlayer::run_worlds`).
 
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::Duration;

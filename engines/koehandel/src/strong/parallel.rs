@@ -10,10 +10,8 @@
 //! not use [`play_worlds`] on shared batches: each thread samples and plays its own (see
 //! `StrongPlayer::run_worlds`), since joining the threads after every batch made each batch
 //! wait for the slowest thread's last world; the batches that arrive in time ([`gather`])
-//! are summed in the order their worlds were claimed. A decision that plays a fixed set of
-//! worlds under a budget (the split turn, `start_split`: a trade picked on one half, then
-//! tested against the auction on the other) uses [`play_worlds_timed`]: the worlds that
-//! arrive in time, summed in world order.
+//! are summed in the order their worlds were claimed (the split turn, `start_split`, runs
+//! two such loops one after the other).
 //!
 //! # Threads
 //! OS threads, not the rayon pool: the arena and the tournament run games on rayon pools,
@@ -22,8 +20,7 @@
 //! thread works as one of the `threads`; the others are spawned per call (tens of µs,
 //! against milliseconds per batch of worlds). If a thread cannot be spawned the caller plays
 //! the remaining worlds alone. Without a time budget ([`play_worlds`]) they are scoped
-//! threads, all joined. Under a time budget ([`gather`], for the sampling batches and for
-//! [`play_worlds_timed`] alike) they are detached: the caller waits for them only until the
+//! threads, all joined. Under a time budget ([`gather`], for the sampling batches) they are detached: the caller waits for them only until the
 //! wait cutoff ([`wait_left`](super::cutoff::wait_left)), then decides on what has arrived
 //! and returns; a helper still in a play-out then finishes it unobserved and stops.
 //!
@@ -39,13 +36,8 @@
 //! never joins a helper but takes what arrived by the wait cutoff (see [`super::cutoff`]).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::Sender;
-use std::sync::Arc;
 
 use kibitz_search::time::TimeControl;
-
-use super::cutoff::{gather, Helper};
-use super::search::Valuer;
 
 /// What [`play_worlds`] measured: each candidate's utility summed over the worlds played
 /// (added in world order) and how many worlds were played.
@@ -125,7 +117,8 @@ fn sum_in_order(mut results: Vec<WorldResult>, n: usize) -> Played {
 /// utility) on `threads` threads, starting no world after `tc`'s soft time and dropping one
 /// still running then, except the first world when `first_free` (see the module docs). The
 /// result does not depend on `threads` when `tc` is `None`. The threads are joined: under a
-/// time budget on several threads use [`play_worlds_timed`].
+/// time budget on several threads the player samples and plays per thread instead
+/// (`StrongPlayer::run_worlds`).
 pub(crate) fn play_worlds<W: Sync>(
     worlds: &[W],
     n: usize,
@@ -167,71 +160,9 @@ pub(crate) fn play_worlds<W: Sync>(
     sum_in_order(results, n)
 }
 
-/// [`play_worlds`] under the time budget `tc` with the same cutoff as a timed decision's
-/// batches: the calling thread plays world 0 to the end (so there is an answer) and then
-/// takes worlds like the others; the `threads - 1` helpers are detached ([`gather`]) and
-/// send each world as they finish it, and the caller sums the worlds that arrived by the
-/// wait cutoff ([`wait_left`](super::cutoff::wait_left)), in world order. So a helper the
-/// machine does not run cannot hold the caller past the cutoff; the worlds it did not
-/// finish in time do not count (every candidate is still compared on the same worlds).
-/// With every world played in time the sums are those of [`play_worlds`] at any thread
-/// count.
-pub(crate) fn play_worlds_timed<W: Send + Sync + 'static>(
-    worlds: Arc<Vec<W>>,
-    n: usize,
-    threads: usize,
-    tc: &TimeControl,
-    value: Valuer<W>,
-) -> Played {
-    // World 0 is the caller's; every thread takes the others from `next`.
-    let next = Arc::new(AtomicUsize::new(1));
-    let stop = Arc::new(AtomicBool::new(false));
-    let helpers: Vec<Helper<WorldResult>> = (1..threads.max(1).min(worlds.len()))
-        .map(|_| {
-            let (worlds, value, tc) = (Arc::clone(&worlds), Arc::clone(&value), tc.clone());
-            let (next, stop) = (Arc::clone(&next), Arc::clone(&stop));
-            Box::new(move |tx: Sender<WorldResult>| {
-                work_on(
-                    &worlds,
-                    n,
-                    Some(&tc),
-                    false,
-                    &next,
-                    &stop,
-                    &*value,
-                    &mut |r| tx.send(r).is_ok(),
-                )
-            }) as Helper<WorldResult>
-        })
-        .collect();
-    let results = gather(tc, helpers, || {
-        let mut own = Vec::new();
-        if let Some(w) = worlds.first() {
-            own.push((0, (0..n).map(|c| value(w, c)).collect()));
-        }
-        work_on(
-            &worlds,
-            n,
-            Some(tc),
-            false,
-            &next,
-            &stop,
-            &*value,
-            &mut |r| {
-                own.push(r);
-                true
-            },
-        );
-        own
-    });
-    sum_in_order(results, n)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::cutoff::past_cutoff;
     use super::*;
-    use std::sync::mpsc;
     use std::time::Duration;
 
     /// Utilities whose float sum depends on the order they are added in.
@@ -332,93 +263,5 @@ mod tests {
         });
         assert_eq!(p.worlds, 2);
         assert_eq!(ids.lock().unwrap().len(), 2);
-    }
-
-    /// [`play_worlds_timed`] on two threads and `worlds` worlds of two candidates, where the
-    /// helper blocks in its first play-out (as one the machine does not run) until the test
-    /// releases it, which the test does only after the caller has answered. The caller, in
-    /// its first play-out, waits until the helper is blocked and then stops the clock (a
-    /// stopped clock is past the soft time and the wait cutoff). Returns what the caller
-    /// answered, or `None` if it did not answer within 60 s (it waited for the blocked
-    /// helper: the bound only keeps that failing test from hanging).
-    fn timed_with_blocked_helper(worlds: u64) -> Option<Played> {
-        use std::sync::{Mutex, OnceLock};
-        use std::thread::ThreadId;
-        let tc = TimeControl::infinite();
-        let caller: Arc<OnceLock<ThreadId>> = Arc::new(OnceLock::new());
-        let (entered_tx, entered) = mpsc::channel::<()>();
-        let (release, released) = mpsc::channel::<()>();
-        let (entered, released) = (Mutex::new(entered), Mutex::new(released));
-        let (caller_waited, helper_blocked) = (AtomicBool::new(false), AtomicBool::new(false));
-        let (clock, me) = (tc.clone(), Arc::clone(&caller));
-        let blocking: Valuer<u64> = Arc::new(move |w: &u64, c: usize| {
-            if me.get() == Some(&std::thread::current().id()) {
-                if !caller_waited.swap(true, Ordering::Relaxed) {
-                    let _ = entered
-                        .lock()
-                        .unwrap()
-                        .recv_timeout(Duration::from_secs(60));
-                    clock.stop();
-                }
-            } else if !helper_blocked.swap(true, Ordering::Relaxed) {
-                let _ = entered_tx.send(());
-                let _ = released.lock().unwrap().recv();
-            }
-            value(w, c)
-        });
-        let (answer_tx, answer) = mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = caller.set(std::thread::current().id());
-            let worlds: Vec<u64> = (0..worlds).collect();
-            let p = play_worlds_timed(Arc::new(worlds), 2, 2, &tc, blocking);
-            let _ = answer_tx.send(p);
-        });
-        let got = answer.recv_timeout(Duration::from_secs(60)).ok();
-        let _ = release.send(());
-        got
-    }
-
-    #[test]
-    fn a_blocked_helper_does_not_hold_fixed_worlds_past_the_cutoff() {
-        // The caller answers on its own world 0 (always played) without the helper's.
-        let got = timed_with_blocked_helper(4);
-        let own = Played {
-            sums: vec![value(&0, 0), value(&0, 1)],
-            worlds: 1,
-        };
-        assert_eq!(got, Some(own), "the caller waited for a blocked helper");
-    }
-
-    #[test]
-    fn fixed_worlds_played_in_time_sum_like_one_thread() {
-        // A budget that does not run out: every world counts, summed in world order, so the
-        // bits are those of the untimed single-thread sums at any thread count.
-        let hour = Duration::from_secs(3600);
-        let worlds: Vec<u64> = (0..257).collect();
-        let one = play_worlds(&worlds, 5, 1, None, true, &value);
-        let shared = Arc::new(worlds);
-        for threads in [1, 2, 3, 8] {
-            let tc = TimeControl::new(hour, hour);
-            let p = play_worlds_timed(Arc::clone(&shared), 5, threads, &tc, Arc::new(value));
-            assert_eq!(p.worlds, 257, "{threads} threads");
-            let bits = |p: &Played| p.sums.iter().map(|s| s.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&one), bits(&p), "{threads} threads");
-        }
-        // No worlds: nothing played.
-        let tc = TimeControl::new(hour, hour);
-        let p = play_worlds_timed(Arc::new(Vec::<u64>::new()), 3, 2, &tc, Arc::new(value));
-        assert_eq!((p.worlds, p.sums), (0, vec![0.0; 3]));
-    }
-
-    #[test]
-    fn fixed_worlds_past_the_cutoff_play_only_the_callers_first() {
-        let worlds = Arc::new((0..64).collect::<Vec<u64>>());
-        for tc in past_cutoff() {
-            for threads in [1, 2, 4] {
-                let p = play_worlds_timed(Arc::clone(&worlds), 3, threads, &tc, Arc::new(value));
-                assert_eq!(p.worlds, 1, "{threads} threads");
-                assert_eq!(p.sums[2], value(&0, 2));
-            }
-        }
     }
 }

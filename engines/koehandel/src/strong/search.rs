@@ -18,7 +18,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::cutoff::{gather, Helper};
-use super::parallel::{play_worlds, play_worlds_timed, Played};
+use super::parallel::{play_worlds, Played};
 use super::{StrongPlayer, Think};
 
 /// Worlds sampled at a time under a time budget on one thread (see
@@ -109,25 +109,11 @@ impl StrongPlayer {
     }
 
     /// Plays candidates `0..n` in every world of `worlds` with `value` (a utility) on the
-    /// player's threads, under the clock `tc` (no new world after the soft time), and
-    /// counts the play-outs. Worlds are played in turn for every candidate, so a time budget
-    /// that stops early still compares all candidates on the same worlds. Without a clock
-    /// `tc` all threads are joined ([`play_worlds`]: the same sums at any thread count);
-    /// under one the helper threads are detached and waited for only until the wait cutoff
-    /// ([`play_worlds_timed`]), so a descheduled helper cannot hold the decision past the
-    /// hard deadline.
-    pub(super) fn play<W: Send + Sync + 'static>(
-        &self,
-        worlds: Vec<W>,
-        n: usize,
-        value: Valuer<W>,
-        tc: Option<&TimeControl>,
-    ) -> Played {
-        let threads = self.params.threads;
-        let p = match tc {
-            None => play_worlds(&worlds, n, threads, None, true, &*value),
-            Some(tc) => play_worlds_timed(Arc::new(worlds), n, threads, tc, value),
-        };
+    /// player's threads, all joined ([`play_worlds`]: the same sums at any thread count), and
+    /// counts the play-outs. For decisions without a time budget; under one,
+    /// [`Self::run_worlds`] samples and plays in batches while the time lasts.
+    pub(super) fn play<W: Sync>(&self, worlds: Vec<W>, n: usize, value: Valuer<W>) -> Played {
+        let p = play_worlds(&worlds, n, self.params.threads, None, true, &*value);
         self.rollouts
             .set(self.rollouts.get() + (p.worlds * n) as u64);
         p
@@ -149,9 +135,24 @@ impl StrongPlayer {
         n: usize,
         value: Valuer<W>,
     ) -> Played {
-        let Some(tc) = self.time_control() else {
-            let worlds = sample(self, self.params.worlds);
-            return self.play(worlds, n, value, None);
+        let (tc, cap) = (self.time_control(), self.params.worlds);
+        self.run_worlds_on(sample, n, value, tc, cap)
+    }
+
+    /// [`Self::run_worlds`] on the clock `tc` (none: deterministic) with at most `cap`
+    /// worlds: for a decision that runs two Monte-Carlo loops one after the other on shares
+    /// of its clock and of its worlds (the split turn).
+    pub(super) fn run_worlds_on<W: Send + Sync + 'static>(
+        &mut self,
+        sample: Sampler<W>,
+        n: usize,
+        value: Valuer<W>,
+        tc: Option<TimeControl>,
+        cap: usize,
+    ) -> Played {
+        let Some(tc) = tc else {
+            let worlds = sample(self, cap);
+            return self.play(worlds, n, value);
         };
         let threads = self.params.threads.max(1);
         let job = Timed {
@@ -160,7 +161,7 @@ impl StrongPlayer {
             } else {
                 THREAD_BATCH
             },
-            cap: self.params.worlds,
+            cap,
             claimed: Arc::new(AtomicUsize::new(0)),
             n,
             tc,

@@ -53,6 +53,8 @@ impl StrongPlayer {
     ) -> Vec<World> {
         let total: f64 = weights.iter().sum();
         let n = self.belief.particles().len();
+        self.sampled
+            .fetch_add(count as u64, std::sync::atomic::Ordering::Relaxed);
         (0..count)
             .map(|_| {
                 let i = if total > 0.0 && total.is_finite() {
