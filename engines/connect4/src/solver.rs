@@ -77,6 +77,19 @@ pub struct SolverConfig {
     /// In a parallel solve, defer a child another thread is searching (ABDADA) at nodes with
     /// at least this many empty cells (`u32::MAX`: never, plain Lazy SMP).
     pub abdada_min_empty: u32,
+    /// In a parallel solve, defer even the first child (the eldest brother, which ABDADA
+    /// always searches) when another thread is searching it, at nodes with at least this
+    /// many empty cells (and at least [`Self::abdada_min_empty`]); `u32::MAX`: never.
+    pub abdada_first_min_empty: u32,
+    /// In a parallel solve, odd-numbered helpers break ties between equally threatening
+    /// moves right of centre first (the main thread left of centre first), so that the
+    /// threads start apart; off, every thread orders the moves alike and they part only
+    /// where ABDADA defers a child another thread is searching.
+    pub helper_mirror: bool,
+    /// In a parallel solve, nodes between two looks at the stop flag while the threads
+    /// search a root test together (a power of two): once one thread answers, the others
+    /// stop within this many nodes, and the answer waits for them.
+    pub parallel_check_every: u64,
     /// In a parallel solve, the second thread tests another null window than the main
     /// thread (the one nearest zero, or next to the main's) when a root test goes parallel;
     /// every finished answer narrows the score range. Off by default: on 12 lines of
@@ -117,6 +130,9 @@ impl Default for SolverConfig {
             probe_rule: 0,
             near_kb: 256,
             abdada_min_empty: 20,
+            abdada_first_min_empty: u32::MAX,
+            helper_mirror: true,
+            parallel_check_every: 256,
             split_windows: false,
             split_root: false,
             serial_nodes: parallel::SERIAL_NODES,
@@ -157,6 +173,12 @@ pub struct Solver<B: Bits> {
     split_root: u32,
     /// Whether the CPU has the `popcnt` instruction (the search then runs a copy using it).
     popcnt: bool,
+    /// Children deferred because another thread was searching them (parallel solve only).
+    defers: u64,
+    /// Nodes that checked their children against [`Self::busy`] (parallel solve only).
+    busy_nodes: u64,
+    /// Nodes whose first child another thread was searching (parallel solve only).
+    first_busy: u64,
 }
 
 /// Narrows the score range `[min, max)` to the exact score (clamped to the range) by
@@ -272,6 +294,9 @@ impl<B: Bits> Solver<B> {
         let key_bits = (w * (geo.rows() + 1)).min(64) as u32;
         Self {
             busy: None,
+            defers: 0,
+            busy_nodes: 0,
+            first_busy: 0,
             split_root: u32::MAX,
             popcnt,
             stride4,

@@ -34,6 +34,7 @@ use crate::tt::Tt;
 use kibitz_search::time::TimeControl;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Default of [`SolverConfig::serial_nodes`]: nodes the main thread searches a root test
 /// alone before the helpers join (the finished part stays in the table).
@@ -72,12 +73,15 @@ impl Busy {
         self.slot(key).store(key, Ordering::Relaxed);
     }
 
-    /// Unmarks `key` (unless another position took the slot meanwhile).
+    /// Unmarks `key` (unless another position took the slot meanwhile). A plain load and
+    /// store, not a locked compare-and-swap: a mark lost or left behind by a race only
+    /// changes the move order of a node.
     #[inline(always)]
     pub fn leave(&self, key: u64) {
-        let _ = self
-            .slot(key)
-            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+        let slot = self.slot(key);
+        if slot.load(Ordering::Relaxed) == key {
+            slot.store(0, Ordering::Relaxed);
+        }
     }
 }
 
@@ -88,9 +92,70 @@ pub const TABLE_BYTES_PER_NODE: usize = 16;
 /// Bytes of shared table in use, at least, once a root test goes parallel.
 pub const PARALLEL_START_BYTES: usize = 8 << 20;
 
+/// Research counters of a parallel solve since the last [`ParallelSolver::reset_stats`]
+/// (counted per root test, and the deferrals only in the parallel search): where the work
+/// of the threads goes (issue 39).
+#[derive(Clone, Debug, Default)]
+pub struct ParStats {
+    /// Root null-window tests.
+    pub tests: u64,
+    /// Tests still open after the serial start, that the helpers joined.
+    pub parallel_tests: u64,
+    /// Wall time of the serial starts (all tests).
+    pub serial_time: Duration,
+    /// Wall time of the parallel parts (thread starts and joins included).
+    pub parallel_time: Duration,
+    /// Nodes of the serial starts.
+    pub serial_nodes: u64,
+    /// Nodes of the parallel parts searched by the thread that answered first.
+    pub answer_nodes: u64,
+    /// Nodes of the parallel parts searched by the other threads.
+    pub other_nodes: u64,
+    /// Wall time from the first answer of a parallel test until every thread had stopped.
+    pub stop_wait: Duration,
+    /// Parallel tests the main thread answered first.
+    pub main_answered: u64,
+    /// Children deferred because another thread was searching them (ABDADA).
+    pub defers: u64,
+    /// Nodes that checked their children against the busy table (ABDADA).
+    pub busy_nodes: u64,
+    /// Of those, nodes whose first child another thread was searching.
+    pub first_busy: u64,
+}
+
+/// A worker on cache lines of its own: its node counter, written at every node, shares no
+/// line (nor the pair of lines the CPU fetches together) with the next worker's fields.
+#[repr(align(128))]
+struct Padded<T> {
+    inner: T,
+    _pad: [u8; 128],
+}
+
+impl<T> Padded<T> {
+    fn new(inner: T) -> Self {
+        Self {
+            inner,
+            _pad: [0; 128],
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::DerefMut for Padded<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.inner
+    }
+}
+
 /// An exact solver searching with several threads over one shared table.
 pub struct ParallelSolver<B: Bits> {
-    workers: Vec<Solver<B>>,
+    workers: Vec<Padded<Solver<B>>>,
     /// The shared table (every worker holds a clone).
     tt: Arc<Tt>,
     /// A tiny table the workers hold while [`Self::with_table`] has the shared one.
@@ -98,6 +163,8 @@ pub struct ParallelSolver<B: Bits> {
     /// Whether the shared table starts small and grows with the work of a solve
     /// ([`SolverConfig::grow_table`], with more than one thread).
     grows: bool,
+    /// Research counters ([`Self::stats`]).
+    stats: ParStats,
 }
 
 impl<B: Bits + Send> ParallelSolver<B> {
@@ -133,13 +200,13 @@ impl<B: Bits + Send> ParallelSolver<B> {
                 s.config.hash_mb = config.hash_mb;
                 s.tt = Table::Shared(Arc::clone(&tt));
                 s.busy = busy.clone();
-                if k % 2 == 1 {
+                if k % 2 == 1 && config.helper_mirror {
                     // Ties between equally threatening moves go right of centre first.
                     let w = geo.columns() as i64;
                     s.order
                         .sort_by_key(|&c| ((2 * c as i64 - (w - 1)).abs(), -(c as i64)));
                 }
-                s
+                Padded::new(s)
             })
             .collect();
         Self {
@@ -147,6 +214,7 @@ impl<B: Bits + Send> ParallelSolver<B> {
             tt,
             spare,
             grows,
+            stats: ParStats::default(),
         }
     }
 
@@ -196,6 +264,25 @@ impl<B: Bits + Send> ParallelSolver<B> {
     pub fn reset_nodes(&mut self) {
         for w in &mut self.workers {
             w.reset_nodes();
+        }
+    }
+
+    /// The research counters since the last [`Self::reset_stats`].
+    pub fn stats(&self) -> ParStats {
+        let mut s = self.stats.clone();
+        s.defers = self.workers.iter().map(|w| w.defers).sum();
+        s.busy_nodes = self.workers.iter().map(|w| w.busy_nodes).sum();
+        s.first_busy = self.workers.iter().map(|w| w.first_busy).sum();
+        s
+    }
+
+    /// Sets the research counters to zero.
+    pub fn reset_stats(&mut self) {
+        self.stats = ParStats::default();
+        for w in &mut self.workers {
+            w.defers = 0;
+            w.busy_nodes = 0;
+            w.first_busy = 0;
         }
     }
 
@@ -257,8 +344,12 @@ impl<B: Bits + Send> ParallelSolver<B> {
             main.tc = tc.clone();
             main.aborted = false;
             main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
+            let (t0, n0) = (Instant::now(), main.nodes);
             let r = main.negamax(cur, mask, moves, med, med + 1);
             main.node_limit = u64::MAX;
+            self.stats.tests += 1;
+            self.stats.serial_time += t0.elapsed();
+            self.stats.serial_nodes += main.nodes - n0;
             if !main.aborted {
                 last_high = r > med;
                 narrow(&mut min, &mut max, med, r);
@@ -275,7 +366,10 @@ impl<B: Bits + Send> ParallelSolver<B> {
             } else {
                 med
             };
+            let t0 = Instant::now();
+            let nodes0: Vec<u64> = self.workers.iter().map(|w| w.nodes).collect();
             let stop = Arc::new(AtomicBool::new(false));
+            let answered = std::sync::OnceLock::new();
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
             let (main, helpers) = self.workers.split_first_mut()?;
             for (k, h) in helpers.iter_mut().enumerate() {
@@ -288,15 +382,21 @@ impl<B: Bits + Send> ParallelSolver<B> {
             let test = |w: &mut Solver<B>, probe: i32| {
                 w.tc = ptc.clone();
                 w.aborted = false;
+                let every = w.config.check_every;
+                w.config.check_every = w.config.parallel_check_every.max(1).next_power_of_two();
                 let r = w.negamax(cur, mask, moves, probe, probe + 1);
+                w.config.check_every = every;
                 if w.aborted {
                     None
                 } else {
-                    stop.store(true, Ordering::Relaxed);
-                    Some((probe, r))
+                    let first = !stop.swap(true, Ordering::Relaxed);
+                    if first {
+                        let _ = answered.set(Instant::now());
+                    }
+                    Some((probe, r, first))
                 }
             };
-            let answers: Vec<(i32, i32)> = std::thread::scope(|sc| {
+            let (answers, main_first) = std::thread::scope(|sc| {
                 let handles: Vec<_> = helpers
                     .iter_mut()
                     .enumerate()
@@ -305,7 +405,9 @@ impl<B: Bits + Send> ParallelSolver<B> {
                         sc.spawn(move || test(w, probe))
                     })
                     .collect();
-                let mut answers: Vec<(i32, i32)> = test(main, med).into_iter().collect();
+                let mine = test(main, med);
+                let main_first = mine.is_some_and(|a| a.2);
+                let mut answers: Vec<(i32, i32, bool)> = mine.into_iter().collect();
                 for h in handles {
                     // A helper that panicked answers nothing; the main thread's answer or
                     // another helper's stands.
@@ -313,13 +415,26 @@ impl<B: Bits + Send> ParallelSolver<B> {
                         answers.push(a);
                     }
                 }
-                answers
+                (answers, main_first)
             });
+            if let Some(t) = answered.get() {
+                self.stats.stop_wait += t.elapsed();
+            }
+            self.stats.parallel_tests += 1;
+            self.stats.parallel_time += t0.elapsed();
+            self.stats.main_answered += u64::from(main_first);
+            for (k, (w, n0)) in self.workers.iter().zip(nodes0).enumerate() {
+                if (k == 0) == main_first {
+                    self.stats.answer_nodes += w.nodes - n0;
+                } else {
+                    self.stats.other_nodes += w.nodes - n0;
+                }
+            }
             if answers.is_empty() {
                 return None;
             }
             // Every finished test is a true bound: each narrows the range.
-            for (probe, r) in answers {
+            for (probe, r, _) in answers {
                 if probe == med {
                     last_high = r > med;
                 }

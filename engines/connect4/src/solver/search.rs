@@ -338,7 +338,14 @@ impl<B: Bits> Solver<B> {
                 // A parallel solve near the root (big subtrees): a child another thread is
                 // searching right now waits until the other moves are done (ABDADA); by
                 // then its result is likely in the table.
-                let b = std::sync::Arc::clone(b);
+                // SAFETY: `self.busy` is set only when the solver is made (never during a
+                // search), and the `Arc` it holds keeps the table alive meanwhile. Borrowing
+                // through the pointer instead of cloning the `Arc` spares two atomic updates
+                // of a count both threads write at every node here.
+                let b: &super::parallel::Busy = unsafe { &*std::sync::Arc::as_ptr(b) };
+                self.busy_nodes += 1;
+                // The first child is deferred too near the root when asked to.
+                let first = usize::from(cells - moves < self.config.abdada_first_min_empty);
                 let mut deferred = arrayvec::ArrayVec::<usize, 64>::new();
                 let mut cols: arrayvec::ArrayVec<usize, 64> = list.columns().collect();
                 if moves == self.split_root && cols.len() > 1 {
@@ -348,12 +355,16 @@ impl<B: Bits> Solver<B> {
                 for (i, c) in cols.into_iter().enumerate() {
                     let m = next & self.column_masks[c];
                     let ck = self.tt_key(child_cur, mask | m, moves + 1).0;
-                    if i > 0 && b.is_busy(ck) {
+                    if i == 0 && b.is_busy(ck) {
+                        self.first_busy += 1;
+                    }
+                    if i >= first && b.is_busy(ck) {
+                        self.defers += 1;
                         deferred.push(c);
                         continue;
                     }
                     b.enter(ck);
-                    let guard = LeaveOnDrop(&b, ck);
+                    let guard = LeaveOnDrop(b, ck);
                     search_child!(c, m);
                     drop(guard);
                 }
