@@ -16,9 +16,13 @@
 //!
 //! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
 //! (default [`SERIAL_NODES`]); only a test still open then gets the helpers. Threads come
-//! only from the count given ([`ParallelSolver::new`]), through `std::thread::scope`. With
-//! one thread the search is the serial one on a full-size table (deterministic); with more,
-//! which thread answers first varies, so node counts do too, but scores never.
+//! only from the count given ([`ParallelSolver::new`]): each parallel test moves every helper
+//! into a thread of its own. When the main thread answers first it does not wait for the
+//! helpers to stop but goes on with the next test; they come back before the next parallel
+//! test, a table change, or the end of the solve (on a busy machine a stopped thread may
+//! wait a millisecond for a core before it notices). With one thread the search is the
+//! serial one on a full-size table (deterministic); with more, which thread answers first
+//! varies, so node counts do too, but scores never.
 //!
 //! The shared table cannot grow during a search (no store may move entries under another
 //! thread), so with [`SolverConfig::grow_table`] it grows between root tests, when no helper
@@ -153,9 +157,33 @@ impl<T> std::ops::DerefMut for Padded<T> {
     }
 }
 
+/// A finished null-window test of a parallel solve: the window, the fail-soft score and
+/// whether it was the first answer.
+type Answer = (i32, i32, bool);
+
+/// A helper's solver, on cache lines of its own.
+type Worker<B> = Box<Padded<Solver<B>>>;
+
+/// A helper thread still winding down a root test the main thread answered first: the
+/// main thread goes on with the next test instead of waiting for it.
+struct Away<B: Bits> {
+    /// Index of the helper in [`ParallelSolver::helpers`].
+    index: usize,
+    /// The thread; it hands the helper back (with its answer, not needed any more).
+    handle: std::thread::JoinHandle<(Worker<B>, Option<Answer>)>,
+    /// The helper's node count when the test started.
+    nodes0: u64,
+}
+
 /// An exact solver searching with several threads over one shared table.
 pub struct ParallelSolver<B: Bits> {
-    workers: Vec<Padded<Solver<B>>>,
+    /// The main thread's solver (the calling thread's).
+    main: Padded<Solver<B>>,
+    /// The helpers' solvers; `None` while a helper is away ([`Away`]) or after its thread
+    /// panicked.
+    helpers: Vec<Option<Worker<B>>>,
+    /// Helpers still winding down a test the main thread answered.
+    away: Vec<Away<B>>,
     /// The shared table (every worker holds a clone).
     tt: Arc<Tt>,
     /// A tiny table the workers hold while [`Self::with_table`] has the shared one.
@@ -167,7 +195,7 @@ pub struct ParallelSolver<B: Bits> {
     stats: ParStats,
 }
 
-impl<B: Bits + Send> ParallelSolver<B> {
+impl<B: Bits + Send + 'static> ParallelSolver<B> {
     /// A solver for `geo` using `threads` threads (at least one) and one table of
     /// `config.hash_mb` MiB. With one thread, or without [`SolverConfig::grow_table`], the
     /// whole table is in use from the start. Otherwise it starts small after every clear and
@@ -186,31 +214,35 @@ impl<B: Bits + Send> ParallelSolver<B> {
         let spare = Arc::new(Tt::with_bytes(0, key_bits));
         let busy =
             (threads > 1 && config.abdada_min_empty != u32::MAX).then(|| Arc::new(Busy::new()));
-        let workers = (0..threads.max(1))
-            .map(|k| {
-                let mut s = Solver::new(
-                    geo,
-                    SolverConfig {
-                        // The own table is replaced by the shared one below: keep it tiny.
-                        hash_mb: 1,
-                        grow_table: true,
-                        ..config.clone()
-                    },
-                );
-                s.config.hash_mb = config.hash_mb;
-                s.tt = Table::Shared(Arc::clone(&tt));
-                s.busy = busy.clone();
-                if k % 2 == 1 && config.helper_mirror {
-                    // Ties between equally threatening moves go right of centre first.
-                    let w = geo.columns() as i64;
-                    s.order
-                        .sort_by_key(|&c| ((2 * c as i64 - (w - 1)).abs(), -(c as i64)));
-                }
-                Padded::new(s)
-            })
+        let worker = |k: usize| {
+            let mut s = Solver::new(
+                geo,
+                SolverConfig {
+                    // The own table is replaced by the shared one below: keep it tiny.
+                    hash_mb: 1,
+                    grow_table: true,
+                    ..config.clone()
+                },
+            );
+            s.config.hash_mb = config.hash_mb;
+            s.tt = Table::Shared(Arc::clone(&tt));
+            s.busy = busy.clone();
+            if k % 2 == 1 && config.helper_mirror {
+                // Ties between equally threatening moves go right of centre first.
+                let w = geo.columns() as i64;
+                s.order
+                    .sort_by_key(|&c| ((2 * c as i64 - (w - 1)).abs(), -(c as i64)));
+            }
+            Padded::new(s)
+        };
+        let main = worker(0);
+        let helpers = (1..threads.max(1))
+            .map(|k| Some(Box::new(worker(k))))
             .collect();
         Self {
-            workers,
+            main,
+            helpers,
+            away: Vec::new(),
             tt,
             spare,
             grows,
@@ -218,15 +250,44 @@ impl<B: Bits + Send> ParallelSolver<B> {
         }
     }
 
+    /// Every solver at hand: the main one, then the helpers not away.
+    fn all(&self) -> impl Iterator<Item = &Solver<B>> {
+        std::iter::once(&*self.main).chain(self.helpers.iter().flatten().map(|h| &***h))
+    }
+
+    /// [`Self::all`], mutably.
+    fn all_mut(&mut self) -> impl Iterator<Item = &mut Solver<B>> {
+        std::iter::once(&mut *self.main).chain(self.helpers.iter_mut().flatten().map(|h| &mut ***h))
+    }
+
+    /// Waits for the helpers still winding down a test and takes them back; the time
+    /// waited counts as [`ParStats::stop_wait`]. A helper whose thread panicked is gone.
+    fn settle(&mut self) {
+        if self.away.is_empty() {
+            return;
+        }
+        let t0 = Instant::now();
+        for a in std::mem::take(&mut self.away) {
+            if let Ok((h, _)) = a.handle.join() {
+                self.stats.other_nodes += h.nodes - a.nodes0;
+                self.helpers[a.index] = Some(h);
+            }
+        }
+        self.stats.stop_wait += t0.elapsed();
+    }
+
     /// Runs `f` on the shared table while no worker holds it (between searches only);
     /// `None` if some other owner still does.
     fn with_table<R>(&mut self, f: impl FnOnce(&mut Tt) -> R) -> Option<R> {
-        for w in &mut self.workers {
-            w.tt = Table::Shared(Arc::clone(&self.spare));
+        self.settle();
+        let spare = Arc::clone(&self.spare);
+        for w in self.all_mut() {
+            w.tt = Table::Shared(Arc::clone(&spare));
         }
         let r = Arc::get_mut(&mut self.tt).map(f);
-        for w in &mut self.workers {
-            w.tt = Table::Shared(Arc::clone(&self.tt));
+        let tt = Arc::clone(&self.tt);
+        for w in self.all_mut() {
+            w.tt = Table::Shared(Arc::clone(&tt));
         }
         r
     }
@@ -245,24 +306,24 @@ impl<B: Bits + Send> ParallelSolver<B> {
 
     /// Number of threads.
     pub fn threads(&self) -> usize {
-        self.workers.len()
+        1 + self.helpers.len()
     }
 
     /// Consults `book` inside the tree in every thread (see [`Solver::set_book`]).
     pub fn set_book(&mut self, book: Option<&Book>) {
-        for w in &mut self.workers {
+        for w in self.all_mut() {
             w.set_book(book);
         }
     }
 
     /// Nodes searched by all threads since the last [`Self::reset_nodes`].
     pub fn nodes(&self) -> u64 {
-        self.workers.iter().map(|w| w.nodes).sum()
+        self.all().map(|w| w.nodes).sum()
     }
 
     /// Sets every thread's node counter to zero.
     pub fn reset_nodes(&mut self) {
-        for w in &mut self.workers {
+        for w in self.all_mut() {
             w.reset_nodes();
         }
     }
@@ -270,16 +331,16 @@ impl<B: Bits + Send> ParallelSolver<B> {
     /// The research counters since the last [`Self::reset_stats`].
     pub fn stats(&self) -> ParStats {
         let mut s = self.stats.clone();
-        s.defers = self.workers.iter().map(|w| w.defers).sum();
-        s.busy_nodes = self.workers.iter().map(|w| w.busy_nodes).sum();
-        s.first_busy = self.workers.iter().map(|w| w.first_busy).sum();
+        s.defers = self.all().map(|w| w.defers).sum();
+        s.busy_nodes = self.all().map(|w| w.busy_nodes).sum();
+        s.first_busy = self.all().map(|w| w.first_busy).sum();
         s
     }
 
     /// Sets the research counters to zero.
     pub fn reset_stats(&mut self) {
         self.stats = ParStats::default();
-        for w in &mut self.workers {
+        for w in self.all_mut() {
             w.defers = 0;
             w.busy_nodes = 0;
             w.first_busy = 0;
@@ -291,29 +352,28 @@ impl<B: Bits + Send> ParallelSolver<B> {
         if self.grows {
             // The table starts small again (only its part in use is rewritten).
             self.with_table(Tt::clear);
-            for w in &mut self.workers {
+            for w in self.all_mut() {
                 w.near.clear();
             }
             return;
         }
-        for (k, w) in self.workers.iter_mut().enumerate() {
-            if k == 0 {
-                w.clear();
-            } else {
-                w.near.clear();
-            }
+        self.settle();
+        self.main.clear();
+        for w in self.helpers.iter_mut().flatten() {
+            w.near.clear();
         }
     }
 
     /// The exact score of `board` (side to move's view), or `None` when `tc`'s deadline
     /// passed first.
     pub fn solve(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<i32> {
-        let (lo, hi) = self.workers[0].score_range(board.moves_played() as u32);
+        let (lo, hi) = self.main.score_range(board.moves_played() as u32);
         self.solve_window(board, lo, hi, tc)
     }
 
     /// [`Solver::solve_window`] with all threads: the score clamped to `[lo, hi]`
     /// (`(-1, 1)`: the weak solve). `tc`'s deadlines apply; its stop flag is not watched.
+    /// Every helper is back when it returns.
     pub fn solve_window(
         &mut self,
         board: &Board<B>,
@@ -321,12 +381,25 @@ impl<B: Bits + Send> ParallelSolver<B> {
         hi: i32,
         tc: &TimeControl,
     ) -> Option<i32> {
-        let (cur, mask, moves, min, max) = match self.workers[0].root_window(board, lo, hi) {
+        let r = self.narrow_window(board, lo, hi, tc);
+        self.settle();
+        r
+    }
+
+    /// [`Self::solve_window`], possibly leaving helpers away.
+    fn narrow_window(
+        &mut self,
+        board: &Board<B>,
+        lo: i32,
+        hi: i32,
+        tc: &TimeControl,
+    ) -> Option<i32> {
+        let (cur, mask, moves, min, max) = match self.main.root_window(board, lo, hi) {
             Ok(w) => w,
             Err(score) => return Some(score),
         };
-        let rule = self.workers[0].config.probe_rule;
-        let split = self.workers[0].config.split_windows && self.workers.len() > 1;
+        let rule = self.main.config.probe_rule;
+        let split = self.main.config.split_windows && !self.helpers.is_empty();
         let start_nodes = self.nodes();
         // The table this solve's work so far asks for.
         let per_node = |s: &Self| {
@@ -340,7 +413,7 @@ impl<B: Bits + Send> ParallelSolver<B> {
             self.grow_table(per_node(self));
             // Most tests are small: the main thread alone first, so that they cost no
             // thread start (which on a busy machine waits for a core).
-            let main = &mut self.workers[0];
+            let main = &mut self.main;
             main.tc = tc.clone();
             main.aborted = false;
             main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
@@ -359,6 +432,8 @@ impl<B: Bits + Send> ParallelSolver<B> {
                 return None;
             }
             self.grow_table(per_node(self).max(PARALLEL_START_BYTES));
+            // Helpers still stopping from the last test come back first.
+            self.settle();
             // The second thread tests another window when asked to (see
             // `SolverConfig::split_windows`), the others the main one.
             let alt = if split {
@@ -367,69 +442,68 @@ impl<B: Bits + Send> ParallelSolver<B> {
                 med
             };
             let t0 = Instant::now();
-            let nodes0: Vec<u64> = self.workers.iter().map(|w| w.nodes).collect();
             let stop = Arc::new(AtomicBool::new(false));
-            let answered = std::sync::OnceLock::new();
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
-            let (main, helpers) = self.workers.split_first_mut()?;
-            for (k, h) in helpers.iter_mut().enumerate() {
+            let mut running = Vec::new();
+            for (k, slot) in self.helpers.iter_mut().enumerate() {
+                let Some(mut h) = slot.take() else { continue };
                 h.split_root = if h.config.split_root && k % 2 == 0 {
                     moves
                 } else {
                     u32::MAX
                 };
+                let probe = if k == 0 { alt } else { med };
+                let (ptc, stop) = (ptc.clone(), Arc::clone(&stop));
+                let nodes0 = h.nodes;
+                let handle = std::thread::spawn(move || {
+                    let a = root_test(&mut h, cur, mask, moves, probe, &ptc, &stop);
+                    (h, a)
+                });
+                running.push((k, handle, nodes0));
             }
-            let test = |w: &mut Solver<B>, probe: i32| {
-                w.tc = ptc.clone();
-                w.aborted = false;
-                let every = w.config.check_every;
-                w.config.check_every = w.config.parallel_check_every.max(1).next_power_of_two();
-                let r = w.negamax(cur, mask, moves, probe, probe + 1);
-                w.config.check_every = every;
-                if w.aborted {
-                    None
-                } else {
-                    let first = !stop.swap(true, Ordering::Relaxed);
-                    if first {
-                        let _ = answered.set(Instant::now());
-                    }
-                    Some((probe, r, first))
-                }
-            };
-            let (answers, main_first) = std::thread::scope(|sc| {
-                let handles: Vec<_> = helpers
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(k, w)| {
-                        let probe = if k == 0 { alt } else { med };
-                        sc.spawn(move || test(w, probe))
-                    })
-                    .collect();
-                let mine = test(main, med);
-                let main_first = mine.is_some_and(|a| a.2);
-                let mut answers: Vec<(i32, i32, bool)> = mine.into_iter().collect();
-                for h in handles {
-                    // A helper that panicked answers nothing; the main thread's answer or
-                    // another helper's stands.
-                    if let Ok(Some(a)) = h.join() {
-                        answers.push(a);
-                    }
-                }
-                (answers, main_first)
-            });
-            if let Some(t) = answered.get() {
-                self.stats.stop_wait += t.elapsed();
-            }
+            let n0 = self.main.nodes;
+            let mine = root_test(&mut self.main, cur, mask, moves, med, &ptc, &stop);
             self.stats.parallel_tests += 1;
-            self.stats.parallel_time += t0.elapsed();
+            let main_first = mine.is_some_and(|a| a.2);
             self.stats.main_answered += u64::from(main_first);
-            for (k, (w, n0)) in self.workers.iter().zip(nodes0).enumerate() {
-                if (k == 0) == main_first {
-                    self.stats.answer_nodes += w.nodes - n0;
-                } else {
-                    self.stats.other_nodes += w.nodes - n0;
+            let main_nodes = self.main.nodes - n0;
+            if main_first {
+                self.stats.answer_nodes += main_nodes;
+            } else {
+                self.stats.other_nodes += main_nodes;
+            }
+            if let (Some((_, r, true)), false) = (mine, split) {
+                // The answer is in: the helpers stop by themselves while the main thread
+                // goes on (they come back before the next parallel test or the end).
+                self.stats.parallel_time += t0.elapsed();
+                self.away
+                    .extend(running.into_iter().map(|(index, handle, nodes0)| Away {
+                        index,
+                        handle,
+                        nodes0,
+                    }));
+                last_high = r > med;
+                narrow(&mut min, &mut max, med, r);
+                continue;
+            }
+            let mut answers: Vec<Answer> = mine.into_iter().collect();
+            let tj = Instant::now();
+            for (k, handle, nodes0) in running {
+                // A helper that panicked answers nothing; the main thread's answer or
+                // another helper's stands.
+                if let Ok((h, a)) = handle.join() {
+                    let dn = h.nodes - nodes0;
+                    if a.is_some_and(|a| a.2) {
+                        self.stats.answer_nodes += dn;
+                    } else {
+                        self.stats.other_nodes += dn;
+                    }
+                    answers.extend(a);
+                    self.helpers[k] = Some(h);
                 }
             }
+            self.stats.stop_wait += tj.elapsed();
+            self.stats.parallel_time += t0.elapsed();
             if answers.is_empty() {
                 return None;
             }
@@ -442,6 +516,31 @@ impl<B: Bits + Send> ParallelSolver<B> {
             }
         }
         Some(min)
+    }
+}
+
+/// One thread's part in a parallel root test: the null-window test at `probe`, looking at
+/// `stop` every [`SolverConfig::parallel_check_every`] nodes. `Some((probe, score, first))`
+/// when it finished (`first`: before any other thread), `None` when it was stopped.
+fn root_test<B: Bits>(
+    w: &mut Solver<B>,
+    cur: B,
+    mask: B,
+    moves: u32,
+    probe: i32,
+    ptc: &TimeControl,
+    stop: &AtomicBool,
+) -> Option<Answer> {
+    w.tc = ptc.clone();
+    w.aborted = false;
+    let every = w.config.check_every;
+    w.config.check_every = w.config.parallel_check_every.max(1).next_power_of_two();
+    let r = w.negamax(cur, mask, moves, probe, probe + 1);
+    w.config.check_every = every;
+    if w.aborted {
+        None
+    } else {
+        Some((probe, r, !stop.swap(true, Ordering::Relaxed)))
     }
 }
 
