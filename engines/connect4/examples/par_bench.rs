@@ -33,6 +33,7 @@ fn set(c: &mut SolverConfig, name: &str, v: u64) -> Result<(), String> {
         "abdada_first_min_empty" => c.abdada_first_min_empty = v.min(u32::MAX as u64) as u32,
         "helper_mirror" => c.helper_mirror = v != 0,
         "parallel_check_every" => c.parallel_check_every = v,
+        "abdada_min_index" => c.abdada_min_index = v.min(64) as u32,
         "serial_nodes" => c.serial_nodes = v,
         "split_windows" => c.split_windows = v != 0,
         "split_root" => c.split_root = v != 0,
@@ -107,6 +108,8 @@ fn main() -> Result<(), String> {
             stats.defers += st.defers;
             stats.busy_nodes += st.busy_nodes;
             stats.first_busy += st.first_busy;
+            stats.busy_seen += st.busy_seen;
+            stats.dup_nodes += st.dup_nodes;
             r
         };
         wall += t0.elapsed();
@@ -128,7 +131,7 @@ fn main() -> Result<(), String> {
         let st = &stats;
         print!(
             " | cp {:.0} | stopwait {:.3} ms | tests {} par {} serial {:.1}% wall, ser_nodes {:.0} ans {:.0} other {:.0} \
-             main_first {} defers {} busy_nodes {} first_busy {}",
+             main_first {} defers {} busy_nodes {} first_busy {} busy_seen {} dup_nodes {:.0}",
             (st.serial_nodes + st.answer_nodes) as f64 / n.max(1) as f64,
             per(st.stop_wait),
             st.tests,
@@ -140,7 +143,9 @@ fn main() -> Result<(), String> {
             st.main_answered,
             st.defers,
             st.busy_nodes,
-            st.first_busy
+            st.first_busy,
+            st.busy_seen,
+            st.dup_nodes as f64 / n.max(1) as f64
         );
     }
     println!();

@@ -77,6 +77,10 @@ pub struct SolverConfig {
     /// In a parallel solve, defer a child another thread is searching (ABDADA) at nodes with
     /// at least this many empty cells (`u32::MAX`: never, plain Lazy SMP).
     pub abdada_min_empty: u32,
+    /// In a parallel solve, ABDADA defers a busy child only from this index in the move
+    /// order on (1: every child after the first; 2: only once two children failed to
+    /// cut off, when the node is likely one where every child must be searched).
+    pub abdada_min_index: u32,
     /// In a parallel solve, defer even the first child (the eldest brother, which ABDADA
     /// always searches) when another thread is searching it, at nodes with at least this
     /// many empty cells (and at least [`Self::abdada_min_empty`]); `u32::MAX`: never.
@@ -88,7 +92,8 @@ pub struct SolverConfig {
     pub helper_mirror: bool,
     /// In a parallel solve, nodes between two looks at the stop flag while the threads
     /// search a root test together (a power of two): once one thread answers, the others
-    /// stop within this many nodes, and the answer waits for them.
+    /// stop within this many nodes (the main thread waits for the helpers only when one of
+    /// them answered, or before the next parallel test).
     pub parallel_check_every: u64,
     /// In a parallel solve, the second thread tests another null window than the main
     /// thread (the one nearest zero, or next to the main's) when a root test goes parallel;
@@ -131,6 +136,7 @@ impl Default for SolverConfig {
             near_kb: 256,
             abdada_min_empty: 20,
             abdada_first_min_empty: u32::MAX,
+            abdada_min_index: 1,
             helper_mirror: true,
             parallel_check_every: 256,
             split_windows: false,
@@ -179,6 +185,16 @@ pub struct Solver<B: Bits> {
     busy_nodes: u64,
     /// Nodes whose first child another thread was searching (parallel solve only).
     first_busy: u64,
+    /// Children found busy (another thread in them) at ABDADA nodes (parallel solve only).
+    busy_seen: u64,
+    /// Nodes searched inside children entered while another thread was in them.
+    dup_nodes: u64,
+
+    /// Stones of the busy child being searched ([`Self::dup_nodes`]; `u32::MAX`: none),
+    /// its key and the node count on entry.
+    dup_moves: u32,
+    dup_key: u64,
+    dup_n0: u64,
 }
 
 /// Narrows the score range `[min, max)` to the exact score (clamped to the range) by
@@ -297,6 +313,11 @@ impl<B: Bits> Solver<B> {
             defers: 0,
             busy_nodes: 0,
             first_busy: 0,
+            busy_seen: 0,
+            dup_nodes: 0,
+            dup_moves: u32::MAX,
+            dup_key: 0,
+            dup_n0: 0,
             split_root: u32::MAX,
             popcnt,
             stride4,

@@ -239,6 +239,18 @@ fn deferring_the_first_child_gives_the_same_scores() {
     });
 }
 
+#[test]
+fn deferring_only_after_two_children_gives_the_same_scores() {
+    // ABDADA defers a busy child only from the third move on (`abdada_min_index`), and
+    // every root test goes parallel at once (`serial_nodes` 0).
+    split_check(SolverConfig {
+        hash_mb: 16,
+        abdada_min_index: 2,
+        serial_nodes: 0,
+        ..Default::default()
+    });
+}
+
 /// The research counters: every root test is counted, a solve of millions of nodes goes
 /// parallel, the nodes of the parts add up to the solve's, and a reset zeroes them.
 #[test]
@@ -263,6 +275,8 @@ fn the_research_counters_add_up() {
         "{st:?}"
     );
     assert!(st.busy_nodes > 0, "ABDADA nodes counted: {st:?}");
+    assert!(st.busy_seen >= st.first_busy, "{st:?}");
+    assert!(st.dup_nodes <= s.nodes(), "{st:?}");
     s.reset_stats();
     let st = s.stats();
     assert_eq!((st.tests, st.busy_nodes, st.defers), (0, 0, 0));

@@ -41,8 +41,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Default of [`SolverConfig::serial_nodes`]: nodes the main thread searches a root test
-/// alone before the helpers join (the finished part stays in the table).
-pub const SERIAL_NODES: u64 = 1 << 16;
+/// alone before the helpers join (the finished part stays in the table). Issue 39, Test_L1_R2
+/// (first 100, 2 threads): at 65,536 the serial starts were 26 % of the nodes and 28 % of
+/// the wall time, and the nodes on the critical path (serial ones plus the answering
+/// thread's) 0.71 of one thread's; at 4,096 they are 5 % and 0.62 (2,048: 0.62, 8,192:
+/// 0.635), for 3-4 parallel tests per position instead of 1.2.
+pub const SERIAL_NODES: u64 = 1 << 12;
 
 /// The positions the threads of a parallel solve are searching right now (one key per
 /// slot, hashed; a collision only changes the move order, never a result).
@@ -125,6 +129,11 @@ pub struct ParStats {
     pub busy_nodes: u64,
     /// Of those, nodes whose first child another thread was searching.
     pub first_busy: u64,
+    /// Children found busy (another thread in them) at those nodes.
+    pub busy_seen: u64,
+    /// Nodes searched inside children entered while another thread was in them (work
+    /// likely done twice at the same time).
+    pub dup_nodes: u64,
 }
 
 /// A worker on cache lines of its own: its node counter, written at every node, shares no
@@ -334,6 +343,8 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         s.defers = self.all().map(|w| w.defers).sum();
         s.busy_nodes = self.all().map(|w| w.busy_nodes).sum();
         s.first_busy = self.all().map(|w| w.first_busy).sum();
+        s.busy_seen = self.all().map(|w| w.busy_seen).sum();
+        s.dup_nodes = self.all().map(|w| w.dup_nodes).sum();
         s
     }
 
@@ -344,6 +355,8 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             w.defers = 0;
             w.busy_nodes = 0;
             w.first_busy = 0;
+            w.busy_seen = 0;
+            w.dup_nodes = 0;
         }
     }
 
@@ -419,6 +432,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
             let (t0, n0) = (Instant::now(), main.nodes);
             let r = main.negamax(cur, mask, moves, med, med + 1);
+            main.close_dup();
             main.node_limit = u64::MAX;
             self.stats.tests += 1;
             self.stats.serial_time += t0.elapsed();
@@ -537,6 +551,7 @@ fn root_test<B: Bits>(
     w.config.check_every = w.config.parallel_check_every.max(1).next_power_of_two();
     let r = w.negamax(cur, mask, moves, probe, probe + 1);
     w.config.check_every = every;
+    w.close_dup();
     if w.aborted {
         None
     } else {
