@@ -218,11 +218,11 @@ fn the_shared_table_grows_with_the_solve_and_a_clear_shrinks_it() {
 }
 
 #[test]
-fn same_move_order_in_every_thread_gives_the_same_scores() {
-    // The helper orders ties as the main thread does (`SolverConfig::helper_mirror` off).
+fn mirrored_ties_in_the_helper_give_the_same_scores() {
+    // The helper breaks ties right of centre first (`SolverConfig::helper_mirror`).
     split_check(SolverConfig {
         hash_mb: 16,
-        helper_mirror: false,
+        helper_mirror: true,
         ..Default::default()
     });
 }
