@@ -64,7 +64,7 @@ pub enum Cmd {
         /// Transposition table size in MiB (at most 3/4 of the machine's memory).
         #[arg(long, default_value_t = 64, value_parser = kibitz_net::memory::parse_table_mb)]
         hash: usize,
-        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule, abdada_min_empty, split_windows, split_root, serial_nodes, grow_table).
+        /// Solver tunable `name=value` (etc_min_empty, symmetry_max_moves, check_every, parity_weight, history, prefetch, tt_min_empty, next_win_bound, near_empty, near_kb, forcing_weight, keep_threat_weight, stack_weight, probe_rule, abdada_min_empty, abdada_min_index, abdada_first_min_empty, helper_mirror, parallel_check_every, split_windows, split_root, serial_nodes, grow_table).
         #[arg(long = "param")]
         params: Vec<String>,
         /// Only win / draw / loss (checks the sign of the expected score).
@@ -409,6 +409,10 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
         "split_windows" => config.split_windows = v != 0,
         "split_root" => config.split_root = v != 0,
         "serial_nodes" => config.serial_nodes = v,
+        "parallel_check_every" if v.is_power_of_two() => config.parallel_check_every = v,
+        "helper_mirror" => config.helper_mirror = v != 0,
+        "abdada_min_index" => config.abdada_min_index = v.min(64) as u32,
+        "abdada_first_min_empty" => config.abdada_first_min_empty = v.min(u32::MAX as u64) as u32,
         "grow_table" => config.grow_table = v != 0,
         "forcing_weight" => config.forcing_weight = v as u32,
         "keep_threat_weight" => config.keep_threat_weight = v as u32,
@@ -493,6 +497,23 @@ pub(crate) fn parse_moves(moves: &str) -> anyhow::Result<Vec<usize>> {
 mod tests {
     use super::Cmd;
     use clap::Parser;
+
+    #[test]
+    fn parallel_solver_tunables_are_bench_params() {
+        let mut c = kibitz_connect4::SolverConfig::default();
+        for p in [
+            "parallel_check_every=64",
+            "helper_mirror=0",
+            "abdada_min_index=3",
+            "abdada_first_min_empty=24",
+        ] {
+            super::set_param(&mut c, p).unwrap();
+        }
+        assert_eq!(c.parallel_check_every, 64);
+        assert!(!c.helper_mirror);
+        assert_eq!((c.abdada_min_index, c.abdada_first_min_empty), (3, 24));
+        assert!(super::set_param(&mut c, "parallel_check_every=3").is_err());
+    }
 
     #[derive(Parser, Debug)]
     struct Cli {

@@ -365,10 +365,12 @@ impl Tt {
                 let lower = lower.max(old.lower as i32);
                 let upper = upper.min(old.upper as i32);
                 let best = if best == NO_MOVE { old.best } else { best };
-                self.slot(i, j).store(
-                    Self::pack(tag, moves, lower, upper, best),
-                    Ordering::Relaxed,
-                );
+                let new = Self::pack(tag, moves, lower, upper, best);
+                // An entry that stays the same is not written: the line stays shared in
+                // the other threads' caches (two threads often store the same bound).
+                if new != e {
+                    self.slot(i, j).store(new, Ordering::Relaxed);
+                }
                 return;
             }
             if m >= victim_moves {

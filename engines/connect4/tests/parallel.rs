@@ -216,3 +216,68 @@ fn the_shared_table_grows_with_the_solve_and_a_clear_shrinks_it() {
         assert!(s.table_bytes_in_use() > start, "{moves}: did not grow");
     }
 }
+
+#[test]
+fn mirrored_ties_in_the_helper_give_the_same_scores() {
+    // The helper breaks ties right of centre first (`SolverConfig::helper_mirror`).
+    split_check(SolverConfig {
+        hash_mb: 16,
+        helper_mirror: true,
+        ..Default::default()
+    });
+}
+
+#[test]
+fn deferring_the_first_child_gives_the_same_scores() {
+    // ABDADA defers even a busy first child near the root (`abdada_first_min_empty`), and
+    // the threads look at the stop flag at every node (`parallel_check_every` 1).
+    split_check(SolverConfig {
+        hash_mb: 16,
+        abdada_first_min_empty: 20,
+        parallel_check_every: 1,
+        ..Default::default()
+    });
+}
+
+#[test]
+fn deferring_only_after_two_children_gives_the_same_scores() {
+    // ABDADA defers a busy child only from the third move on (`abdada_min_index`), and
+    // every root test goes parallel at once (`serial_nodes` 0).
+    split_check(SolverConfig {
+        hash_mb: 16,
+        abdada_min_index: 2,
+        serial_nodes: 0,
+        ..Default::default()
+    });
+}
+
+/// The research counters: every root test is counted, a solve of millions of nodes goes
+/// parallel, the nodes of the parts add up to the solve's, and a reset zeroes them.
+#[test]
+fn the_research_counters_add_up() {
+    let mut s = parallel(2);
+    let inf = TimeControl::infinite();
+    let (moves, expected) = sample("Test_L1_R3", 0, 1)
+        .into_iter()
+        .find(|(m, _)| m.len() >= 12)
+        .expect("a line of 12+ stones");
+    let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+    s.clear();
+    s.reset_nodes();
+    s.reset_stats();
+    assert_eq!(s.solve(&b, &inf), Some(expected), "{moves}");
+    let st = s.stats();
+    assert!(st.tests > 0 && st.parallel_tests > 0, "{st:?}");
+    assert!(st.parallel_tests <= st.tests, "{st:?}");
+    assert_eq!(
+        st.serial_nodes + st.answer_nodes + st.other_nodes,
+        s.nodes(),
+        "{st:?}"
+    );
+    assert!(st.busy_nodes > 0, "ABDADA nodes counted: {st:?}");
+    assert!(st.busy_seen >= st.first_busy, "{st:?}");
+    assert!(st.dup_nodes <= s.nodes(), "{st:?}");
+    s.reset_stats();
+    let st = s.stats();
+    assert_eq!((st.tests, st.busy_nodes, st.defers), (0, 0, 0));
+}

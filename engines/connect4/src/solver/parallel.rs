@@ -4,8 +4,10 @@
 //! count, clock, history and near table), all storing into one table of atomic 8-byte
 //! entries ([`crate::tt::Tt::store_shared`]). A thread that finishes a subtree first leaves
 //! its bound in the table and the others pick it up instead of searching it again, so they
-//! spread over the tree by themselves; helpers break ties between equally good moves in the
-//! mirrored column order to start apart. The first thread to answer a test answers it for
+//! spread over the tree by themselves; where two meet at a node near the root, ABDADA sends
+//! the later one to another child first. All threads order the moves alike (breaking ties in
+//! the mirrored order, [`SolverConfig::helper_mirror`], cost 3-6 % more nodes). The first
+//! thread to answer a test answers it for
 //! all (every stored bound is a true bound, so any finished answer is exact); the others are
 //! stopped through a per-test stop flag and keep nothing of their unfinished part.
 //!
@@ -16,9 +18,13 @@
 //!
 //! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
 //! (default [`SERIAL_NODES`]); only a test still open then gets the helpers. Threads come
-//! only from the count given ([`ParallelSolver::new`]), through `std::thread::scope`. With
-//! one thread the search is the serial one on a full-size table (deterministic); with more,
-//! which thread answers first varies, so node counts do too, but scores never.
+//! only from the count given ([`ParallelSolver::new`]): each parallel test moves every helper
+//! into a thread of its own. When the main thread answers first it does not wait for the
+//! helpers to stop but goes on with the next test; they come back before the next parallel
+//! test, a table change, or the end of the solve (on a busy machine a stopped thread may
+//! wait a millisecond for a core before it notices). With one thread the search is the
+//! serial one on a full-size table (deterministic); with more, which thread answers first
+//! varies, so node counts do too, but scores never.
 //!
 //! The shared table cannot grow during a search (no store may move entries under another
 //! thread), so with [`SolverConfig::grow_table`] it grows between root tests, when no helper
@@ -34,10 +40,15 @@ use crate::tt::Tt;
 use kibitz_search::time::TimeControl;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Default of [`SolverConfig::serial_nodes`]: nodes the main thread searches a root test
-/// alone before the helpers join (the finished part stays in the table).
-pub const SERIAL_NODES: u64 = 1 << 16;
+/// alone before the helpers join (the finished part stays in the table). Issue 39, Test_L1_R2
+/// (first 100, 2 threads): at 65,536 the serial starts were 26 % of the nodes and 28 % of
+/// the wall time, and the nodes on the critical path (serial ones plus the answering
+/// thread's) 0.71 of one thread's; at 4,096 they are 5 % and 0.62 (2,048: 0.62, 8,192:
+/// 0.635), for 3-4 parallel tests per position instead of 1.2.
+pub const SERIAL_NODES: u64 = 1 << 12;
 
 /// The positions the threads of a parallel solve are searching right now (one key per
 /// slot, hashed; a collision only changes the move order, never a result).
@@ -72,12 +83,15 @@ impl Busy {
         self.slot(key).store(key, Ordering::Relaxed);
     }
 
-    /// Unmarks `key` (unless another position took the slot meanwhile).
+    /// Unmarks `key` (unless another position took the slot meanwhile). A plain load and
+    /// store, not a locked compare-and-swap: a mark lost or left behind by a race only
+    /// changes the move order of a node.
     #[inline(always)]
     pub fn leave(&self, key: u64) {
-        let _ = self
-            .slot(key)
-            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+        let slot = self.slot(key);
+        if slot.load(Ordering::Relaxed) == key {
+            slot.store(0, Ordering::Relaxed);
+        }
     }
 }
 
@@ -88,9 +102,99 @@ pub const TABLE_BYTES_PER_NODE: usize = 16;
 /// Bytes of shared table in use, at least, once a root test goes parallel.
 pub const PARALLEL_START_BYTES: usize = 8 << 20;
 
+/// Research counters of a parallel solve since the last [`ParallelSolver::reset_stats`]
+/// (counted per root test, and the deferrals only in the parallel search): where the work
+/// of the threads goes (issue 39).
+#[derive(Clone, Debug, Default)]
+pub struct ParStats {
+    /// Root null-window tests.
+    pub tests: u64,
+    /// Tests still open after the serial start, that the helpers joined.
+    pub parallel_tests: u64,
+    /// Wall time of the serial starts (all tests).
+    pub serial_time: Duration,
+    /// Wall time of the parallel parts (thread starts and joins included).
+    pub parallel_time: Duration,
+    /// Nodes of the serial starts.
+    pub serial_nodes: u64,
+    /// Nodes of the parallel parts searched by the thread that answered first.
+    pub answer_nodes: u64,
+    /// Nodes of the parallel parts searched by the other threads.
+    pub other_nodes: u64,
+    /// Wall time from the first answer of a parallel test until every thread had stopped.
+    pub stop_wait: Duration,
+    /// Parallel tests the main thread answered first.
+    pub main_answered: u64,
+    /// Children deferred because another thread was searching them (ABDADA).
+    pub defers: u64,
+    /// Nodes that checked their children against the busy table (ABDADA).
+    pub busy_nodes: u64,
+    /// Of those, nodes whose first child another thread was searching.
+    pub first_busy: u64,
+    /// Children found busy (another thread in them) at those nodes.
+    pub busy_seen: u64,
+    /// Nodes searched inside children entered while another thread was in them (work
+    /// likely done twice at the same time).
+    pub dup_nodes: u64,
+}
+
+/// A worker on cache lines of its own: its node counter, written at every node, shares no
+/// line (nor the pair of lines the CPU fetches together) with the next worker's fields.
+#[repr(align(128))]
+struct Padded<T> {
+    inner: T,
+    _pad: [u8; 128],
+}
+
+impl<T> Padded<T> {
+    fn new(inner: T) -> Self {
+        Self {
+            inner,
+            _pad: [0; 128],
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::DerefMut for Padded<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.inner
+    }
+}
+
+/// A finished null-window test of a parallel solve: the window, the fail-soft score and
+/// whether it was the first answer.
+type Answer = (i32, i32, bool);
+
+/// A helper's solver, on cache lines of its own.
+type Worker<B> = Box<Padded<Solver<B>>>;
+
+/// A helper thread still winding down a root test the main thread answered first: the
+/// main thread goes on with the next test instead of waiting for it.
+struct Away<B: Bits> {
+    /// Index of the helper in [`ParallelSolver::helpers`].
+    index: usize,
+    /// The thread; it hands the helper back (with its answer, not needed any more).
+    handle: std::thread::JoinHandle<(Worker<B>, Option<Answer>)>,
+    /// The helper's node count when the test started.
+    nodes0: u64,
+}
+
 /// An exact solver searching with several threads over one shared table.
 pub struct ParallelSolver<B: Bits> {
-    workers: Vec<Solver<B>>,
+    /// The main thread's solver (the calling thread's).
+    main: Padded<Solver<B>>,
+    /// The helpers' solvers; `None` while a helper is away ([`Away`]) or after its thread
+    /// panicked.
+    helpers: Vec<Option<Worker<B>>>,
+    /// Helpers still winding down a test the main thread answered.
+    away: Vec<Away<B>>,
     /// The shared table (every worker holds a clone).
     tt: Arc<Tt>,
     /// A tiny table the workers hold while [`Self::with_table`] has the shared one.
@@ -98,9 +202,11 @@ pub struct ParallelSolver<B: Bits> {
     /// Whether the shared table starts small and grows with the work of a solve
     /// ([`SolverConfig::grow_table`], with more than one thread).
     grows: bool,
+    /// Research counters ([`Self::stats`]).
+    stats: ParStats,
 }
 
-impl<B: Bits + Send> ParallelSolver<B> {
+impl<B: Bits + Send + 'static> ParallelSolver<B> {
     /// A solver for `geo` using `threads` threads (at least one) and one table of
     /// `config.hash_mb` MiB. With one thread, or without [`SolverConfig::grow_table`], the
     /// whole table is in use from the start. Otherwise it starts small after every clear and
@@ -119,46 +225,80 @@ impl<B: Bits + Send> ParallelSolver<B> {
         let spare = Arc::new(Tt::with_bytes(0, key_bits));
         let busy =
             (threads > 1 && config.abdada_min_empty != u32::MAX).then(|| Arc::new(Busy::new()));
-        let workers = (0..threads.max(1))
-            .map(|k| {
-                let mut s = Solver::new(
-                    geo,
-                    SolverConfig {
-                        // The own table is replaced by the shared one below: keep it tiny.
-                        hash_mb: 1,
-                        grow_table: true,
-                        ..config.clone()
-                    },
-                );
-                s.config.hash_mb = config.hash_mb;
-                s.tt = Table::Shared(Arc::clone(&tt));
-                s.busy = busy.clone();
-                if k % 2 == 1 {
-                    // Ties between equally threatening moves go right of centre first.
-                    let w = geo.columns() as i64;
-                    s.order
-                        .sort_by_key(|&c| ((2 * c as i64 - (w - 1)).abs(), -(c as i64)));
-                }
-                s
-            })
+        let worker = |k: usize| {
+            let mut s = Solver::new(
+                geo,
+                SolverConfig {
+                    // The own table is replaced by the shared one below: keep it tiny.
+                    hash_mb: 1,
+                    grow_table: true,
+                    ..config.clone()
+                },
+            );
+            s.config.hash_mb = config.hash_mb;
+            s.tt = Table::Shared(Arc::clone(&tt));
+            s.busy = busy.clone();
+            if k % 2 == 1 && config.helper_mirror {
+                // Ties between equally threatening moves go right of centre first.
+                let w = geo.columns() as i64;
+                s.order
+                    .sort_by_key(|&c| ((2 * c as i64 - (w - 1)).abs(), -(c as i64)));
+            }
+            Padded::new(s)
+        };
+        let main = worker(0);
+        let helpers = (1..threads.max(1))
+            .map(|k| Some(Box::new(worker(k))))
             .collect();
         Self {
-            workers,
+            main,
+            helpers,
+            away: Vec::new(),
             tt,
             spare,
             grows,
+            stats: ParStats::default(),
         }
+    }
+
+    /// Every solver at hand: the main one, then the helpers not away.
+    fn all(&self) -> impl Iterator<Item = &Solver<B>> {
+        std::iter::once(&*self.main).chain(self.helpers.iter().flatten().map(|h| &***h))
+    }
+
+    /// [`Self::all`], mutably.
+    fn all_mut(&mut self) -> impl Iterator<Item = &mut Solver<B>> {
+        std::iter::once(&mut *self.main).chain(self.helpers.iter_mut().flatten().map(|h| &mut ***h))
+    }
+
+    /// Waits for the helpers still winding down a test and takes them back; the time
+    /// waited counts as [`ParStats::stop_wait`]. A helper whose thread panicked is gone.
+    fn settle(&mut self) {
+        if self.away.is_empty() {
+            return;
+        }
+        let t0 = Instant::now();
+        for a in std::mem::take(&mut self.away) {
+            if let Ok((h, _)) = a.handle.join() {
+                self.stats.other_nodes += h.nodes - a.nodes0;
+                self.helpers[a.index] = Some(h);
+            }
+        }
+        self.stats.stop_wait += t0.elapsed();
     }
 
     /// Runs `f` on the shared table while no worker holds it (between searches only);
     /// `None` if some other owner still does.
     fn with_table<R>(&mut self, f: impl FnOnce(&mut Tt) -> R) -> Option<R> {
-        for w in &mut self.workers {
-            w.tt = Table::Shared(Arc::clone(&self.spare));
+        self.settle();
+        let spare = Arc::clone(&self.spare);
+        for w in self.all_mut() {
+            w.tt = Table::Shared(Arc::clone(&spare));
         }
         let r = Arc::get_mut(&mut self.tt).map(f);
-        for w in &mut self.workers {
-            w.tt = Table::Shared(Arc::clone(&self.tt));
+        let tt = Arc::clone(&self.tt);
+        for w in self.all_mut() {
+            w.tt = Table::Shared(Arc::clone(&tt));
         }
         r
     }
@@ -177,25 +317,48 @@ impl<B: Bits + Send> ParallelSolver<B> {
 
     /// Number of threads.
     pub fn threads(&self) -> usize {
-        self.workers.len()
+        1 + self.helpers.len()
     }
 
     /// Consults `book` inside the tree in every thread (see [`Solver::set_book`]).
     pub fn set_book(&mut self, book: Option<&Book>) {
-        for w in &mut self.workers {
+        for w in self.all_mut() {
             w.set_book(book);
         }
     }
 
     /// Nodes searched by all threads since the last [`Self::reset_nodes`].
     pub fn nodes(&self) -> u64 {
-        self.workers.iter().map(|w| w.nodes).sum()
+        self.all().map(|w| w.nodes).sum()
     }
 
     /// Sets every thread's node counter to zero.
     pub fn reset_nodes(&mut self) {
-        for w in &mut self.workers {
+        for w in self.all_mut() {
             w.reset_nodes();
+        }
+    }
+
+    /// The research counters since the last [`Self::reset_stats`].
+    pub fn stats(&self) -> ParStats {
+        let mut s = self.stats.clone();
+        s.defers = self.all().map(|w| w.defers).sum();
+        s.busy_nodes = self.all().map(|w| w.busy_nodes).sum();
+        s.first_busy = self.all().map(|w| w.first_busy).sum();
+        s.busy_seen = self.all().map(|w| w.busy_seen).sum();
+        s.dup_nodes = self.all().map(|w| w.dup_nodes).sum();
+        s
+    }
+
+    /// Sets the research counters to zero.
+    pub fn reset_stats(&mut self) {
+        self.stats = ParStats::default();
+        for w in self.all_mut() {
+            w.defers = 0;
+            w.busy_nodes = 0;
+            w.first_busy = 0;
+            w.busy_seen = 0;
+            w.dup_nodes = 0;
         }
     }
 
@@ -204,29 +367,28 @@ impl<B: Bits + Send> ParallelSolver<B> {
         if self.grows {
             // The table starts small again (only its part in use is rewritten).
             self.with_table(Tt::clear);
-            for w in &mut self.workers {
+            for w in self.all_mut() {
                 w.near.clear();
             }
             return;
         }
-        for (k, w) in self.workers.iter_mut().enumerate() {
-            if k == 0 {
-                w.clear();
-            } else {
-                w.near.clear();
-            }
+        self.settle();
+        self.main.clear();
+        for w in self.helpers.iter_mut().flatten() {
+            w.near.clear();
         }
     }
 
     /// The exact score of `board` (side to move's view), or `None` when `tc`'s deadline
     /// passed first.
     pub fn solve(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<i32> {
-        let (lo, hi) = self.workers[0].score_range(board.moves_played() as u32);
+        let (lo, hi) = self.main.score_range(board.moves_played() as u32);
         self.solve_window(board, lo, hi, tc)
     }
 
     /// [`Solver::solve_window`] with all threads: the score clamped to `[lo, hi]`
     /// (`(-1, 1)`: the weak solve). `tc`'s deadlines apply; its stop flag is not watched.
+    /// Every helper is back when it returns.
     pub fn solve_window(
         &mut self,
         board: &Board<B>,
@@ -234,12 +396,25 @@ impl<B: Bits + Send> ParallelSolver<B> {
         hi: i32,
         tc: &TimeControl,
     ) -> Option<i32> {
-        let (cur, mask, moves, min, max) = match self.workers[0].root_window(board, lo, hi) {
+        let r = self.narrow_window(board, lo, hi, tc);
+        self.settle();
+        r
+    }
+
+    /// [`Self::solve_window`], possibly leaving helpers away.
+    fn narrow_window(
+        &mut self,
+        board: &Board<B>,
+        lo: i32,
+        hi: i32,
+        tc: &TimeControl,
+    ) -> Option<i32> {
+        let (cur, mask, moves, min, max) = match self.main.root_window(board, lo, hi) {
             Ok(w) => w,
             Err(score) => return Some(score),
         };
-        let rule = self.workers[0].config.probe_rule;
-        let split = self.workers[0].config.split_windows && self.workers.len() > 1;
+        let rule = self.main.config.probe_rule;
+        let split = self.main.config.split_windows && !self.helpers.is_empty();
         let start_nodes = self.nodes();
         // The table this solve's work so far asks for.
         let per_node = |s: &Self| {
@@ -253,12 +428,17 @@ impl<B: Bits + Send> ParallelSolver<B> {
             self.grow_table(per_node(self));
             // Most tests are small: the main thread alone first, so that they cost no
             // thread start (which on a busy machine waits for a core).
-            let main = &mut self.workers[0];
+            let main = &mut self.main;
             main.tc = tc.clone();
             main.aborted = false;
             main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
+            let (t0, n0) = (Instant::now(), main.nodes);
             let r = main.negamax(cur, mask, moves, med, med + 1);
+            main.close_dup();
             main.node_limit = u64::MAX;
+            self.stats.tests += 1;
+            self.stats.serial_time += t0.elapsed();
+            self.stats.serial_nodes += main.nodes - n0;
             if !main.aborted {
                 last_high = r > med;
                 narrow(&mut min, &mut max, med, r);
@@ -268,6 +448,8 @@ impl<B: Bits + Send> ParallelSolver<B> {
                 return None;
             }
             self.grow_table(per_node(self).max(PARALLEL_START_BYTES));
+            // Helpers still stopping from the last test come back first.
+            self.settle();
             // The second thread tests another window when asked to (see
             // `SolverConfig::split_windows`), the others the main one.
             let alt = if split {
@@ -275,51 +457,74 @@ impl<B: Bits + Send> ParallelSolver<B> {
             } else {
                 med
             };
+            let t0 = Instant::now();
             let stop = Arc::new(AtomicBool::new(false));
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
-            let (main, helpers) = self.workers.split_first_mut()?;
-            for (k, h) in helpers.iter_mut().enumerate() {
+            let mut running = Vec::new();
+            for (k, slot) in self.helpers.iter_mut().enumerate() {
+                let Some(mut h) = slot.take() else { continue };
                 h.split_root = if h.config.split_root && k % 2 == 0 {
                     moves
                 } else {
                     u32::MAX
                 };
+                let probe = if k == 0 { alt } else { med };
+                let (ptc, stop) = (ptc.clone(), Arc::clone(&stop));
+                let nodes0 = h.nodes;
+                let handle = std::thread::spawn(move || {
+                    let a = root_test(&mut h, cur, mask, moves, probe, &ptc, &stop);
+                    (h, a)
+                });
+                running.push((k, handle, nodes0));
             }
-            let test = |w: &mut Solver<B>, probe: i32| {
-                w.tc = ptc.clone();
-                w.aborted = false;
-                let r = w.negamax(cur, mask, moves, probe, probe + 1);
-                if w.aborted {
-                    None
-                } else {
-                    stop.store(true, Ordering::Relaxed);
-                    Some((probe, r))
-                }
-            };
-            let answers: Vec<(i32, i32)> = std::thread::scope(|sc| {
-                let handles: Vec<_> = helpers
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(k, w)| {
-                        let probe = if k == 0 { alt } else { med };
-                        sc.spawn(move || test(w, probe))
-                    })
-                    .collect();
-                let mut answers: Vec<(i32, i32)> = test(main, med).into_iter().collect();
-                for h in handles {
-                    // A helper that panicked answers nothing; the main thread's answer or
-                    // another helper's stands.
-                    if let Ok(Some(a)) = h.join() {
-                        answers.push(a);
+            let n0 = self.main.nodes;
+            let mine = root_test(&mut self.main, cur, mask, moves, med, &ptc, &stop);
+            self.stats.parallel_tests += 1;
+            let main_first = mine.is_some_and(|a| a.2);
+            self.stats.main_answered += u64::from(main_first);
+            let main_nodes = self.main.nodes - n0;
+            if main_first {
+                self.stats.answer_nodes += main_nodes;
+            } else {
+                self.stats.other_nodes += main_nodes;
+            }
+            if let (Some((_, r, true)), false) = (mine, split) {
+                // The answer is in: the helpers stop by themselves while the main thread
+                // goes on (they come back before the next parallel test or the end).
+                self.stats.parallel_time += t0.elapsed();
+                self.away
+                    .extend(running.into_iter().map(|(index, handle, nodes0)| Away {
+                        index,
+                        handle,
+                        nodes0,
+                    }));
+                last_high = r > med;
+                narrow(&mut min, &mut max, med, r);
+                continue;
+            }
+            let mut answers: Vec<Answer> = mine.into_iter().collect();
+            let tj = Instant::now();
+            for (k, handle, nodes0) in running {
+                // A helper that panicked answers nothing; the main thread's answer or
+                // another helper's stands.
+                if let Ok((h, a)) = handle.join() {
+                    let dn = h.nodes - nodes0;
+                    if a.is_some_and(|a| a.2) {
+                        self.stats.answer_nodes += dn;
+                    } else {
+                        self.stats.other_nodes += dn;
                     }
+                    answers.extend(a);
+                    self.helpers[k] = Some(h);
                 }
-                answers
-            });
+            }
+            self.stats.stop_wait += tj.elapsed();
+            self.stats.parallel_time += t0.elapsed();
             if answers.is_empty() {
                 return None;
             }
             // Every finished test is a true bound: each narrows the range.
-            for (probe, r) in answers {
+            for (probe, r, _) in answers {
                 if probe == med {
                     last_high = r > med;
                 }
@@ -327,6 +532,32 @@ impl<B: Bits + Send> ParallelSolver<B> {
             }
         }
         Some(min)
+    }
+}
+
+/// One thread's part in a parallel root test: the null-window test at `probe`, looking at
+/// `stop` every [`SolverConfig::parallel_check_every`] nodes. `Some((probe, score, first))`
+/// when it finished (`first`: before any other thread), `None` when it was stopped.
+fn root_test<B: Bits>(
+    w: &mut Solver<B>,
+    cur: B,
+    mask: B,
+    moves: u32,
+    probe: i32,
+    ptc: &TimeControl,
+    stop: &AtomicBool,
+) -> Option<Answer> {
+    w.tc = ptc.clone();
+    w.aborted = false;
+    let every = w.config.check_every;
+    w.config.check_every = w.config.parallel_check_every.max(1).next_power_of_two();
+    let r = w.negamax(cur, mask, moves, probe, probe + 1);
+    w.config.check_every = every;
+    w.close_dup();
+    if w.aborted {
+        None
+    } else {
+        Some((probe, r, !stop.swap(true, Ordering::Relaxed)))
     }
 }
 
