@@ -2,7 +2,7 @@
 //! from a cleared table, as `kibitz connect4 bench` does, without building the whole
 //! `kibitz` binary; with the parallel solver's research counters ([`ParStats`]).
 //!
-//! `cargo run --release -p kibitz-connect4 --example par_bench -- FILE LIMIT THREADS
+//! `cargo run --release -p kibitz-connect4 --features research --example par_bench -- FILE LIMIT THREADS
 //! [--weak] [NAME=VALUE ...]` (the names are [`SolverConfig`]'s fields listed in `set`).
 //! Prints one line: positions, wrong scores, mean wall time and process CPU time per
 //! position, mean nodes, and with more than one thread the counters.
