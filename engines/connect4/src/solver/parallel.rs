@@ -7,14 +7,14 @@
 //! spread over the tree by themselves; where two meet at a node near the root, ABDADA sends
 //! the later one to another child first. All threads order the moves alike (breaking ties in
 //! the mirrored order, [`SolverConfig::helper_mirror`], cost 3-6 % more nodes). The first
-//! thread to answer a test answers it for
-//! all (every stored bound is a true bound, so any finished answer is exact); the others are
-//! stopped through a per-test stop flag and keep nothing of their unfinished part.
+//! thread to answer a test answers it for all (every stored bound is a true bound, so any
+//! finished answer is exact); the others are stopped through a per-test stop flag and keep
+//! nothing of their unfinished part.
 //!
-//! With [`SolverConfig::split_windows`] (off by default: measured worse) the second thread does not repeat the
-//! main thread's test but tests another null window at the same time (zero, or the
-//! neighbour of the main's), so that a root test costing more than its share no longer
-//! holds both threads: every finished answer of either narrows the score range.
+//! With [`SolverConfig::split_windows`] (off by default: measured worse) the second thread
+//! does not repeat the main thread's test but tests another null window at the same time
+//! (zero, or the neighbour of the main's), so that a root test costing more than its share
+//! no longer holds both threads: every finished answer of either narrows the score range.
 //!
 //! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
 //! (default [`SERIAL_NODES`]); only a test still open then gets the helpers. Threads come
