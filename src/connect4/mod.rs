@@ -424,36 +424,6 @@ fn set_param(config: &mut SolverConfig, p: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// CPU time used by the calling thread so far (`CLOCK_THREAD_CPUTIME_ID`, nanosecond
-/// resolution), so measurements survive a busy machine.
-pub(crate) fn cpu_now() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-/// CPU time used by the whole process so far (`CLOCK_PROCESS_CPUTIME_ID`): all threads of a
-/// parallel solve.
-pub(crate) fn process_cpu_now() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
 pub(crate) fn solver(hash: usize) -> Solver<u64> {
     let geo = Geometry::<u64>::new(7, 6, 4).expect("7×6 fits 64 bits");
     Solver::new(

@@ -9,13 +9,14 @@
 //! Every such line is named on stderr and the command exits non-zero after doing all the
 //! others.
 
-use super::{cpu_now, file_label, fmt_dur, process_cpu_now};
+use super::{file_label, fmt_dur};
 use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_FULL, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use kibitz_connect4::bitboard::Bits;
 use kibitz_connect4::solver::parallel::ParallelSolver;
 use kibitz_connect4::{Board, Geometry, Position, Solver, SolverConfig, TimeControl};
+use kibitz_search::time::{process_cpu, thread_cpu};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -473,7 +474,7 @@ fn bench_set(solver: &mut AnySolver, path: &Path, set: &[Line], weak: bool) -> S
         solver.reset();
         // Timed: the solve and nothing else (all threads' CPU when there are several).
         let parallel = solver.threads() > 1;
-        let cpu_clock = if parallel { process_cpu_now } else { cpu_now };
+        let cpu_clock = if parallel { process_cpu } else { thread_cpu };
         let c0 = cpu_clock();
         let t = Instant::now();
         let score = solver.solve(l, weak, &tc);

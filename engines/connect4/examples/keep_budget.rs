@@ -16,15 +16,7 @@ use kibitz_connect4::params::EngineParams;
 use kibitz_connect4::root::{solve_root, MoveBounds};
 use kibitz_connect4::{Board, Geometry, Solver, SolverConfig, TimeControl};
 use kibitz_search::clock::CONNECT4;
-
-/// CPU time of the calling thread in seconds.
-fn thread_cpu() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut u) };
-    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
-    t(u.ru_utime) + t(u.ru_stime)
-}
+use kibitz_search::time::thread_cpu;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -62,9 +54,9 @@ fn main() -> Result<(), String> {
         let mut mb = MoveBounds::new(&solver, &b);
         mb.apply_book(&book, &b);
         let tc = TimeControl::new(phase, phase);
-        let c0 = thread_cpu();
+        let c0 = thread_cpu().as_secs_f64();
         let r = solve_root(&mut solver, &b, &mut mb, None, &tc, &tc);
-        let dc = thread_cpu() - c0;
+        let dc = thread_cpu().as_secs_f64() - c0;
         if r.is_none() {
             spent.push(solver.nodes());
             cpu += dc;

@@ -9,21 +9,8 @@
 
 use kibitz_connect4::solver::parallel::{ParStats, ParallelSolver};
 use kibitz_connect4::{Board, Geometry, Solver, SolverConfig, TimeControl};
+use kibitz_search::time::process_cpu;
 use std::time::{Duration, Instant};
-
-/// CPU time of the whole process (all threads).
-fn process_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
 
 /// Sets the solver tunable `name` to `v`.
 fn set(c: &mut SolverConfig, name: &str, v: u64) -> Result<(), String> {

@@ -8,19 +8,8 @@
 use kibitz_connect4::bitboard::Bits;
 use kibitz_connect4::solver::loses_at_once;
 use kibitz_connect4::{Board, Geometry, Solver, SolverConfig, TimeControl};
+use kibitz_search::time::thread_cpu;
 use rand::{Rng, SeedableRng};
-use std::time::Duration;
-
-/// CPU time of the calling thread.
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
 
 fn run<B: Bits>(w: usize, h: usize, nodes: u64, per: usize, range: (usize, usize, usize)) {
     let geo = Geometry::<B>::new(w, h, 4).expect("size fits");

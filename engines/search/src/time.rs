@@ -95,6 +95,32 @@ impl TimeControl {
     }
 }
 
+/// CPU time the calling thread has used so far (`CLOCK_THREAD_CPUTIME_ID`): for measuring a
+/// search on a busy machine, where wall time counts other programs too. Zero if the clock
+/// cannot be read.
+pub fn thread_cpu() -> Duration {
+    cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// CPU time the whole process has used so far (`CLOCK_PROCESS_CPUTIME_ID`): all threads of
+/// a parallel search. Zero if the clock cannot be read.
+pub fn process_cpu() -> Duration {
+    cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+fn cpu_clock(id: libc::clockid_t) -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
+    let rc = unsafe { libc::clock_gettime(id, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +149,17 @@ mod tests {
         let tc =
             TimeControl::new(Duration::from_secs(60), Duration::from_secs(60)).with_stop_flag(flag);
         assert!(tc.hard_expired());
+    }
+
+    #[test]
+    fn cpu_clocks_advance_with_work_and_the_process_counts_the_thread() {
+        let (t0, p0) = (super::thread_cpu(), super::process_cpu());
+        let mut x = 0u64;
+        while super::thread_cpu() == t0 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let (t1, p1) = (super::thread_cpu(), super::process_cpu());
+        assert!(t1 > t0 && p1 > p0);
+        assert!(p1 >= t1, "the process has used at least this thread's time");
     }
 }
