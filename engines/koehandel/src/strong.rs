@@ -388,13 +388,19 @@ impl StrongPlayer {
                 high_bid,
                 ..
             } => self.buy_back(*animal, *high_bidder, high_bid),
-            Question::Challenged {
+            &Question::Challenged {
                 challenger,
                 animal,
                 count,
                 offer_cards,
                 tie,
-            } => self.challenged(*challenger, *animal, *count, *offer_cards, *tie),
+            } => self.challenged(worlds::Challenge {
+                challenger,
+                animal,
+                count,
+                offer_cards,
+                tie,
+            }),
             Question::Pay { .. } | Question::Reoffer { .. } => self.heuristic(q),
         };
         if let (Question::Start, Answer::Trade(t)) = (q, &a) {

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::search::{first_share, Sampler, Valuer};
+use super::worlds::Challenge;
 use super::StrongPlayer;
 use crate::agents::legal_trades;
 use crate::auction::server_payment;
@@ -159,14 +160,14 @@ impl StrongPlayer {
         Answer::buy_back(self.best_of(&p, 2) == 1, high_bid)
     }
 
-    pub(super) fn challenged(
-        &mut self,
-        challenger: Seat,
-        animal: Animal,
-        count: u8,
-        offer_cards: u32,
-        tie: bool,
-    ) -> Answer {
+    pub(super) fn challenged(&mut self, challenge: Challenge) -> Answer {
+        let Challenge {
+            challenger,
+            animal,
+            count,
+            offer_cards,
+            tie,
+        } = challenge;
         let hand = self.k.hand.value();
         let mut values = vec![0u32];
         let base = match self.heuristic(&Question::Challenged {
@@ -199,8 +200,7 @@ impl StrongPlayer {
             return Answer::Money(Cards::EMPTY);
         }
         let sample = move |pl: &mut StrongPlayer, m: usize| -> Vec<(World, Cards)> {
-            let (worlds, offers) =
-                pl.challenge_worlds(challenger, animal, count, offer_cards, tie, m);
+            let (worlds, offers) = pl.challenge_worlds(challenge, m);
             worlds
                 .into_iter()
                 .zip(offers)

@@ -11,6 +11,22 @@ use crate::model::{challenge_money, TradeCase};
 use crate::sim::{world_from, World};
 use crate::types::{Animal, Cards, MoneyCard, Seat, PLAYERS};
 
+/// A challenge we must answer, as the question states it ([`crate::event::Question::Challenged`]):
+/// what the answer's candidates and the sampled worlds both depend on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Challenge {
+    /// Who challenged us.
+    pub(super) challenger: Seat,
+    /// The kind at stake.
+    pub(super) animal: Animal,
+    /// Animals at stake, 1 or 2.
+    pub(super) count: u8,
+    /// Cards in the challenger's hidden offer.
+    pub(super) offer_cards: u32,
+    /// The second round after a tie (the offer is not modelled).
+    pub(super) tie: bool,
+}
+
 impl StrongPlayer {
     /// `count` worlds drawn from the belief, weighted by the observed bids.
     pub(super) fn worlds(&mut self, drawn: Option<Animal>, count: usize) -> Vec<World> {
@@ -84,13 +100,16 @@ impl StrongPlayer {
     /// subset; with weighting, particles are weighted by how well they explain the count.
     pub(super) fn challenge_worlds(
         &mut self,
-        challenger: Seat,
-        animal: Animal,
-        count: u8,
-        offer_cards: u32,
-        tie: bool,
+        challenge: Challenge,
         worlds: usize,
     ) -> (Vec<World>, Vec<Cards>) {
+        let Challenge {
+            challenger,
+            animal,
+            count,
+            offer_cards,
+            tie,
+        } = challenge;
         const SPREAD: [f64; 5] = [0.8, 0.9, 1.0, 1.1, 1.25];
         let p = self.params.rollout;
         let use_model = (self.params.model_offers || self.params.weighted) && !tie;
