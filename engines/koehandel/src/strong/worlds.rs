@@ -103,21 +103,15 @@ impl StrongPlayer {
         challenge: Challenge,
         worlds: usize,
     ) -> (Vec<World>, Vec<Cards>) {
-        let Challenge {
-            challenger,
-            animal,
-            count,
-            offer_cards,
-            tie,
-        } = challenge;
+        let (challenger, offer_cards) = (challenge.challenger, challenge.offer_cards);
         const SPREAD: [f64; 5] = [0.8, 0.9, 1.0, 1.1, 1.25];
         let p = self.params.rollout;
-        let use_model = (self.params.model_offers || self.params.weighted) && !tie;
+        let use_model = (self.params.model_offers || self.params.weighted) && !challenge.tie;
         let t = TradeCase {
             challenger,
             opponent: self.k.me,
-            animal,
-            count,
+            animal: challenge.animal,
+            count: challenge.count,
         };
         let money = challenge_money(
             &p.eval,
