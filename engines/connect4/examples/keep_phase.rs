@@ -9,7 +9,8 @@
 //! to the first candidate in the solver's static order; a tally at the end.
 //!
 //! `cargo run --release -p kibitz-connect4 --features research --example keep_phase --
-//!  SOLVER RESUME H,H,... MOVES...` (`KEEP_PHASE_MS=5,10` adds wall-clock budgets)
+//!  SOLVER RESUME H,H,... MOVES...` (`KEEP_PHASE_MS=5,10` adds wall-clock budgets,
+//!  `KEEP_PHASE_VERBOSE=1` prints every move's bounds; book positions are skipped)
 use kibitz_connect4::book::Book;
 use kibitz_connect4::eval::SearchPos;
 use kibitz_connect4::params::EngineParams;
@@ -50,8 +51,12 @@ fn main() -> Result<(), String> {
         .collect();
     // Fallback positions; kept by the static order; kept per heuristic budget.
     let mut tally = (0usize, 0usize, vec![0usize; hs.len()]);
+    let verbose = std::env::var_os("KEEP_PHASE_VERBOSE").is_some();
     for moves in positions {
         let b = Board::<u64>::from_digits(7, 6, 4, moves).map_err(|e| format!("{moves}: {e}"))?;
+        if book.lookup(&b).is_some() {
+            continue;
+        }
         let mut s = Solver::new(
             geo,
             SolverConfig {
@@ -91,34 +96,35 @@ fn main() -> Result<(), String> {
             r2 = solve_root(&mut s, &b, &mut mb, k, &inf, &inf);
         }
         let cands = mb.candidates(known);
-        let value: Vec<Option<i32>> = (0..7)
+        let v = oracle.solve_window(&b, -1, 1, &inf).unwrap_or(0);
+        // Whether each legal move keeps the value (one null window each, any keeps a loss).
+        let keep: Vec<bool> = (0..7)
             .map(|c| {
-                mb.is_legal(c)
-                    .then(|| oracle.score_move(&b, c, &inf))
-                    .flatten()
+                mb.is_legal(c) && (v < 0 || oracle.move_at_least(&b, c, v, &inf).unwrap_or(false))
             })
             .collect();
-        let v = oracle.solve_window(&b, -1, 1, &inf).unwrap_or(0);
         println!(
-            "{moves} value {v} known {known:?}: solve {r1:?} candidates {:?}; resume {r2:?} nodes {} \
-             candidates {:?}",
+            "{moves} value {v} known {known:?}: solve {r1:?} candidates {:?}; resume {r2:?} \
+             nodes {} candidates {:?}",
             after1.iter().map(|c| c + 1).collect::<Vec<_>>(),
             s.nodes(),
             cands.iter().map(|c| c + 1).collect::<Vec<_>>()
         );
-        for c in mb.legal().collect::<Vec<_>>() {
-            println!(
-                "  col {}: bounds [{}, {}] exact {:?}",
-                c + 1,
-                mb.lo[c],
-                mb.hi[c],
-                value[c]
-            );
+        if verbose {
+            for c in mb.legal().collect::<Vec<_>>() {
+                println!(
+                    "  col {}: bounds [{}, {}] keeps {}",
+                    c + 1,
+                    mb.lo[c],
+                    mb.hi[c],
+                    keep[c]
+                );
+            }
         }
         if r1.is_some() || r2.is_some() || cands.len() < 2 {
             continue;
         }
-        let keeps = |c: usize| value[c].is_some_and(|x| x.signum() >= v.signum());
+        let keeps = |c: usize| keep[c];
         tally.0 += 1;
         let first = s
             .ordered_moves(&b)
