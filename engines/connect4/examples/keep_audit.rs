@@ -26,7 +26,8 @@
 //! A set file may be any list of `MOVES SCORE` lines (e.g. the fallback positions of a
 //! previous run, to re-judge only the choices a change of the fallback can alter);
 //! `--min-stones 10` keeps only the positions the target is about. The flags, the
-//! judge and the table are shared with `keep_clock` (`common/mod.rs`).
+//! judge and the table are shared with `keep_clock` (`common/mod.rs`), the same audit under the
+//! bot's real clock (its results: the same count within noise, see there).
 //!
 //! Results at 800,000 nodes, 6 × 1,000 lines (803 s CPU): before the resumed solve
 //! (`resume_share` 0) 5,869 / 6,000 kept, 4,621 / 4,629 from 10 stones on (8 lost: 3 "bounds",

@@ -11,9 +11,7 @@
 //! 4. with time left it refines to the exact score and the move that wins fastest or loses
 //!    slowest;
 //! 5. if the solver runs out of its share of the budget, it resumes the root solve with the
-//!    tunable share `resume_share` of the rest when one candidate is left, `resume_open_share`
-//!    when several are (the heuristic then needs the time; issue 39, clock audit: with 5 ms
-//!    left it picked from about 10k nodes) (the table and the bounds keep every finished
+//!    tunable share `resume_share` of the rest (the table and the bounds keep every finished
 //!    test, so no finished test is repeated; issue 39: at the bot's budget this turns proven draws
 //!    into proven wins the heuristic would have given away); a move found is played as
 //!    the solver's;
@@ -21,8 +19,7 @@
 //!    bound are the only candidates ([`crate::root::MoveBounds::candidates`]): one is played
 //!    at once (source `"bounds"`), between several heuristic alpha-beta
 //!    ([`kibitz_search::alphabeta`]) with the threat evaluation ([`crate::eval`]) picks in the
-//!    remaining time (no new iteration after the soft budget, the last one may run to the hard
-//!    deadline); before the heuristic search, cheap proofs ([`root::cheap_proofs`],
+//!    remaining time; before the heuristic search, cheap proofs ([`root::cheap_proofs`],
 //!    with the tunable share `cheap_share` of what is left, off by default: one null window
 //!    per candidate, one step above the best proven value) may single out a move that wins or does not lose and drop moves
 //!    shown worse. The fallback never plays a move the finished exact work showed worse.
@@ -100,8 +97,6 @@ struct Core<B: Bits> {
     proven: Vec<(Vec<usize>, i32)>,
     /// Node budget of the solver per move (deterministic stand-in for the clock).
     node_limit: Option<u64>,
-    /// Node budget of the heuristic search per move when it differs from `node_limit`.
-    search_node_limit: Option<u64>,
     /// Tunables.
     params: crate::params::EngineParams,
     /// Behaviour under a depth limit.
@@ -156,26 +151,13 @@ impl Engine {
 
     /// Limits every move to `nodes` solver nodes, plus `nodes · (1 − solver_share) /
     /// solver_share · resume_share` solver nodes resuming the solve (the part of the move
-    /// the clock would give it; `resume_open_share` instead of `resume_share` when several
-    /// candidates are left), plus `nodes × cheap_share` solver nodes of cheap proofs
+    /// the clock would give it), plus `nodes × cheap_share` solver nodes of cheap proofs
     /// among the fallback's candidates, plus `nodes` heuristic-search nodes (`None`: no
-    /// limit; [`Engine::set_search_node_limit`] sets the last one apart). Unlike the clock
-    /// this is reproducible, for tests and audits.
+    /// limit). Unlike the clock this is reproducible, for tests and audits.
     pub fn set_node_limit(&mut self, nodes: Option<u64>) {
         match &mut self.inner {
             Inner::Small(c) => c.set_node_limit(nodes),
             Inner::Large(c) => c.set_node_limit(nodes),
-        }
-    }
-
-    /// Limits the heuristic fallback search alone to `nodes` per move, overriding the share
-    /// [`Engine::set_node_limit`] gives it (`None`: that share again). A clock-true node model:
-    /// under the bot's clock the fallback gets only the few ms the solver phases leave, about
-    /// 10k–50k nodes, not the solver's budget (issue 39, clock audit).
-    pub fn set_search_node_limit(&mut self, nodes: Option<u64>) {
-        match &mut self.inner {
-            Inner::Small(c) => c.set_search_node_limit(nodes),
-            Inner::Large(c) => c.set_search_node_limit(nodes),
         }
     }
 
@@ -233,27 +215,6 @@ fn phase(tc: &TimeControl, share: f64) -> TimeControl {
     }
 }
 
-/// The heuristic fallback's time control: no new iteration after what is left of `tc`'s soft
-/// budget, but an iteration under way may run to `tc`'s hard deadline (issue 39, clock audit:
-/// with soft and hard both at the few ms the solver phases leave, the search aborted its
-/// last iteration and picked from about 10k nodes; the bot's clock allows the iteration to
-/// finish, which is what the hard deadline is for). Shares `tc`'s stop flag.
-fn fallback_phase(tc: &TimeControl) -> TimeControl {
-    match (tc.soft(), tc.remaining_hard()) {
-        (Some(soft), Some(hard_left)) => {
-            let (soft, hard) = fallback_times(soft.saturating_sub(tc.elapsed()), hard_left);
-            TimeControl::new(soft, hard).with_stop_flag(tc.stop_flag())
-        }
-        _ => TimeControl::infinite().with_stop_flag(tc.stop_flag()),
-    }
-}
-
-/// The fallback's `(soft, hard)` from what is left of the move's soft budget and of its hard
-/// deadline: the soft rest (never past the hard one) and the whole hard rest.
-fn fallback_times(soft_left: Duration, hard_left: Duration) -> (Duration, Duration) {
-    (soft_left.min(hard_left), hard_left)
-}
-
 impl<B: Bits + Into<u128>> Core<B> {
     fn new(geo: Geometry<B>, hash_mb: usize) -> Self {
         let solver_mb = (hash_mb * 3 / 4).max(1);
@@ -281,7 +242,6 @@ impl<B: Bits + Into<u128>> Core<B> {
             search_config,
             proven: Vec::new(),
             node_limit: None,
-            search_node_limit: None,
             params: Default::default(),
             limited: DepthLimited::default(),
             book: if is_standard {
@@ -310,13 +270,7 @@ impl<B: Bits + Into<u128>> Core<B> {
     fn set_node_limit(&mut self, nodes: Option<u64>) {
         self.node_limit = nodes;
         self.solver.set_node_limit(nodes);
-        self.search_config.max_nodes = self.search_node_limit.or(nodes).unwrap_or(0);
-        self.searcher = Searcher::new(self.search_config.clone());
-    }
-
-    fn set_search_node_limit(&mut self, nodes: Option<u64>) {
-        self.search_node_limit = nodes;
-        self.search_config.max_nodes = nodes.or(self.node_limit).unwrap_or(0);
+        self.search_config.max_nodes = nodes.unwrap_or(0);
         self.searcher = Searcher::new(self.search_config.clone());
     }
 
@@ -428,15 +382,7 @@ impl<B: Bits + Into<u128>> Core<B> {
             // 5a. Out of the solver's share: go on proving with part of the rest (the
             //     table and the bounds keep every finished test, so this resumes the solve
             //     where it stopped) rather than leave it all to the heuristic.
-            // With several candidates left the heuristic will pick among them and needs
-            // its time; with one it will not run (issue 39, clock audit).
-            let share = if self.params.resume_share <= 0.0 {
-                0.0
-            } else if bounds.candidates(known).len() > 1 {
-                self.params.resume_open_share
-            } else {
-                self.params.resume_share
-            };
+            let share = self.params.resume_share;
             if found.is_none() && share > 0.0 {
                 let rtc = phase(tc, share);
                 let global = self.solver.node_limit();
@@ -511,7 +457,7 @@ impl<B: Bits + Into<u128>> Core<B> {
         let root = SearchPos::new(self.geo, cur, mask, moves)
             .with_root_filter(&candidates)
             .with_weights(self.params.weights);
-        let htc = fallback_phase(tc);
+        let htc = phase(tc, 1.0);
         // The searcher's own depth limit ends the iterations, so that an infinite time
         // control returns too.
         let depth_cap = max_depth.map_or(SearchConfig::default().max_depth, |d| d.max(1));
@@ -563,19 +509,3 @@ fn book_bound(e: &book::Entry) -> Option<i32> {
 
 /// How long the engine would like to think at most on one move (the bot's default budget).
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(200);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_fallback_may_finish_its_iteration_until_the_hard_deadline() {
-        let ms = Duration::from_millis;
-        // 5 ms of the soft budget and 30 ms to the hard deadline left: no new iteration
-        // after 5 ms, but the one under way runs on (before: aborted at 5 ms).
-        assert_eq!(fallback_times(ms(5), ms(30)), (ms(5), ms(30)));
-        // The soft rest never lies beyond the hard one.
-        assert_eq!(fallback_times(ms(40), ms(30)), (ms(30), ms(30)));
-        assert_eq!(fallback_times(ms(0), ms(0)), (ms(0), ms(0)));
-    }
-}

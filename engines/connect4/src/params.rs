@@ -27,11 +27,6 @@ kibitz_search::tunables! {
         /// share ran out, before the heuristic fallback (under a node limit `n`:
         /// `n · (1 − solver_share) / solver_share · resume_share` more solver nodes)
         pub resume_share: f64 = 0.8, 0.0..=0.95, step 0.05, valid 0.0..=1.0;
-        // Issue 39, clock audit: with several candidates left, the heuristic pick needs time
-        // (about 10k nodes in the 5 ms that 0.8 left it picked little better than chance).
-        /// share of the rest for the resumed solve when the solver's share left several
-        /// candidates (`resume_share` applies when it left one; 0 there turns both off)
-        pub resume_open_share: f64 = 0.2, 0.0..=0.95, step 0.05, valid 0.0..=1.0;
         // Off: at 200k nodes the keep-the-value audit kept 228/240 with and without it
         // (40 lines of each test set); a node-limited move may use 1.5 × the limit with it.
         /// share of the rest for cheap null-window proofs among the fallback's candidates
