@@ -13,7 +13,8 @@
 //! judgement of early positions cheap.
 //!
 //! `cargo run --release -p kibitz-connect4 --features research --example keep_audit --
-//!  [--nodes N] [--lines L] [--sets FILE,FILE…] [--oracle-hash MB] [--no-oracle-book]
+//!  [--nodes N] [--lines L] [--sets FILE,FILE…] [--min-stones S] [--oracle-hash MB]
+//!  [--no-oracle-book]
 //!  [--param NAME=V]…` (engine tunables, [`kibitz_connect4::params::EngineParams`])
 //!
 //! Defaults: 800,000 nodes (at most what the bot's solver phase searches per move, see
@@ -23,7 +24,10 @@
 //! the budget marks a position whose first root solve ran out, the only ones a change of the
 //! resumed solve or the fallback can alter), then the table.
 //! A set file may be any list of `MOVES SCORE` lines (e.g. the fallback positions of a
-//! previous run, to re-judge only the choices a change of the fallback can alter).
+//! previous run, to re-judge only the choices a change of the fallback can alter);
+//! `--min-stones 10` keeps only the positions the issue's target is about. The flags, the
+//! judge and the table are shared with `keep_clock` (`common/mod.rs`), the same audit under the
+//! bot's real clock (its results: the same count within noise, see there).
 //!
 //! Results at 800,000 nodes, 6 × 1,000 lines (803 s CPU): before the resumed solve
 //! (`resume_share` 0) 5,869 / 6,000 kept, 4,621 / 4,629 from 10 stones on (8 lost: 3 "bounds",
@@ -67,147 +71,40 @@
 //!
 //! With the best possible order (the winning / drawing move first, by hand: not a fix),
 //! four of the five keep their value at 800k; `6621166225` does not.
-use kibitz_connect4::book::Book;
-use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl};
-use std::collections::BTreeMap;
+mod common;
 
-/// The choice sources the engine reports, in table order.
-const SOURCES: [&str; 5] = ["book", "solver", "bounds", "search", "none"];
-
-/// Settings from the command line.
-struct Args {
-    nodes: u64,
-    lines: usize,
-    sets: Vec<String>,
-    oracle_hash: usize,
-    oracle_book: bool,
-    params: kibitz_connect4::params::EngineParams,
-}
-
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        nodes: 800_000,
-        lines: 1000,
-        sets: ["L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3"]
-            .iter()
-            .map(|s| format!("data/connect4/Test_{s}"))
-            .collect(),
-        oracle_hash: 512,
-        oracle_book: true,
-        params: Default::default(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--nodes" => {
-                let v = value()?;
-                a.nodes = v.parse().map_err(|e| format!("--nodes {v:?}: {e}"))?;
-            }
-            "--lines" => {
-                let v = value()?;
-                a.lines = v.parse().map_err(|e| format!("--lines {v:?}: {e}"))?;
-            }
-            "--sets" => a.sets = value()?.split(',').map(str::to_owned).collect(),
-            "--oracle-hash" => {
-                let v = value()?;
-                a.oracle_hash = v.parse().map_err(|e| format!("--oracle-hash {v:?}: {e}"))?;
-            }
-            "--no-oracle-book" => a.oracle_book = false,
-            "--param" => {
-                let v = value()?;
-                kibitz_search::params::Tunable::apply(&mut a.params, &v)
-                    .map_err(|e| format!("--param {v}: {e}"))?;
-            }
-            other => {
-                return Err(format!(
-                    "unknown flag {other:?}; flags: --nodes N --lines L --sets FILE,FILE… \
-                     --oracle-hash MB --no-oracle-book --param NAME=V"
-                ))
-            }
-        }
-    }
-    Ok(a)
-}
-
-/// Counts for one stone count.
-#[derive(Default)]
-struct Row {
-    positions: usize,
-    kept: usize,
-    /// Choices per source.
-    source: BTreeMap<&'static str, usize>,
-    /// Lost values per source.
-    lost: BTreeMap<&'static str, usize>,
-}
-
-/// One test-set line: the moves (1-based digits) and the exact score for the side to move.
-fn parse_line(line: &str) -> Result<(String, i32), String> {
-    let mut it = line.split_whitespace();
-    let (Some(moves), Some(score)) = (it.next(), it.next()) else {
-        return Err(format!("line {line:?}: want MOVES SCORE"));
-    };
-    let score = score
-        .parse()
-        .map_err(|e| format!("line {line:?}: score: {e}"))?;
-    Ok((moves.to_owned(), score))
-}
+use common::{Judge, Table};
+use kibitz_connect4::{Engine, TimeControl};
 
 fn main() -> Result<(), String> {
-    let a = parse_args()?;
+    let a = common::parse_args(true)?;
     let inf = TimeControl::infinite();
-    let geo = Geometry::<u64>::new(7, 6, 4).map_err(|e| e.to_string())?;
-    let mut oracle = Solver::new(
-        geo,
-        SolverConfig {
-            hash_mb: a.oracle_hash,
-            grow_table: false,
-            ..Default::default()
-        },
-    );
-    let book = Book::embedded();
-    if a.oracle_book {
-        oracle.set_book(Some(&book));
-    }
+    let mut judge = Judge::new(&a)?;
     let mut engine = Engine::new(7, 6, 4, 64).map_err(|e| e.to_string())?;
     engine.set_params(a.params);
     engine.set_node_limit(Some(a.nodes));
-    let mut table: BTreeMap<usize, Row> = BTreeMap::new();
-    for set in &a.sets {
-        let text = std::fs::read_to_string(set).map_err(|e| format!("{set}: {e}"))?;
-        for line in text.lines().filter(|l| !l.trim().is_empty()).take(a.lines) {
-            let (moves, score) = parse_line(line)?;
-            let b = Board::<u64>::from_digits(7, 6, 4, &moves)
-                .map_err(|e| format!("{set}: {moves}: {e}"))?;
-            let history: Vec<usize> = moves.bytes().map(|d| (d - b'1') as usize).collect();
-            engine.clear();
-            let c = engine.choose(&history, &inf, None);
-            // Kept: the move scores at least the position's sign (any move keeps a loss).
-            let v = score.signum();
-            let kept = v < 0
-                || oracle
-                    .move_at_least(&b, c.column, v, &inf)
-                    .ok_or("the judge has no time limit")?;
+    let mut table = Table::default();
+    for case in common::cases(&a)? {
+        engine.clear();
+        let c = engine.choose(&case.history, &inf, None);
+        let kept = judge.keeps(&case, c.column)?;
+        let (set, moves) = (&case.set, &case.moves);
+        println!(
+            "pos {set} {moves} {} {} {} {} {}",
+            case.score,
+            moves.len(),
+            c.source,
+            if kept { "kept" } else { "lost" },
+            c.nodes
+        );
+        table.add(moves.len(), c.source, kept);
+        if !kept {
             println!(
-                "pos {set} {moves} {score} {} {} {} {}",
-                moves.len(),
-                c.source,
-                if kept { "kept" } else { "lost" },
-                c.nodes
+                "lost {set} {moves} value {}: played {} ({})",
+                case.score.signum(),
+                c.column + 1,
+                c.source
             );
-            let row = table.entry(moves.len()).or_default();
-            row.positions += 1;
-            *row.source.entry(c.source).or_default() += 1;
-            if kept {
-                row.kept += 1;
-            } else {
-                *row.lost.entry(c.source).or_default() += 1;
-                println!(
-                    "lost {set} {moves} value {v}: played {} ({})",
-                    c.column + 1,
-                    c.source
-                );
-            }
         }
     }
     println!(
@@ -216,42 +113,6 @@ fn main() -> Result<(), String> {
         a.lines,
         a.sets.len()
     );
-    println!(
-        "stones | positions |  kept | lost | kept % | choices book/solver/bounds/search | lost by source"
-    );
-    let mut all = Row::default();
-    let mut from10 = Row::default();
-    for (s, row) in &table {
-        let by: Vec<String> = SOURCES[..4]
-            .iter()
-            .map(|k| row.source.get(k).copied().unwrap_or(0).to_string())
-            .collect();
-        let lost: Vec<String> = row.lost.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        println!(
-            "{s:6} | {:9} | {:5} | {:4} | {:6.2} | {:33} | {}",
-            row.positions,
-            row.kept,
-            row.positions - row.kept,
-            100.0 * row.kept as f64 / row.positions as f64,
-            by.join("/"),
-            lost.join(", ")
-        );
-        for sum in [&mut all, &mut from10]
-            .into_iter()
-            .take(if *s >= 10 { 2 } else { 1 })
-        {
-            sum.positions += row.positions;
-            sum.kept += row.kept;
-        }
-    }
-    for (name, row) in [("all", &all), (">= 10", &from10)] {
-        println!(
-            "{name:6} | {:9} | {:5} | {:4} | {:6.2} |",
-            row.positions,
-            row.kept,
-            row.positions - row.kept,
-            100.0 * row.kept as f64 / row.positions.max(1) as f64
-        );
-    }
+    table.print();
     Ok(())
 }
