@@ -29,6 +29,7 @@ use crate::eval::parity_rows;
 use crate::geometry::Geometry;
 use crate::tt::{Tt, NO_MOVE};
 
+mod crew;
 pub mod parallel;
 mod search;
 use kibitz_search::time::TimeControl;

@@ -18,11 +18,13 @@
 //!
 //! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
 //! (default [`SERIAL_NODES`]); only a test still open then gets the helpers. Threads come
-//! only from the count given ([`ParallelSolver::new`]): each parallel test moves every helper
-//! into a thread of its own. When the main thread answers first it does not wait for the
-//! helpers to stop but goes on with the next test; they come back before the next parallel
-//! test, a table change, or the end of the solve (on a busy machine a stopped thread may
-//! wait a millisecond for a core before it notices). With one thread the search is the
+//! only from the count given ([`ParallelSolver::new`]): each helper has a thread of its own,
+//! started at the first parallel test and parked between tests (waking a parked thread
+//! takes far less than starting one on a busy machine); each parallel test moves the
+//! helper's solver into its thread and back. When the main thread answers first it does not
+//! wait for the helpers to stop but goes on with the next test; they come back before the
+//! next parallel test, a table change, or the end of the solve (on a busy machine a stopped
+//! thread may wait a millisecond for a core before it notices). With one thread the search is the
 //! serial one on a full-size table (deterministic); with more, which thread answers first
 //! varies, so node counts do too, but scores never.
 //!
@@ -31,6 +33,7 @@
 //! runs: to [`TABLE_BYTES_PER_NODE`] per node the solve has searched, and to at least
 //! [`PARALLEL_START_BYTES`] once a test goes parallel. A short solve so stays in the caches.
 
+use super::crew::Hand;
 use super::{choose_probe, Solver, SolverConfig, Table};
 use crate::bitboard::Bits;
 use crate::board::Board;
@@ -97,10 +100,16 @@ impl Busy {
 
 /// Bytes of shared table per node searched so far in a solve: the part of the table in use
 /// is grown to this before each root test (a shared table cannot grow during a search).
-pub const TABLE_BYTES_PER_NODE: usize = 16;
+/// Issue 39, Test_L1_R2 (first 100, 2 threads, with [`PARALLEL_START_BYTES`] 8 MiB): 16
+/// took 36.9 ms per position (growth 1.3 ms of it), 8 35.4 ms (0.57), 4 34.8 ms (0.2).
+pub const TABLE_BYTES_PER_NODE: usize = 8;
 
-/// Bytes of shared table in use, at least, once a root test goes parallel.
-pub const PARALLEL_START_BYTES: usize = 8 << 20;
+/// Bytes of shared table in use, at least, once a root test goes parallel. Issue 39,
+/// Test_L1_R2 (first 100, 2 threads, means of 2 runs): 2 MiB 39.5 ms per position and
+/// 687 k nodes, 4 MiB 37.8 ms / 653 k, 8 MiB 35.4 ms / 640 k, 16 MiB 33.6 ms / 618 k,
+/// 32 MiB 35.5 ms / 613 k, 64 MiB 43.5 ms / 608 k (fewer nodes, but most probes miss the
+/// caches). Cheap since the table grows in one pass ([`Tt::grow_to`]).
+pub const PARALLEL_START_BYTES: usize = 16 << 20;
 
 /// Research counters of a parallel solve since the last [`ParallelSolver::reset_stats`]
 /// (counted per root test, and the deferrals only in the parallel search): where the work
@@ -136,6 +145,13 @@ pub struct ParStats {
     /// Nodes searched inside children entered while another thread was in them (work
     /// likely done twice at the same time).
     pub dup_nodes: u64,
+    /// Wall time spent growing the shared table between root tests.
+    pub grow_time: Duration,
+    /// Wall time the main thread spent starting (or waking) helpers.
+    pub spawn_time: Duration,
+    /// Summed over helper starts: wall time from the main thread's start call until the
+    /// helper began searching (thread start plus the wait for a core).
+    pub start_delay: Duration,
 }
 
 /// A worker on cache lines of its own: its node counter, written at every node, shares no
@@ -175,13 +191,17 @@ type Answer = (i32, i32, bool);
 /// A helper's solver, on cache lines of its own.
 type Worker<B> = Box<Padded<Solver<B>>>;
 
+/// What a helper thread hands back after a root test: its solver, its answer (if it
+/// finished) and how long after the main thread's call it began searching.
+type Report<B> = (Worker<B>, Option<Answer>, Duration);
+
 /// A helper thread still winding down a root test the main thread answered first: the
 /// main thread goes on with the next test instead of waiting for it.
-struct Away<B: Bits> {
-    /// Index of the helper in [`ParallelSolver::helpers`].
+struct Away {
+    /// Index of the helper in [`ParallelSolver::helpers`] (and of its thread in
+    /// [`ParallelSolver::hands`]); the thread hands the helper back (with its answer, not
+    /// needed any more).
     index: usize,
-    /// The thread; it hands the helper back (with its answer, not needed any more).
-    handle: std::thread::JoinHandle<(Worker<B>, Option<Answer>)>,
     /// The helper's node count when the test started.
     nodes0: u64,
 }
@@ -194,7 +214,9 @@ pub struct ParallelSolver<B: Bits> {
     /// panicked.
     helpers: Vec<Option<Worker<B>>>,
     /// Helpers still winding down a test the main thread answered.
-    away: Vec<Away<B>>,
+    away: Vec<Away>,
+    /// One thread per helper, parked between root tests.
+    hands: Vec<Hand<Report<B>>>,
     /// The shared table (every worker holds a clone).
     tt: Arc<Tt>,
     /// A tiny table the workers hold while [`Self::with_table`] has the shared one.
@@ -250,9 +272,11 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         let helpers = (1..threads.max(1))
             .map(|k| Some(Box::new(worker(k))))
             .collect();
+        let hands = (1..threads.max(1)).map(|_| Hand::new()).collect();
         Self {
             main,
             helpers,
+            hands,
             away: Vec::new(),
             tt,
             spare,
@@ -279,7 +303,8 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         }
         let t0 = Instant::now();
         for a in std::mem::take(&mut self.away) {
-            if let Ok((h, _)) = a.handle.join() {
+            if let Some((h, _, d)) = self.hands[a.index].wait() {
+                self.stats.start_delay += d;
                 self.stats.other_nodes += h.nodes - a.nodes0;
                 self.helpers[a.index] = Some(h);
             }
@@ -306,7 +331,11 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
     /// Grows the part of a growing shared table in use to at least `bytes`.
     fn grow_table(&mut self, bytes: usize) {
         if self.grows && self.tt.bytes_in_use() < bytes {
+            // Helpers still stopping come back first (their wait is `stop_wait`).
+            self.settle();
+            let t0 = Instant::now();
             self.with_table(|t| t.grow_to(bytes));
+            self.stats.grow_time += t0.elapsed();
         }
     }
 
@@ -461,7 +490,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             let stop = Arc::new(AtomicBool::new(false));
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
             let mut running = Vec::new();
-            for (k, slot) in self.helpers.iter_mut().enumerate() {
+            for (k, (slot, hand)) in self.helpers.iter_mut().zip(&mut self.hands).enumerate() {
                 let Some(mut h) = slot.take() else { continue };
                 h.split_root = if h.config.split_root && k % 2 == 0 {
                     moves
@@ -471,11 +500,16 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
                 let probe = if k == 0 { alt } else { med };
                 let (ptc, stop) = (ptc.clone(), Arc::clone(&stop));
                 let nodes0 = h.nodes;
-                let handle = std::thread::spawn(move || {
+                let ts = Instant::now();
+                let started = hand.start(move || {
+                    let d = ts.elapsed();
                     let a = root_test(&mut h, cur, mask, moves, probe, &ptc, &stop);
-                    (h, a)
+                    (h, a, d)
                 });
-                running.push((k, handle, nodes0));
+                self.stats.spawn_time += ts.elapsed();
+                if started {
+                    running.push((k, nodes0));
+                }
             }
             let n0 = self.main.nodes;
             let mine = root_test(&mut self.main, cur, mask, moves, med, &ptc, &stop);
@@ -492,22 +526,22 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
                 // The answer is in: the helpers stop by themselves while the main thread
                 // goes on (they come back before the next parallel test or the end).
                 self.stats.parallel_time += t0.elapsed();
-                self.away
-                    .extend(running.into_iter().map(|(index, handle, nodes0)| Away {
-                        index,
-                        handle,
-                        nodes0,
-                    }));
+                self.away.extend(
+                    running
+                        .into_iter()
+                        .map(|(index, nodes0)| Away { index, nodes0 }),
+                );
                 last_high = r > med;
                 narrow(&mut min, &mut max, med, r);
                 continue;
             }
             let mut answers: Vec<Answer> = mine.into_iter().collect();
             let tj = Instant::now();
-            for (k, handle, nodes0) in running {
+            for (k, nodes0) in running {
                 // A helper that panicked answers nothing; the main thread's answer or
                 // another helper's stands.
-                if let Ok((h, a)) = handle.join() {
+                if let Some((h, a, d)) = self.hands[k].wait() {
+                    self.stats.start_delay += d;
                     let dn = h.nodes - nodes0;
                     if a.is_some_and(|a| a.2) {
                         self.stats.answer_nodes += dn;
@@ -547,6 +581,10 @@ fn root_test<B: Bits>(
     ptc: &TimeControl,
     stop: &AtomicBool,
 ) -> Option<Answer> {
+    if stop.load(Ordering::Relaxed) {
+        // Answered before this thread got going.
+        return None;
+    }
     w.tc = ptc.clone();
     w.aborted = false;
     let every = w.config.check_every;
