@@ -134,7 +134,8 @@ pub struct ParStats {
     pub stop_wait: Duration,
     /// Parallel tests the main thread answered first.
     pub main_answered: u64,
-    /// Children deferred because another thread was searching them (ABDADA).
+    /// Children deferred because another thread was searching them (ABDADA). This and the
+    /// next four are counted only with the crate's `research` feature (zero without).
     pub defers: u64,
     /// Nodes that checked their children against the busy table (ABDADA).
     pub busy_nodes: u64,
@@ -371,11 +372,9 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
     /// The research counters since the last [`Self::reset_stats`].
     pub fn stats(&self) -> ParStats {
         let mut s = self.stats.clone();
-        s.defers = self.all().map(|w| w.defers).sum();
-        s.busy_nodes = self.all().map(|w| w.busy_nodes).sum();
-        s.first_busy = self.all().map(|w| w.first_busy).sum();
-        s.busy_seen = self.all().map(|w| w.busy_seen).sum();
-        s.dup_nodes = self.all().map(|w| w.dup_nodes).sum();
+        for w in self.all() {
+            w.counters.add_to(&mut s);
+        }
         s
     }
 
@@ -383,11 +382,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
     pub fn reset_stats(&mut self) {
         self.stats = ParStats::default();
         for w in self.all_mut() {
-            w.defers = 0;
-            w.busy_nodes = 0;
-            w.first_busy = 0;
-            w.busy_seen = 0;
-            w.dup_nodes = 0;
+            w.counters = super::research::Counters::new();
         }
     }
 
@@ -463,7 +458,8 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
             let (t0, n0) = (Instant::now(), main.nodes);
             let r = main.negamax(cur, mask, moves, med, med + 1);
-            main.close_dup();
+            let nodes = main.nodes;
+            main.counters.close_dup(nodes);
             main.node_limit = u64::MAX;
             self.stats.tests += 1;
             self.stats.serial_time += t0.elapsed();
@@ -591,7 +587,7 @@ fn root_test<B: Bits>(
     w.config.check_every = w.config.parallel_check_every.max(1).next_power_of_two();
     let r = w.negamax(cur, mask, moves, probe, probe + 1);
     w.config.check_every = every;
-    w.close_dup();
+    w.counters.close_dup(w.nodes);
     if w.aborted {
         None
     } else {
