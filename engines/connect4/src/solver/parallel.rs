@@ -34,6 +34,7 @@
 //! [`PARALLEL_START_BYTES`] once a test goes parallel. A short solve so stays in the caches.
 
 use super::crew::Hand;
+pub use super::research::ParStats;
 use super::{choose_probe, Solver, SolverConfig, Table};
 use crate::bitboard::Bits;
 use crate::board::Board;
@@ -110,50 +111,6 @@ pub const TABLE_BYTES_PER_NODE: usize = 8;
 /// 32 MiB 35.5 ms / 613 k, 64 MiB 43.5 ms / 608 k (fewer nodes, but most probes miss the
 /// caches). Cheap since the table grows in one pass ([`Tt::grow_to`]).
 pub const PARALLEL_START_BYTES: usize = 16 << 20;
-
-/// Research counters of a parallel solve since the last [`ParallelSolver::reset_stats`]
-/// (counted per root test, and the deferrals only in the parallel search): where the work
-/// of the threads goes (issue 39).
-#[derive(Clone, Debug, Default)]
-pub struct ParStats {
-    /// Root null-window tests.
-    pub tests: u64,
-    /// Tests still open after the serial start, that the helpers joined.
-    pub parallel_tests: u64,
-    /// Wall time of the serial starts (all tests).
-    pub serial_time: Duration,
-    /// Wall time of the parallel parts (thread starts and joins included).
-    pub parallel_time: Duration,
-    /// Nodes of the serial starts.
-    pub serial_nodes: u64,
-    /// Nodes of the parallel parts searched by the thread that answered first.
-    pub answer_nodes: u64,
-    /// Nodes of the parallel parts searched by the other threads.
-    pub other_nodes: u64,
-    /// Wall time from the first answer of a parallel test until every thread had stopped.
-    pub stop_wait: Duration,
-    /// Parallel tests the main thread answered first.
-    pub main_answered: u64,
-    /// Children deferred because another thread was searching them (ABDADA). This and the
-    /// next four are counted only with the crate's `research` feature (zero without).
-    pub defers: u64,
-    /// Nodes that checked their children against the busy table (ABDADA).
-    pub busy_nodes: u64,
-    /// Of those, nodes whose first child another thread was searching.
-    pub first_busy: u64,
-    /// Children found busy (another thread in them) at those nodes.
-    pub busy_seen: u64,
-    /// Nodes searched inside children entered while another thread was in them (work
-    /// likely done twice at the same time).
-    pub dup_nodes: u64,
-    /// Wall time spent growing the shared table between root tests.
-    pub grow_time: Duration,
-    /// Wall time the main thread spent starting (or waking) helpers.
-    pub spawn_time: Duration,
-    /// Summed over helper starts: wall time from the main thread's start call until the
-    /// helper began searching (thread start plus the wait for a core).
-    pub start_delay: Duration,
-}
 
 /// A worker on cache lines of its own: its node counter, written at every node, shares no
 /// line (nor the pair of lines the CPU fetches together) with the next worker's fields.

@@ -4,7 +4,55 @@
 //!
 //! Counted only with the crate's `research` feature (the `par_bench` example); without it
 //! [`Counters`] is empty and every method does nothing, so the product's search pays
-//! nothing for them and [`super::parallel::ParStats`] shows zeros for these fields.
+//! nothing for them and [`ParStats`] shows zeros for these fields. [`ParStats`] itself (per
+//! root test: counts, node shares and the wall time of the fixed costs) is always kept.
+
+use std::time::Duration;
+
+/// Research counters of a parallel solve since the last
+/// [`ParallelSolver::reset_stats`](super::parallel::ParallelSolver::reset_stats) (counted
+/// per root test, and the deferrals only in the parallel search): where the work of the
+/// threads goes (issue 39).
+#[derive(Clone, Debug, Default)]
+pub struct ParStats {
+    /// Root null-window tests.
+    pub tests: u64,
+    /// Tests still open after the serial start, that the helpers joined.
+    pub parallel_tests: u64,
+    /// Wall time of the serial starts (all tests).
+    pub serial_time: Duration,
+    /// Wall time of the parallel parts (thread starts and joins included).
+    pub parallel_time: Duration,
+    /// Nodes of the serial starts.
+    pub serial_nodes: u64,
+    /// Nodes of the parallel parts searched by the thread that answered first.
+    pub answer_nodes: u64,
+    /// Nodes of the parallel parts searched by the other threads.
+    pub other_nodes: u64,
+    /// Wall time from the first answer of a parallel test until every thread had stopped.
+    pub stop_wait: Duration,
+    /// Parallel tests the main thread answered first.
+    pub main_answered: u64,
+    /// Children deferred because another thread was searching them (ABDADA). This and the
+    /// next four are counted only with the crate's `research` feature (zero without).
+    pub defers: u64,
+    /// Nodes that checked their children against the busy table (ABDADA).
+    pub busy_nodes: u64,
+    /// Of those, nodes whose first child another thread was searching.
+    pub first_busy: u64,
+    /// Children found busy (another thread in them) at those nodes.
+    pub busy_seen: u64,
+    /// Nodes searched inside children entered while another thread was in them (work
+    /// likely done twice at the same time).
+    pub dup_nodes: u64,
+    /// Wall time spent growing the shared table between root tests.
+    pub grow_time: Duration,
+    /// Wall time the main thread spent starting (or waking) helpers.
+    pub spawn_time: Duration,
+    /// Summed over helper starts: wall time from the main thread's start call until the
+    /// helper began searching (thread start plus the wait for a core).
+    pub start_delay: Duration,
+}
 
 /// One thread's ABDADA counters since the last reset.
 #[cfg(feature = "research")]
@@ -96,7 +144,7 @@ impl Counters {
     }
 
     /// Adds these counters into `s`.
-    pub(super) fn add_to(&self, s: &mut super::parallel::ParStats) {
+    pub(super) fn add_to(&self, s: &mut ParStats) {
         s.defers += self.defers;
         s.busy_nodes += self.busy_nodes;
         s.first_busy += self.first_busy;
@@ -133,5 +181,5 @@ impl Counters {
     pub(super) fn close_dup(&mut self, _nodes: u64) {}
 
     /// Adds nothing.
-    pub(super) fn add_to(&self, _s: &mut super::parallel::ParStats) {}
+    pub(super) fn add_to(&self, _s: &mut ParStats) {}
 }
