@@ -18,8 +18,10 @@ pub(super) struct Hand<R: Send + 'static> {
     /// Where jobs go, and where their results come back; `None` until the first job (the
     /// thread is started then) or after the thread died.
     chan: Option<(Sender<Job<R>>, Receiver<R>)>,
-    /// The thread, joined on drop.
+    /// The thread, joined on drop (unless it still has a job).
     thread: Option<JoinHandle<()>>,
+    /// Whether a job was given whose result [`Self::wait`] has not taken yet.
+    out: bool,
 }
 
 impl<R: Send + 'static> Hand<R> {
@@ -28,6 +30,7 @@ impl<R: Send + 'static> Hand<R> {
         Self {
             chan: None,
             thread: None,
+            out: false,
         }
     }
 
@@ -65,6 +68,7 @@ impl<R: Send + 'static> Hand<R> {
         if !sent {
             self.chan = None;
         }
+        self.out = sent;
         sent
     }
 
@@ -72,6 +76,7 @@ impl<R: Send + 'static> Hand<R> {
     /// thread died (its job panicked) — the next job starts a new thread.
     pub(super) fn wait(&mut self) -> Option<R> {
         let r = self.chan.as_ref()?.1.recv().ok();
+        self.out = false;
         if r.is_none() {
             self.chan = None;
             if let Some(t) = self.thread.take() {
@@ -84,10 +89,14 @@ impl<R: Send + 'static> Hand<R> {
 
 impl<R: Send + 'static> Drop for Hand<R> {
     fn drop(&mut self) {
-        // Closing the job channel ends the thread's loop.
+        // Closing the job channel ends the thread's loop. A thread still on a job (the
+        // solver is dropped in the middle of a search, e.g. while a panic unwinds) is left
+        // to finish it and end by itself: waiting for a search nobody stopped could block.
         self.chan = None;
         if let Some(t) = self.thread.take() {
-            let _ = t.join();
+            if !self.out {
+                let _ = t.join();
+            }
         }
     }
 }
@@ -112,5 +121,23 @@ mod tests {
         let (c, t3) = h.wait().unwrap();
         assert_eq!(c, 3);
         assert_ne!(t3, t1, "a new thread after the panic");
+    }
+
+    #[test]
+    fn dropping_a_hand_with_a_job_out_does_not_wait_for_it() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::{mpsc, Arc};
+        let (go, wait_go) = mpsc::channel::<()>();
+        let done = Arc::new(AtomicBool::new(false));
+        let mut h = Hand::<()>::new();
+        let d = Arc::clone(&done);
+        assert!(h.start(move || {
+            // Held until the test lets it go (bounded, should the drop wait after all).
+            let _ = wait_go.recv_timeout(std::time::Duration::from_secs(20));
+            d.store(true, Ordering::SeqCst);
+        }));
+        drop(h);
+        assert!(!done.load(Ordering::SeqCst), "the drop waited for the job");
+        let _ = go.send(());
     }
 }
