@@ -3,9 +3,10 @@
 //!
 //! Issue 39: a root test of a Test_L1_R2 position takes a few milliseconds, and a thread
 //! started for it (as before, one `std::thread::spawn` per parallel test) began searching
-//! 2.1 ms after the spawn on average on the busy 2-core test machine, since a new thread
-//! queues behind the running ones; a parked thread woken through a channel gets a core
-//! within tens of microseconds (measured by `par_bench`, [`super::parallel::ParStats`]).
+//! 2.1 ms after the spawn on average on the busy 2-core test machine (a new thread queues
+//! behind the running ones); a parked thread woken through a channel began after 0.1-0.4
+//! ms (`ParStats::start_delay` over `ParStats::parallel_tests`, `par_bench`). Spinning a
+//! while before parking (0.3-3 ms) gained nothing measurable and cost CPU time.
 
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
