@@ -97,6 +97,9 @@ fn main() -> Result<(), String> {
             stats.first_busy += st.first_busy;
             stats.busy_seen += st.busy_seen;
             stats.dup_nodes += st.dup_nodes;
+            stats.grow_time += st.grow_time;
+            stats.spawn_time += st.spawn_time;
+            stats.start_delay += st.start_delay;
             r
         };
         wall += t0.elapsed();
@@ -117,8 +120,12 @@ fn main() -> Result<(), String> {
     if threads > 1 {
         let st = &stats;
         print!(
-            " | cp {:.0} | stopwait {:.3} ms | tests {} par {} serial {:.1}% wall, ser_nodes {:.0} ans {:.0} other {:.0} \
+            " | grow {:.3} ms spawn {:.3} ms startdelay {:.3} ms par {:.2} ms | cp {:.0} | stopwait {:.3} ms | tests {} par {} serial {:.1}% wall, ser_nodes {:.0} ans {:.0} other {:.0} \
              main_first {} defers {} busy_nodes {} first_busy {} busy_seen {} dup_nodes {:.0}",
+            per(st.grow_time),
+            per(st.spawn_time),
+            per(st.start_delay),
+            per(st.parallel_time),
             (st.serial_nodes + st.answer_nodes) as f64 / n.max(1) as f64,
             per(st.stop_wait),
             st.tests,

@@ -29,7 +29,9 @@ use crate::eval::parity_rows;
 use crate::geometry::Geometry;
 use crate::tt::{Tt, NO_MOVE};
 
+mod crew;
 pub mod parallel;
+mod research;
 mod search;
 use kibitz_search::time::TimeControl;
 
@@ -181,22 +183,9 @@ pub struct Solver<B: Bits> {
     split_root: u32,
     /// Whether the CPU has the `popcnt` instruction (the search then runs a copy using it).
     popcnt: bool,
-    /// Children deferred because another thread was searching them (parallel solve only).
-    defers: u64,
-    /// Nodes that checked their children against [`Self::busy`] (parallel solve only).
-    busy_nodes: u64,
-    /// Nodes whose first child another thread was searching (parallel solve only).
-    first_busy: u64,
-    /// Children found busy (another thread in them) at ABDADA nodes (parallel solve only).
-    busy_seen: u64,
-    /// Nodes searched inside children entered while another thread was in them.
-    dup_nodes: u64,
-
-    /// Stones of the busy child being searched ([`Self::dup_nodes`]; `u32::MAX`: none),
-    /// its key and the node count on entry.
-    dup_moves: u32,
-    dup_key: u64,
-    dup_n0: u64,
+    /// Research counters of the ABDADA part of a parallel solve (empty without the
+    /// `research` feature).
+    counters: research::Counters,
 }
 
 /// Narrows the score range `[min, max)` to the exact score (clamped to the range) by
@@ -312,14 +301,7 @@ impl<B: Bits> Solver<B> {
         let key_bits = (w * (geo.rows() + 1)).min(64) as u32;
         Self {
             busy: None,
-            defers: 0,
-            busy_nodes: 0,
-            first_busy: 0,
-            busy_seen: 0,
-            dup_nodes: 0,
-            dup_moves: u32::MAX,
-            dup_key: 0,
-            dup_n0: 0,
+            counters: research::Counters::new(),
             split_root: u32::MAX,
             popcnt,
             stride4,

@@ -18,11 +18,13 @@
 //!
 //! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
 //! (default [`SERIAL_NODES`]); only a test still open then gets the helpers. Threads come
-//! only from the count given ([`ParallelSolver::new`]): each parallel test moves every helper
-//! into a thread of its own. When the main thread answers first it does not wait for the
-//! helpers to stop but goes on with the next test; they come back before the next parallel
-//! test, a table change, or the end of the solve (on a busy machine a stopped thread may
-//! wait a millisecond for a core before it notices). With one thread the search is the
+//! only from the count given ([`ParallelSolver::new`]): each helper has a thread of its own,
+//! started at the first parallel test and parked between tests (waking a parked thread
+//! takes far less than starting one on a busy machine); each parallel test moves the
+//! helper's solver into its thread and back. When the main thread answers first it does not
+//! wait for the helpers to stop but goes on with the next test; they come back before the
+//! next parallel test, a table change, or the end of the solve (on a busy machine a stopped
+//! thread may wait a millisecond for a core before it notices). With one thread the search is the
 //! serial one on a full-size table (deterministic); with more, which thread answers first
 //! varies, so node counts do too, but scores never.
 //!
@@ -31,6 +33,8 @@
 //! runs: to [`TABLE_BYTES_PER_NODE`] per node the solve has searched, and to at least
 //! [`PARALLEL_START_BYTES`] once a test goes parallel. A short solve so stays in the caches.
 
+use super::crew::Hand;
+pub use super::research::ParStats;
 use super::{choose_probe, Solver, SolverConfig, Table};
 use crate::bitboard::Bits;
 use crate::board::Board;
@@ -97,46 +101,16 @@ impl Busy {
 
 /// Bytes of shared table per node searched so far in a solve: the part of the table in use
 /// is grown to this before each root test (a shared table cannot grow during a search).
-pub const TABLE_BYTES_PER_NODE: usize = 16;
+/// Issue 39, Test_L1_R2 (first 100, 2 threads, with [`PARALLEL_START_BYTES`] 8 MiB): 16
+/// took 36.9 ms per position (growth 1.3 ms of it), 8 35.4 ms (0.57), 4 34.8 ms (0.2).
+pub const TABLE_BYTES_PER_NODE: usize = 8;
 
-/// Bytes of shared table in use, at least, once a root test goes parallel.
-pub const PARALLEL_START_BYTES: usize = 8 << 20;
-
-/// Research counters of a parallel solve since the last [`ParallelSolver::reset_stats`]
-/// (counted per root test, and the deferrals only in the parallel search): where the work
-/// of the threads goes (issue 39).
-#[derive(Clone, Debug, Default)]
-pub struct ParStats {
-    /// Root null-window tests.
-    pub tests: u64,
-    /// Tests still open after the serial start, that the helpers joined.
-    pub parallel_tests: u64,
-    /// Wall time of the serial starts (all tests).
-    pub serial_time: Duration,
-    /// Wall time of the parallel parts (thread starts and joins included).
-    pub parallel_time: Duration,
-    /// Nodes of the serial starts.
-    pub serial_nodes: u64,
-    /// Nodes of the parallel parts searched by the thread that answered first.
-    pub answer_nodes: u64,
-    /// Nodes of the parallel parts searched by the other threads.
-    pub other_nodes: u64,
-    /// Wall time from the first answer of a parallel test until every thread had stopped.
-    pub stop_wait: Duration,
-    /// Parallel tests the main thread answered first.
-    pub main_answered: u64,
-    /// Children deferred because another thread was searching them (ABDADA).
-    pub defers: u64,
-    /// Nodes that checked their children against the busy table (ABDADA).
-    pub busy_nodes: u64,
-    /// Of those, nodes whose first child another thread was searching.
-    pub first_busy: u64,
-    /// Children found busy (another thread in them) at those nodes.
-    pub busy_seen: u64,
-    /// Nodes searched inside children entered while another thread was in them (work
-    /// likely done twice at the same time).
-    pub dup_nodes: u64,
-}
+/// Bytes of shared table in use, at least, once a root test goes parallel. Issue 39,
+/// Test_L1_R2 (first 100, 2 threads, means of 2 runs): 2 MiB 39.5 ms per position and
+/// 687 k nodes, 4 MiB 37.8 ms / 653 k, 8 MiB 35.4 ms / 640 k, 16 MiB 33.6 ms / 618 k,
+/// 32 MiB 35.5 ms / 613 k, 64 MiB 43.5 ms / 608 k (fewer nodes, but most probes miss the
+/// caches). Cheap since the table grows in one pass ([`Tt::grow_to`]).
+pub const PARALLEL_START_BYTES: usize = 16 << 20;
 
 /// A worker on cache lines of its own: its node counter, written at every node, shares no
 /// line (nor the pair of lines the CPU fetches together) with the next worker's fields.
@@ -175,13 +149,17 @@ type Answer = (i32, i32, bool);
 /// A helper's solver, on cache lines of its own.
 type Worker<B> = Box<Padded<Solver<B>>>;
 
+/// What a helper thread hands back after a root test: its solver, its answer (if it
+/// finished) and how long after the main thread's call it began searching.
+type Report<B> = (Worker<B>, Option<Answer>, Duration);
+
 /// A helper thread still winding down a root test the main thread answered first: the
 /// main thread goes on with the next test instead of waiting for it.
-struct Away<B: Bits> {
-    /// Index of the helper in [`ParallelSolver::helpers`].
+struct Away {
+    /// Index of the helper in [`ParallelSolver::helpers`] (and of its thread in
+    /// [`ParallelSolver::hands`]); the thread hands the helper back (with its answer, not
+    /// needed any more).
     index: usize,
-    /// The thread; it hands the helper back (with its answer, not needed any more).
-    handle: std::thread::JoinHandle<(Worker<B>, Option<Answer>)>,
     /// The helper's node count when the test started.
     nodes0: u64,
 }
@@ -194,7 +172,9 @@ pub struct ParallelSolver<B: Bits> {
     /// panicked.
     helpers: Vec<Option<Worker<B>>>,
     /// Helpers still winding down a test the main thread answered.
-    away: Vec<Away<B>>,
+    away: Vec<Away>,
+    /// One thread per helper, parked between root tests.
+    hands: Vec<Hand<Report<B>>>,
     /// The shared table (every worker holds a clone).
     tt: Arc<Tt>,
     /// A tiny table the workers hold while [`Self::with_table`] has the shared one.
@@ -250,9 +230,11 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         let helpers = (1..threads.max(1))
             .map(|k| Some(Box::new(worker(k))))
             .collect();
+        let hands = (1..threads.max(1)).map(|_| Hand::new()).collect();
         Self {
             main,
             helpers,
+            hands,
             away: Vec::new(),
             tt,
             spare,
@@ -279,7 +261,8 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         }
         let t0 = Instant::now();
         for a in std::mem::take(&mut self.away) {
-            if let Ok((h, _)) = a.handle.join() {
+            if let Some((h, _, d)) = self.hands[a.index].wait() {
+                self.stats.start_delay += d;
                 self.stats.other_nodes += h.nodes - a.nodes0;
                 self.helpers[a.index] = Some(h);
             }
@@ -306,7 +289,11 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
     /// Grows the part of a growing shared table in use to at least `bytes`.
     fn grow_table(&mut self, bytes: usize) {
         if self.grows && self.tt.bytes_in_use() < bytes {
+            // Helpers still stopping come back first (their wait is `stop_wait`).
+            self.settle();
+            let t0 = Instant::now();
             self.with_table(|t| t.grow_to(bytes));
+            self.stats.grow_time += t0.elapsed();
         }
     }
 
@@ -342,11 +329,9 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
     /// The research counters since the last [`Self::reset_stats`].
     pub fn stats(&self) -> ParStats {
         let mut s = self.stats.clone();
-        s.defers = self.all().map(|w| w.defers).sum();
-        s.busy_nodes = self.all().map(|w| w.busy_nodes).sum();
-        s.first_busy = self.all().map(|w| w.first_busy).sum();
-        s.busy_seen = self.all().map(|w| w.busy_seen).sum();
-        s.dup_nodes = self.all().map(|w| w.dup_nodes).sum();
+        for w in self.all() {
+            w.counters.add_to(&mut s);
+        }
         s
     }
 
@@ -354,11 +339,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
     pub fn reset_stats(&mut self) {
         self.stats = ParStats::default();
         for w in self.all_mut() {
-            w.defers = 0;
-            w.busy_nodes = 0;
-            w.first_busy = 0;
-            w.busy_seen = 0;
-            w.dup_nodes = 0;
+            w.counters = super::research::Counters::new();
         }
     }
 
@@ -434,7 +415,8 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
             let (t0, n0) = (Instant::now(), main.nodes);
             let r = main.negamax(cur, mask, moves, med, med + 1);
-            main.close_dup();
+            let nodes = main.nodes;
+            main.counters.close_dup(nodes);
             main.node_limit = u64::MAX;
             self.stats.tests += 1;
             self.stats.serial_time += t0.elapsed();
@@ -461,7 +443,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             let stop = Arc::new(AtomicBool::new(false));
             let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
             let mut running = Vec::new();
-            for (k, slot) in self.helpers.iter_mut().enumerate() {
+            for (k, (slot, hand)) in self.helpers.iter_mut().zip(&mut self.hands).enumerate() {
                 let Some(mut h) = slot.take() else { continue };
                 h.split_root = if h.config.split_root && k % 2 == 0 {
                     moves
@@ -471,11 +453,16 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
                 let probe = if k == 0 { alt } else { med };
                 let (ptc, stop) = (ptc.clone(), Arc::clone(&stop));
                 let nodes0 = h.nodes;
-                let handle = std::thread::spawn(move || {
+                let ts = Instant::now();
+                let started = hand.start(move || {
+                    let d = ts.elapsed();
                     let a = root_test(&mut h, cur, mask, moves, probe, &ptc, &stop);
-                    (h, a)
+                    (h, a, d)
                 });
-                running.push((k, handle, nodes0));
+                self.stats.spawn_time += ts.elapsed();
+                if started {
+                    running.push((k, nodes0));
+                }
             }
             let n0 = self.main.nodes;
             let mine = root_test(&mut self.main, cur, mask, moves, med, &ptc, &stop);
@@ -492,22 +479,22 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
                 // The answer is in: the helpers stop by themselves while the main thread
                 // goes on (they come back before the next parallel test or the end).
                 self.stats.parallel_time += t0.elapsed();
-                self.away
-                    .extend(running.into_iter().map(|(index, handle, nodes0)| Away {
-                        index,
-                        handle,
-                        nodes0,
-                    }));
+                self.away.extend(
+                    running
+                        .into_iter()
+                        .map(|(index, nodes0)| Away { index, nodes0 }),
+                );
                 last_high = r > med;
                 narrow(&mut min, &mut max, med, r);
                 continue;
             }
             let mut answers: Vec<Answer> = mine.into_iter().collect();
             let tj = Instant::now();
-            for (k, handle, nodes0) in running {
+            for (k, nodes0) in running {
                 // A helper that panicked answers nothing; the main thread's answer or
                 // another helper's stands.
-                if let Ok((h, a)) = handle.join() {
+                if let Some((h, a, d)) = self.hands[k].wait() {
+                    self.stats.start_delay += d;
                     let dn = h.nodes - nodes0;
                     if a.is_some_and(|a| a.2) {
                         self.stats.answer_nodes += dn;
@@ -547,13 +534,17 @@ fn root_test<B: Bits>(
     ptc: &TimeControl,
     stop: &AtomicBool,
 ) -> Option<Answer> {
+    if stop.load(Ordering::Relaxed) {
+        // Answered before this thread got going.
+        return None;
+    }
     w.tc = ptc.clone();
     w.aborted = false;
     let every = w.config.check_every;
     w.config.check_every = w.config.parallel_check_every.max(1).next_power_of_two();
     let r = w.negamax(cur, mask, moves, probe, probe + 1);
     w.config.check_every = every;
-    w.close_dup();
+    w.counters.close_dup(w.nodes);
     if w.aborted {
         None
     } else {

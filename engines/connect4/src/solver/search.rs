@@ -343,13 +343,7 @@ impl<B: Bits> Solver<B> {
                 // through the pointer instead of cloning the `Arc` spares two atomic updates
                 // of a count both threads write at every node here.
                 let b: &super::parallel::Busy = unsafe { &*std::sync::Arc::as_ptr(b) };
-                self.busy_nodes += 1;
-                if self.dup_moves != u32::MAX
-                    && (moves < self.dup_moves || (moves == self.dup_moves && key != self.dup_key))
-                {
-                    // Out of the subtree entered while another thread was in it.
-                    self.close_dup();
-                }
+                self.counters.busy_node(moves, key, self.nodes);
                 // The first child is deferred too near the root when asked to.
                 let first = if cells - moves < self.config.abdada_first_min_empty {
                     self.config.abdada_min_index as usize
@@ -367,33 +361,27 @@ impl<B: Bits> Solver<B> {
                     let ck = self.tt_key(child_cur, mask | m, moves + 1).0;
                     let busy_now = b.is_busy(ck);
                     if busy_now {
-                        self.busy_seen += 1;
-                        self.first_busy += u64::from(i == 0);
+                        self.counters.busy_child(i == 0, i >= first);
                         if i >= first {
-                            self.defers += 1;
                             deferred.push(c);
                             continue;
                         }
-                        self.open_dup(moves + 1, ck);
+                        self.counters.open_dup(moves + 1, ck, self.nodes);
                     }
                     b.enter(ck);
                     let guard = LeaveOnDrop(b, ck);
                     search_child!(c, m);
                     drop(guard);
-                    if self.dup_moves == moves + 1 && self.dup_key == ck {
-                        self.close_dup();
-                    }
+                    self.counters.left_child(moves + 1, ck, self.nodes);
                 }
                 for c in deferred {
                     let m = next & self.column_masks[c];
                     let ck = self.tt_key(child_cur, mask | m, moves + 1).0;
-                    if b.is_busy(ck) {
-                        self.open_dup(moves + 1, ck);
+                    if cfg!(feature = "research") && b.is_busy(ck) {
+                        self.counters.open_dup(moves + 1, ck, self.nodes);
                     }
                     search_child!(c, m);
-                    if self.dup_moves == moves + 1 && self.dup_key == ck {
-                        self.close_dup();
-                    }
+                    self.counters.left_child(moves + 1, ck, self.nodes);
                 }
             }
             _ => {
@@ -410,22 +398,6 @@ impl<B: Bits> Solver<B> {
             self.store(key, mirrored, moves, i32::MIN, alpha, NO_MOVE as usize);
         }
         alpha
-    }
-
-    /// Research counter: the search enters the child of `key` (`moves` stones) while
-    /// another thread is in it; its nodes count as [`Self::dup_nodes`] (outermost only).
-    fn open_dup(&mut self, moves: u32, key: u64) {
-        if self.dup_moves == u32::MAX {
-            (self.dup_moves, self.dup_key, self.dup_n0) = (moves, key, self.nodes);
-        }
-    }
-
-    /// Ends the subtree [`Self::open_dup`] opened, if any.
-    pub(super) fn close_dup(&mut self) {
-        if self.dup_moves != u32::MAX {
-            self.dup_nodes += self.nodes - self.dup_n0;
-            self.dup_moves = u32::MAX;
-        }
     }
 
     #[inline(always)]
