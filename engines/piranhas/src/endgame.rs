@@ -9,7 +9,7 @@
 //! included), so the search's leaves near the limit are exact.
 
 use crate::board::Color;
-use crate::eval::cached_features;
+use crate::eval::cached_result;
 use crate::movegen::for_each_move;
 use crate::result::GameResult;
 use crate::state::{State, MAX_TURN};
@@ -23,16 +23,7 @@ pub const LIMIT_WIN: i32 = 15_000;
 /// view: `LIMIT_WIN`, 0 or `-LIMIT_WIN`; `None` while the game goes on.
 #[inline]
 fn result_value(state: &State, me: Color) -> Option<i32> {
-    let s = state;
-    if s.turn() % 2 == 1 {
-        return None;
-    }
-    let connected =
-        |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c)).groups <= 1;
-    if s.turn() < MAX_TURN as u32 && !connected(Color::Red) && !connected(Color::Blue) {
-        return None;
-    }
-    let r: GameResult = s.result()?;
+    let r: GameResult = cached_result(state)?;
     Some(match r.winner {
         None => 0,
         Some(w) if w == me => LIMIT_WIN,

@@ -238,6 +238,23 @@ pub fn cached_features(fish: Bitboard, sums: (u32, u32)) -> Features {
     })
 }
 
+/// [`State::result`] with the swarm figures (connected: at most one swarm; the biggest
+/// swarm) taken from the feature cache: the search asks for the result of every node after
+/// BLUE's moves, and the evaluation of the same bitboards usually has them cached already.
+#[inline]
+pub fn cached_result(s: &State) -> Option<crate::GameResult> {
+    if s.turn() % 2 == 1 {
+        return None;
+    }
+    let f = |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c));
+    let (red, blue) = (f(Color::Red), f(Color::Blue));
+    crate::result::decide(
+        s.turn(),
+        [red.groups <= 1, blue.groups <= 1],
+        [red.biggest, blue.biggest],
+    )
+}
+
 /// Opponent fish that the fish of `c` can capture with one legal move.
 pub fn captures(state: &State, c: Color) -> Bitboard {
     Bitboard(crate::movegen::capture_targets(state, c))
@@ -459,6 +476,31 @@ mod tests {
             }
             assert_eq!(features(fish), reference_features(fish), "{fish:?}");
         }
+    }
+
+    /// The cached result equals the official one along random games (to turn 60 and
+    /// connections), including positions whose features were cached before.
+    #[test]
+    fn cached_result_matches_the_official_result() {
+        use rand::seq::IndexedRandom;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        let mut ended = 0;
+        for _ in 0..200 {
+            let mut s = State::start(crate::kraken::random_pair(&mut rng));
+            loop {
+                assert_eq!(cached_result(&s), s.result(), "{s}");
+                if s.result().is_some() {
+                    ended += 1;
+                    break;
+                }
+                let Some(&m) = s.legal_moves().choose(&mut rng) else {
+                    break;
+                };
+                s = s.apply(m).expect("legal");
+            }
+        }
+        assert!(ended > 150, "{ended}");
     }
 
     #[test]

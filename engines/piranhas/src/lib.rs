@@ -53,6 +53,7 @@ pub mod error;
 pub mod eval;
 pub mod game_impl;
 pub mod kraken;
+mod leaf_cache;
 pub mod movegen;
 pub mod params;
 mod popcnt;
