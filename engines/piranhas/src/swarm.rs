@@ -64,6 +64,37 @@ fn biggest_impl(fish: u128) -> (u128, u32) {
     (best, best_n)
 }
 
+crate::popcnt::dispatch! {
+    /// What the win evaluation needs of one colour's fish: whether they form one swarm (no
+    /// fish counts as connected) and the size of the biggest swarm (all the fish when
+    /// connected), in one pass: a single flood fill decides a connected set.
+    fn summary(fish: u128) -> (bool, u32) = summary_impl
+}
+
+/// The body of [`summary`].
+#[inline(always)]
+fn summary_impl(fish: u128) -> (bool, u32) {
+    if fish == 0 {
+        return (true, 0);
+    }
+    let first = flood_raw(fish, fish & fish.wrapping_neg());
+    if first == fish {
+        return (true, fish.count_ones());
+    }
+    // Not connected: the other swarms as in `biggest_impl`, starting from the first one.
+    let mut best_n = first.count_ones();
+    let mut rest = fish ^ first;
+    let mut left = rest.count_ones();
+    while left > best_n {
+        let s = flood_raw(rest, rest & rest.wrapping_neg());
+        let n = s.count_ones();
+        best_n = best_n.max(n);
+        rest ^= s;
+        left -= n;
+    }
+    (false, best_n)
+}
+
 /// Whether all of `fish` form one swarm; no fish counts as connected.
 #[inline]
 pub fn is_connected(fish: Bitboard) -> bool {
@@ -140,6 +171,7 @@ mod tests {
             assert_eq!(biggest_swarm_set(fish), want, "{fish:?}");
             assert_eq!(biggest_swarm(fish), want.count(), "{fish:?}");
             assert_eq!(is_connected(fish), want == fish, "{fish:?}");
+            assert_eq!(summary(fish.0), (want == fish, want.count()), "{fish:?}");
         }
     }
 }
