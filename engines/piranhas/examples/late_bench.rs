@@ -8,9 +8,10 @@
 //! argument `bench` it runs the crate's [`kibitz_piranhas::bench`] instead (the workload of
 //! `kibitz piranhas bench`, signature 647,281 nodes), without building the whole CLI.
 //!
-//! Run: `cargo run --release -p kibitz-piranhas --example late_bench [-- DEPTH [STRIDE [MB]]]`
-//! (defaults: depth 5, every 12th position, 2 MB tables: a larger table mostly measures
-//! the allocation of a fresh one per position).
+//! Run: `cargo run --release -p kibitz-piranhas --example late_bench [-- DEPTH [STRIDE [MB
+//! [FROM TO]]]]` (defaults: depth 5, every 12th position, 2 MB tables, turns 30 to 58; a
+//! larger table mostly measures the allocation of a fresh one per position, which is also
+//! why `bench` is noisy: page clearing of its 3 × 16 MB tables is a tenth of its CPU time).
 
 use flate2::read::GzDecoder;
 use kibitz_piranhas::{Engine, EngineConfig, State};
@@ -48,6 +49,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let depth: u32 = args.first().map_or(Ok(5), |a| a.parse())?;
     let stride: usize = args.get(1).map_or(Ok(12), |a| a.parse())?;
     let hash_mb: usize = args.get(2).map_or(Ok(2), |a| a.parse())?;
+    let from: u32 = args.get(3).map_or(Ok(30), |a| a.parse())?;
+    let to: u32 = args.get(4).map_or(Ok(58), |a| a.parse())?;
     if stride == 0 {
         return Err("STRIDE must be at least 1".into());
     }
@@ -56,7 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for line in file.lines() {
         let v: serde_json::Value = serde_json::from_str(&line?)?;
         let turn = v["turn"].as_u64().ok_or("no turn")? as u32;
-        if !(30..=58).contains(&turn) || !v["win"].is_null() {
+        if !(from..=to).contains(&turn) || !v["win"].is_null() {
             continue;
         }
         let board = v["board"].as_str().ok_or("no board")?;

@@ -246,6 +246,12 @@ pub fn cached_result(s: &State) -> Option<crate::GameResult> {
     if s.turn() % 2 == 1 {
         return None;
     }
+    if s.turn() >= MAX_TURN as u32 {
+        // The game is over here and nothing evaluates this position: the two swarm figures
+        // alone, without computing (and caching) every feature.
+        let [red, blue] = [0, 1].map(|c| crate::swarm::summary(s.board().fish[c].0));
+        return crate::result::decide(s.turn(), [red.0, blue.0], [red.1, blue.1]);
+    }
     let f = |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c));
     let (red, blue) = (f(Color::Red), f(Color::Blue));
     crate::result::decide(
