@@ -346,9 +346,9 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
             return 0;
         }
         let n = f.fish as i64;
-        p.swarm_share as i64 * f.biggest as i64 / n
+        div_small(p.swarm_share as i64 * f.biggest as i64, n)
             - p.groups as i64 * (f.groups as i64 - 1)
-            - conc * f.spread as i64 / (n * n)
+            - div_small(conc * f.spread as i64, n * n)
             - p.rim as i64 * f.rim as i64
             + p.fish as i64 * n
             + p.big_late as i64 * f.biggest as i64 * turn / 60
@@ -392,6 +392,38 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
             / span;
     }
     score.clamp(-20_000, 20_000) as i32
+}
+
+/// `RECIPROCAL[d]` = ⌈2⁴⁰ / d⌉ for d in 1..=256 (index 0 unused). See [`div_small`].
+static RECIPROCAL: [u64; 257] = {
+    let mut t = [1u64 << 40; 257];
+    let mut d = 1;
+    while d < 257 {
+        t[d] = (1u64 << 40).div_ceil(d as u64);
+        d += 1;
+    }
+    t
+};
+
+/// `num / den` exactly as `/` on `i64` (rounded towards zero). The evaluation divides by
+/// the fish count and its square (1..=256) twice per colour; an `i64` division costs tens
+/// of cycles on many CPUs, a multiply a few. Fast path for |num| < 2²⁴ and 1 ≤ den ≤ 256:
+/// with the rounded-up reciprocal the quotient is off by less than |num| / 2⁴⁰ < 2⁻¹⁶,
+/// less than the 1/den gap to the next integer, so it truncates the same; anything else
+/// (weights set to huge values) divides.
+#[inline(always)]
+fn div_small(num: i64, den: i64) -> i64 {
+    let a = num.unsigned_abs();
+    if a < 1 << 24 && (1..=256).contains(&den) {
+        let q = ((a * RECIPROCAL[den as usize]) >> 40) as i64;
+        if num < 0 {
+            -q
+        } else {
+            q
+        }
+    } else {
+        num / den
+    }
 }
 
 /// Legal move count of the side to move and the opponent fish it can capture.
@@ -514,6 +546,30 @@ mod tests {
             }
         }
         assert!(ended > 150, "{ended}");
+    }
+
+    #[test]
+    fn small_division_matches_integer_division() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
+        for den in 1..=256i64 {
+            // Every numerator near the fast path's edges and multiples of den, then random.
+            let edges = [0, 1, 1 << 24, den, 256 * 256 * 300];
+            for e in edges {
+                for v in e - 600..e + 600 {
+                    for num in [v, -v] {
+                        assert_eq!(div_small(num, den), num / den, "{num} / {den}");
+                    }
+                }
+            }
+            for _ in 0..20_000 {
+                let num = rng.random_range(-(1i64 << 25)..(1i64 << 25));
+                assert_eq!(div_small(num, den), num / den, "{num} / {den}");
+            }
+        }
+        // Outside the fast path: the plain division.
+        assert_eq!(div_small(i64::MAX, 7), i64::MAX / 7);
+        assert_eq!(div_small(-1_000, 1_000), -1);
     }
 
     #[test]
