@@ -13,7 +13,7 @@ use crate::eval::cached_result;
 use crate::movegen::for_each_move;
 use crate::result::{decide, GameResult};
 use crate::state::{State, MAX_TURN};
-use crate::swarm::summary;
+use crate::swarm::{summary, summary_after, Swarms};
 
 /// The score of a proven result at the round limit: below the search's win scores (which
 /// are near ±31,000 and mean a proven result inside the tree), far above the static
@@ -37,8 +37,8 @@ fn result_value(state: &State, me: Color) -> Option<i32> {
 ///
 /// Why it is fast: at turn 60 the result needs only whether each colour is connected and its
 /// biggest swarm ([`crate::result::decide`]), so a move is two bitboard updates and one
-/// swarm summary of the mover's fish; the opponent's summary is computed once (again only
-/// after a capture). No position is made, hashed or cached, and the first winning move ends
+/// swarm summary of the mover's fish, from its swarms before the move (usually one or two
+/// flood fills); the opponent's summary is computed once (again only after a capture). No position is made, hashed or cached, and the first winning move ends
 /// the loop (nothing beats a win).
 fn last_move(state: &State) -> i32 {
     let me = state.current();
@@ -46,6 +46,7 @@ fn last_move(state: &State) -> i32 {
     let board = state.board();
     let (own, opp) = (board.fish[mi].0, board.fish[oi].0);
     let opp_summary = summary(opp);
+    let own_swarms = Swarms::of(own);
     let turn = state.turn() + 1;
     let mut best = -LIMIT_WIN; // No legal move loses.
     for_each_move(state, |from, to, _| {
@@ -53,7 +54,7 @@ fn last_move(state: &State) -> i32 {
             return;
         }
         let to_bit = 1u128 << to;
-        let mine = summary(own ^ (1u128 << from) ^ to_bit);
+        let mine = summary_after(&own_swarms, from, to);
         let theirs = if opp & to_bit != 0 {
             summary(opp ^ to_bit)
         } else {

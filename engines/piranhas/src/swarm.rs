@@ -95,6 +95,73 @@ fn summary_impl(fish: u128) -> (bool, u32) {
     (false, best_n)
 }
 
+/// The swarms of one colour's fish, kept to [`summary_after`] many one-fish moves of that
+/// colour (the last move before the round limit tries every move).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Swarms {
+    fish: u128,
+    list: [u128; 16],
+    len: usize,
+}
+
+impl Swarms {
+    /// The swarms of `fish` (at most 16 fish, as in the game).
+    pub(crate) fn of(fish: u128) -> Swarms {
+        let mut sw = Swarms {
+            fish,
+            list: [0; 16],
+            len: 0,
+        };
+        let mut rest = fish;
+        while rest != 0 && sw.len < 16 {
+            let s = flood_raw(rest, rest & rest.wrapping_neg());
+            sw.list[sw.len] = s;
+            sw.len += 1;
+            rest ^= s;
+        }
+        sw
+    }
+}
+
+crate::popcnt::dispatch! {
+    /// [`summary`] of the fish after the fish on `from` moved to the empty (of this colour)
+    /// square `to`, from the swarms before the move: one flood fill from `to`, the swarms
+    /// that neither held `from` nor joined `to` unchanged, and flood fills only for what is
+    /// left of the swarm that held `from`.
+    fn summary_after(before: &Swarms, from: usize, to: usize) -> (bool, u32) = summary_after_impl
+}
+
+/// The body of [`summary_after`]. Every old swarm without `from` is still connected after
+/// the move, so it lies inside the swarm of `to` or is a whole swarm by itself; the rest of
+/// the fish are the pieces of the swarm that held `from`.
+#[inline(always)]
+fn summary_after_impl(before: &Swarms, from: usize, to: usize) -> (bool, u32) {
+    let (from_bit, to_bit) = (1u128 << (from & 127), 1u128 << (to & 127));
+    if before.len >= 16 || before.fish & from_bit == 0 || before.fish & to_bit != 0 {
+        // Not a move of this colour (or too many swarms kept): from scratch.
+        return summary_impl(before.fish ^ from_bit ^ to_bit);
+    }
+    let fish = before.fish ^ from_bit ^ to_bit;
+    let joined = flood_raw(fish, to_bit);
+    if joined == fish {
+        return (true, fish.count_ones());
+    }
+    let mut best = joined.count_ones();
+    let mut rest = fish & !joined;
+    for &s in &before.list[..before.len] {
+        if s & from_bit == 0 && s & joined == 0 {
+            best = best.max(s.count_ones());
+            rest &= !s;
+        }
+    }
+    while rest != 0 {
+        let piece = flood_raw(rest, rest & rest.wrapping_neg());
+        best = best.max(piece.count_ones());
+        rest ^= piece;
+    }
+    (false, best)
+}
+
 /// Whether all of `fish` form one swarm; no fish counts as connected.
 #[inline]
 pub fn is_connected(fish: Bitboard) -> bool {
@@ -118,6 +185,7 @@ pub fn swarms(fish: Bitboard) -> Vec<Bitboard> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::SQUARES;
 
     #[test]
     fn diagonal_chain_is_one_swarm_and_edges_do_not_wrap() {
@@ -172,6 +240,18 @@ mod tests {
             assert_eq!(biggest_swarm(fish), want.count(), "{fish:?}");
             assert_eq!(is_connected(fish), want == fish, "{fish:?}");
             assert_eq!(summary(fish.0), (want == fish, want.count()), "{fish:?}");
+            // Every move of one fish to a free square, summarised from the swarms before.
+            if let Some(from) = fish.iter().nth(i % 7) {
+                let before = Swarms::of(fish.0);
+                for to in (0..SQUARES).filter(|&t| !fish.has(t)).step_by(1 + i % 5) {
+                    let after = fish.0 ^ (1u128 << from) ^ (1u128 << to);
+                    assert_eq!(
+                        summary_after(&before, from, to),
+                        summary(after),
+                        "{fish:?} {from} {to}"
+                    );
+                }
+            }
         }
     }
 }
