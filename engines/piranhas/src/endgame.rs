@@ -9,10 +9,11 @@
 //! included), so the search's leaves near the limit are exact.
 
 use crate::board::Color;
-use crate::eval::cached_features;
+use crate::eval::cached_result;
 use crate::movegen::for_each_move;
-use crate::result::GameResult;
+use crate::result::{decide, GameResult};
 use crate::state::{State, MAX_TURN};
+use crate::swarm::{summary, summary_after, Swarms};
 
 /// The score of a proven result at the round limit: below the search's win scores (which
 /// are near ±31,000 and mean a proven result inside the tree), far above the static
@@ -23,16 +24,7 @@ pub const LIMIT_WIN: i32 = 15_000;
 /// view: `LIMIT_WIN`, 0 or `-LIMIT_WIN`; `None` while the game goes on.
 #[inline]
 fn result_value(state: &State, me: Color) -> Option<i32> {
-    let s = state;
-    if s.turn() % 2 == 1 {
-        return None;
-    }
-    let connected =
-        |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c)).groups <= 1;
-    if s.turn() < MAX_TURN as u32 && !connected(Color::Red) && !connected(Color::Blue) {
-        return None;
-    }
-    let r: GameResult = s.result()?;
+    let r: GameResult = cached_result(state)?;
     Some(match r.winner {
         None => 0,
         Some(w) if w == me => LIMIT_WIN,
@@ -40,9 +32,53 @@ fn result_value(state: &State, me: Color) -> Option<i32> {
     })
 }
 
+/// The exact value of the last move before the round limit (turn 59, BLUE to move) for the
+/// side to move: the best result at turn 60 over its moves.
+///
+/// Why it is fast: at turn 60 the result needs only whether each colour is connected and its
+/// biggest swarm ([`crate::result::decide`]), so a move is two bitboard updates and one
+/// swarm summary of the mover's fish, from its swarms before the move (usually one or two
+/// flood fills); the opponent's summary is computed once (again only after a capture). No position is made, hashed or cached, and the first winning move ends
+/// the loop (nothing beats a win).
+fn last_move(state: &State) -> i32 {
+    let me = state.current();
+    let (mi, oi) = (me as usize, me.other() as usize);
+    let board = state.board();
+    let (own, opp) = (board.fish[mi].0, board.fish[oi].0);
+    let opp_summary = summary(opp);
+    let own_swarms = Swarms::of(own);
+    let turn = state.turn() + 1;
+    let mut best = -LIMIT_WIN; // No legal move loses.
+    for_each_move(state, |from, to, _| {
+        if best == LIMIT_WIN {
+            return;
+        }
+        let to_bit = 1u128 << to;
+        let mine = summary_after(&own_swarms, from, to);
+        let theirs = if opp & to_bit != 0 {
+            summary(opp ^ to_bit)
+        } else {
+            opp_summary
+        };
+        let (mut connected, mut swarm) = ([false; 2], [0; 2]);
+        (connected[mi], swarm[mi]) = mine;
+        (connected[oi], swarm[oi]) = theirs;
+        let v = match decide(turn, connected, swarm).and_then(|r| r.winner) {
+            None => 0,
+            Some(w) if w == me => LIMIT_WIN,
+            Some(_) => -LIMIT_WIN,
+        };
+        best = best.max(v);
+    });
+    best
+}
+
 /// Negamax over the last plies with alpha-beta, every move generated (the trees are at
 /// most two plies deep). Value from the side to move's view.
 fn solve(state: &State, mut alpha: i32, beta: i32) -> i32 {
+    if state.turn() + 1 == MAX_TURN as u32 {
+        return last_move(state);
+    }
     let me = state.current();
     let mut best = -LIMIT_WIN; // No legal move loses.
     let mut any = false;

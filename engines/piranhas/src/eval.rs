@@ -151,11 +151,18 @@ fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
     }
     let (sx, sy) = (sums.0 as i32, sums.1 as i32);
     let n = n as i32;
-    for sq in fish.iter() {
-        let (x, y) = SQ_XY[sq & 127];
-        let dx = (n * x as i32 - sx).abs();
-        let dy = (n * y as i32 - sy).abs();
-        f.spread += dx.max(dy) as u32;
+    // Square by square over the two 64-bit halves: clearing the lowest bit of a `u64` is one
+    // instruction, of a `u128` a handful.
+    for (half, base) in [(all as u64, 0usize), ((all >> 64) as u64, 64)] {
+        let mut bits = half;
+        while bits != 0 {
+            let sq = base + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (x, y) = SQ_XY[sq & 127];
+            let dx = (n * x as i32 - sx).abs();
+            let dy = (n * y as i32 - sy).abs();
+            f.spread += dx.max(dy) as u32;
+        }
     }
     f
 }
@@ -238,6 +245,29 @@ pub fn cached_features(fish: Bitboard, sums: (u32, u32)) -> Features {
     })
 }
 
+/// [`State::result`] with the swarm figures (connected: at most one swarm; the biggest
+/// swarm) taken from the feature cache: the search asks for the result of every node after
+/// BLUE's moves, and the evaluation of the same bitboards usually has them cached already.
+#[inline]
+pub fn cached_result(s: &State) -> Option<crate::GameResult> {
+    if s.turn() % 2 == 1 {
+        return None;
+    }
+    if s.turn() >= MAX_TURN as u32 {
+        // The game is over here and nothing evaluates this position: the two swarm figures
+        // alone, without computing (and caching) every feature.
+        let [red, blue] = [0, 1].map(|c| crate::swarm::summary(s.board().fish[c].0));
+        return crate::result::decide(s.turn(), [red.0, blue.0], [red.1, blue.1]);
+    }
+    let f = |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c));
+    let (red, blue) = (f(Color::Red), f(Color::Blue));
+    crate::result::decide(
+        s.turn(),
+        [red.groups <= 1, blue.groups <= 1],
+        [red.biggest, blue.biggest],
+    )
+}
+
 /// Opponent fish that the fish of `c` can capture with one legal move.
 pub fn captures(state: &State, c: Color) -> Bitboard {
     Bitboard(crate::movegen::capture_targets(state, c))
@@ -316,9 +346,9 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
             return 0;
         }
         let n = f.fish as i64;
-        p.swarm_share as i64 * f.biggest as i64 / n
+        div_small(p.swarm_share as i64 * f.biggest as i64, n)
             - p.groups as i64 * (f.groups as i64 - 1)
-            - conc * f.spread as i64 / (n * n)
+            - div_small(conc * f.spread as i64, n * n)
             - p.rim as i64 * f.rim as i64
             + p.fish as i64 * n
             + p.big_late as i64 * f.biggest as i64 * turn / 60
@@ -362,6 +392,38 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
             / span;
     }
     score.clamp(-20_000, 20_000) as i32
+}
+
+/// `RECIPROCAL[d]` = ⌈2⁴⁰ / d⌉ for d in 1..=256 (index 0 unused). See [`div_small`].
+static RECIPROCAL: [u64; 257] = {
+    let mut t = [1u64 << 40; 257];
+    let mut d = 1;
+    while d < 257 {
+        t[d] = (1u64 << 40).div_ceil(d as u64);
+        d += 1;
+    }
+    t
+};
+
+/// `num / den` exactly as `/` on `i64` (rounded towards zero). The evaluation divides by
+/// the fish count and its square (1..=256) twice per colour; an `i64` division costs tens
+/// of cycles on many CPUs, a multiply a few. Fast path for |num| < 2²⁴ and 1 ≤ den ≤ 256:
+/// with the rounded-up reciprocal the quotient is off by less than |num| / 2⁴⁰ < 2⁻¹⁶,
+/// less than the 1/den gap to the next integer, so it truncates the same; anything else
+/// (weights set to huge values) divides.
+#[inline(always)]
+fn div_small(num: i64, den: i64) -> i64 {
+    let a = num.unsigned_abs();
+    if a < 1 << 24 && (1..=256).contains(&den) {
+        let q = ((a * RECIPROCAL[den as usize]) >> 40) as i64;
+        if num < 0 {
+            -q
+        } else {
+            q
+        }
+    } else {
+        num / den
+    }
 }
 
 /// Legal move count of the side to move and the opponent fish it can capture.
@@ -459,6 +521,55 @@ mod tests {
             }
             assert_eq!(features(fish), reference_features(fish), "{fish:?}");
         }
+    }
+
+    /// The cached result equals the official one along random games (to turn 60 and
+    /// connections), including positions whose features were cached before.
+    #[test]
+    fn cached_result_matches_the_official_result() {
+        use rand::seq::IndexedRandom;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        let mut ended = 0;
+        for _ in 0..200 {
+            let mut s = State::start(crate::kraken::random_pair(&mut rng));
+            loop {
+                assert_eq!(cached_result(&s), s.result(), "{s}");
+                if s.result().is_some() {
+                    ended += 1;
+                    break;
+                }
+                let Some(&m) = s.legal_moves().choose(&mut rng) else {
+                    break;
+                };
+                s = s.apply(m).expect("legal");
+            }
+        }
+        assert!(ended > 150, "{ended}");
+    }
+
+    #[test]
+    fn small_division_matches_integer_division() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
+        for den in 1..=256i64 {
+            // Every numerator near the fast path's edges and multiples of den, then random.
+            let edges = [0, 1, 1 << 24, den, 256 * 256 * 300];
+            for e in edges {
+                for v in e - 600..e + 600 {
+                    for num in [v, -v] {
+                        assert_eq!(div_small(num, den), num / den, "{num} / {den}");
+                    }
+                }
+            }
+            for _ in 0..20_000 {
+                let num = rng.random_range(-(1i64 << 25)..(1i64 << 25));
+                assert_eq!(div_small(num, den), num / den, "{num} / {den}");
+            }
+        }
+        // Outside the fast path: the plain division.
+        assert_eq!(div_small(i64::MAX, 7), i64::MAX / 7);
+        assert_eq!(div_small(-1_000, 1_000), -1);
     }
 
     #[test]

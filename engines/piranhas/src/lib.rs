@@ -38,6 +38,10 @@
 //!   fish count, one constant shift per bucket ([`captures`]); swarm features are cached per
 //!   colour bitboard; the hot bit-counting functions have `popcnt` copies chosen at run time
 //!   (the workspace builds for baseline x86-64). Pure speed-ups keep the bench signature.
+//!   Issue 38: the search's win checks take connected / biggest swarm from the feature cache
+//!   ([`eval::cached_result`], one decision in [`result::decide`]); BLUE's last move before
+//!   the round limit is solved on bitboards ([`swarm`] summaries, no made positions); leaf
+//!   evaluations are memoised per thread under their exact position.
 //! - Evaluation weights live in [`EvalParams`] (named, settable with `--param name=value`);
 //!   [`EvalParams::V1`] is the first evaluation, `v2` the default of 1305576 and `v4` today's,
 //!   all kept to measure later versions against.
@@ -53,6 +57,7 @@ pub mod error;
 pub mod eval;
 pub mod game_impl;
 pub mod kraken;
+mod leaf_cache;
 pub mod movegen;
 pub mod params;
 mod popcnt;

@@ -73,6 +73,45 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// The official win evaluation (spec §4) from what it looks at: the turn, whether each colour
+/// is connected and each colour's biggest swarm (both indexed by `Color as usize`). Shared
+/// by [`State::result`] and the search's fast path, which takes the swarm figures from the
+/// evaluation's feature cache.
+#[inline]
+pub fn decide(turn: u32, connected: [bool; 2], swarm: [u32; 2]) -> Option<GameResult> {
+    if turn % 2 == 1 {
+        return None;
+    }
+    let [red, blue] = connected;
+    let limit = turn >= MAX_TURN as u32;
+    if !red && !blue && !limit {
+        return None;
+    }
+    let larger = match swarm[0].cmp(&swarm[1]) {
+        std::cmp::Ordering::Greater => Some(Color::Red),
+        std::cmp::Ordering::Less => Some(Color::Blue),
+        std::cmp::Ordering::Equal => None,
+    };
+    let connection_winner = match (red, blue) {
+        (true, true) => larger,
+        (true, false) => Some(Color::Red),
+        (false, true) => Some(Color::Blue),
+        (false, false) => None,
+    };
+    if let Some(w) = connection_winner {
+        return Some(GameResult {
+            winner: Some(w),
+            reason: EndReason::Connected,
+            swarm,
+        });
+    }
+    limit.then_some(GameResult {
+        winner: larger,
+        reason: EndReason::RoundLimit,
+        swarm,
+    })
+}
+
 impl State {
     /// Size of the biggest swarm of `c`.
     pub fn biggest_swarm(&self, c: Color) -> u32 {
@@ -96,37 +135,22 @@ impl State {
         }
         let red = self.is_connected(Color::Red);
         let blue = self.is_connected(Color::Blue);
-        let limit = self.turn() >= MAX_TURN as u32;
-        if !red && !blue && !limit {
+        if !red && !blue && self.turn() < MAX_TURN as u32 {
             return None;
         }
-        let swarm = [
-            self.biggest_swarm(Color::Red),
-            self.biggest_swarm(Color::Blue),
-        ];
-        let larger = match swarm[0].cmp(&swarm[1]) {
-            std::cmp::Ordering::Greater => Some(Color::Red),
-            std::cmp::Ordering::Less => Some(Color::Blue),
-            std::cmp::Ordering::Equal => None,
+        // A connected colour's biggest swarm is all its fish: no second flood fill.
+        let size = |c: Color, connected: bool| {
+            if connected {
+                self.fish_count(c)
+            } else {
+                self.biggest_swarm(c)
+            }
         };
-        let connection_winner = match (red, blue) {
-            (true, true) => larger,
-            (true, false) => Some(Color::Red),
-            (false, true) => Some(Color::Blue),
-            (false, false) => None,
-        };
-        if let Some(w) = connection_winner {
-            return Some(GameResult {
-                winner: Some(w),
-                reason: EndReason::Connected,
-                swarm,
-            });
-        }
-        limit.then_some(GameResult {
-            winner: larger,
-            reason: EndReason::RoundLimit,
-            swarm,
-        })
+        decide(
+            self.turn(),
+            [red, blue],
+            [size(Color::Red, red), size(Color::Blue, blue)],
+        )
     }
 
     /// The game's end for engines and in-process matches: [`State::result`], or else a loss

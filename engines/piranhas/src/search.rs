@@ -9,7 +9,7 @@
 use crate::bitboard::{Bitboard, BOARD_MASK};
 use crate::board::Color;
 use crate::board::Move;
-use crate::eval::{cached_features, evaluate, EvalParams};
+use crate::eval::{cached_features, cached_result, evaluate, EvalParams};
 use crate::movegen::{captures_into, for_each_move, legal_moves_into};
 use crate::result::GameResult;
 use crate::state::State;
@@ -115,6 +115,17 @@ impl Node {
         }
     }
 
+    /// The static value of the position (or the exact round-limit value of its last plies),
+    /// without the leaf cache.
+    pub fn evaluate_uncached(&self) -> Score {
+        if self.end_plies > 0 && self.state.turn() + self.end_plies >= MAX_TURN as u32 {
+            if let Some(v) = crate::endgame::limit_value(&self.state, self.end_plies) {
+                return v;
+            }
+        }
+        evaluate(&self.state, self.params)
+    }
+
     /// Target square of a legal move.
     #[inline]
     fn target(&self, m: Move) -> usize {
@@ -148,16 +159,7 @@ impl Game for Node {
         // Fast path: the win check runs only after BLUE's moves (even turns), and needs a
         // connected colour or the round limit; the swarm counts come from the feature cache
         // that the evaluation shares.
-        let s = &self.state;
-        if s.turn() % 2 == 1 {
-            return None;
-        }
-        let connected =
-            |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c)).groups <= 1;
-        if s.turn() < MAX_TURN as u32 && !connected(Color::Red) && !connected(Color::Blue) {
-            return None;
-        }
-        let r = s.result()?;
+        let r = cached_result(&self.state)?;
         Some(match r.winner {
             None => Outcome::Draw,
             Some(w) if w == self.state.current() => Outcome::Win,
@@ -166,12 +168,12 @@ impl Game for Node {
     }
 
     fn evaluate(&self) -> Score {
-        if self.end_plies > 0 && self.state.turn() + self.end_plies >= MAX_TURN as u32 {
-            if let Some(v) = crate::endgame::limit_value(&self.state, self.end_plies) {
-                return v;
-            }
-        }
-        evaluate(&self.state, self.params)
+        // Through the per-thread leaf cache: the same positions are evaluated in every
+        // iteration (the key is exact, so a hit is the value computed below).
+        let params = self.params as *const EvalParams as usize;
+        crate::leaf_cache::cached_eval(&self.state, params, self.end_plies, || {
+            self.evaluate_uncached()
+        })
     }
 
     fn move_key(&self, m: Move) -> usize {
