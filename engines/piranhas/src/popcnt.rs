@@ -1,7 +1,9 @@
 //! Run-time dispatch to copies of the hot bitboard functions compiled with the `popcnt`
-//! instruction. The workspace builds for baseline x86-64, where `count_ones` on a `u128` is a
-//! ~30-instruction bit trick; the swarm features count bits about twenty times per call. Every
-//! x86-64 CPU since 2008 has `popcnt`; others (and other architectures) take the portable copy.
+//! instruction. The workspace builds for x86-64-v2 (`.cargo/config.toml`), which has
+//! `popcnt` already: there both copies are the same code. It matters for a build that overrides
+//! that with baseline x86-64 (`RUSTFLAGS=""`), where `count_ones` on a `u128` is a
+//! ~30-instruction bit trick and the swarm features count bits about twenty times per call.
+//! Other architectures take the portable copy.
 
 /// Whether the CPU has the `popcnt` instruction (std caches the answer).
 #[inline(always)]
