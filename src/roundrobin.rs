@@ -64,7 +64,7 @@ pub struct Args {
     /// Where the Elo scale is pinned: `mean` (ratings average 0) or `first` (player 1 is 0).
     #[arg(long, default_value = "mean", value_parser = ["mean", "first"])]
     pub anchor: String,
-    /// Write every pair's games as JSON lines to DIR/<game>-<seed>-<i>v<j>.jsonl.
+    /// Write every pair's games as JSON lines to `DIR/<game>-<seed>-<i>v<j>.jsonl`.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
     /// Print exactly one JSON object on stdout at the end (nothing else on stdout).

@@ -39,8 +39,8 @@ pub struct Args {
     /// Folder with the Würfelglück example files (default: the repository's data/wuerfel).
     #[arg(long)]
     pub wuerfel_dir: Option<PathBuf>,
-    /// Write every game to DIR/<contest>.jsonl (kibitz-record/1; Piranhas also writes its
-    /// Software-Challenge replays DIR/piranhas-<n>.xml). `kibitz replay FILE` reads them.
+    /// Write every game to `DIR/<contest>.jsonl` (kibitz-record/1; Piranhas also writes its
+    /// Software-Challenge replays `DIR/piranhas-<n>.xml`). `kibitz replay FILE` reads them.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
     /// Old flag: the tournament now plays a fixed number of games (`--games`); ignored.

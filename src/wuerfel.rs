@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long)]
     pub trace: bool,
     /// Also write a few sample games per pairing (board and dice per roll, for `kibitz serve`)
-    /// to DIR/wuerfel-<seed>.jsonl; the simulation itself is not recorded.
+    /// to `DIR/wuerfel-<seed>.jsonl`; the simulation itself is not recorded.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
     /// Sample games per pairing with --records (1 to 10; the first 45 pairings only).

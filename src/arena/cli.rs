@@ -140,7 +140,7 @@ pub struct MatchArgs {
     /// Stop when the SPRT decides (at the first whole pairing unit, in game order).
     #[arg(long, requires = "sprt")]
     pub sprt_stop: bool,
-    /// Write every game as a JSON-lines record to DIR/<game>-<seed>.jsonl.
+    /// Write every game as a JSON-lines record to `DIR/<game>-<seed>.jsonl`.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
     /// Print exactly one JSON object on stdout at the end (nothing else on stdout).

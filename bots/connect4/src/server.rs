@@ -3,7 +3,7 @@
 //!
 //! Structure: one UDP socket. The *receiver* task reads every datagram, answers `REGISTER;`
 //! at once and puts any other datagram from a registered socket into that player's queue (at
-//! most [`QUEUE_LEN`]). The *season* task ([`crate::season`]) runs seasons forever (or
+//! most [`QUEUE_LEN`]). The *season* task (module `season`) runs seasons forever (or
 //! `SEASONS` times) and, whenever it waits for a reply, takes datagrams from the player's
 //! queue until one carries the current token. Nothing a client sends can panic either task:
 //! every datagram is decoded lossily and read with the total functions of [`crate::protocol`].

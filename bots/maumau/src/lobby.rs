@@ -6,7 +6,7 @@
 //! are closed at once.
 //!
 //! A connection whose name line arrived waits in the lobby, in arrival order, until a game
-//! takes it for a seat ([`Lobby::next`]); the `setName` reply is sent then, because it carries
+//! takes it for a seat (`Lobby::next`); the `setName` reply is sent then, because it carries
 //! the seat (`Bot <seat>` for an unreadable name). A name line without a `status` key gets no
 //! reply at all and never a seat, as on the real server; that connection is left open but
 //! ignored until the client closes it or the name timeout (at least

@@ -4,7 +4,7 @@
 //!
 //! An agent is told every notice addressed to its seat ([`Agent::observe`], in the market's
 //! order) and asked to [`Agent::choose`] when the market's pending question is its own: the
-//! question is in the view's observation ([`KhView::ask`]) and the answer is a [`KhAction`].
+//! question is in the view's observation ([`crate::game_impl::KhView::ask`]) and the answer is a [`KhAction`].
 //! Money answers beyond the menu of `legal_actions` are allowed, since the market takes every
 //! answer the rules take ([`kibitz_search::game::Game::apply`]).
 //!

@@ -4,7 +4,7 @@
 //! Each value maps to exactly one GET message of the spec (part C3/C5/D11), with absolute
 //! seats: the wire codec rotates them to the recipient's `S W N E` letters. A bot that only
 //! knows relative letters simply calls itself seat 0 (`S` = 0, `W` = 1, `N` = 2, `E` = 3), so the
-//! same [`crate::Player`] code runs in-process and behind HTTP.
+//! same player code runs in-process and behind HTTP.
 
 use crate::types::{Animal, Cards, MoneyCard, Seat};
 

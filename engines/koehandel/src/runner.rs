@@ -1,4 +1,4 @@
-//! In-process games: the market drives [`Agent`]s directly. Matches (seat rotation, seeds,
+//! In-process games: the market drives [`kibitz_search::agent::Agent`]s directly. Matches (seat rotation, seeds,
 //! statistics) are the `kibitz` arena's (`kibitz match koehandel`), which plays each game
 //! through [`play_game_with`].
 

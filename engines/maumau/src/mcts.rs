@@ -285,7 +285,7 @@ pub fn bench() -> u64 {
     bench_with(8, 4000)
 }
 
-/// [`bench`] with `positions` deals and `iterations` per search.
+/// [`bench()`] with `positions` deals and `iterations` per search.
 pub fn bench_with(positions: u64, iterations: u64) -> u64 {
     let mut params = IsmctsParams::default();
     params.search.max_iterations = iterations;

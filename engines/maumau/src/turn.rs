@@ -187,9 +187,9 @@ impl GameEnd {
 /// Where the state machine stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
-    /// Next call: [`Game::begin_turn`].
+    /// Next call: [`crate::game::Game::begin_turn`].
     BeginTurn,
-    /// Next call: [`Game::answer`] or [`Game::act`] for this seat.
+    /// Next call: [`crate::game::Game::answer`] or [`crate::game::Game::act`] for this seat.
     Answer(usize),
     /// The game is over.
     Over(GameEnd),

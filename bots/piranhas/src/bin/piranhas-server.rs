@@ -38,7 +38,7 @@ struct Args {
     #[arg(long, alias = "record", value_name = "DIR")]
     record_streams: Option<PathBuf>,
     /// Append every game to DIR/piranhas.jsonl (`kibitz replay` reads it) and
-    /// write its Software-Challenge replay as DIR/piranhas-<n>.xml.
+    /// write its Software-Challenge replay as `DIR/piranhas-<n>.xml`.
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
     /// Tournament mode: a client command (repeat for each entrant, at least two).

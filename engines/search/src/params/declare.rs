@@ -1,5 +1,5 @@
 //! [`tunables!`](crate::tunables): each tunable declared once — name, type, default, range,
-//! step and doc on one line — with the struct, its `Default` and its [`Tunable`] impl
+//! step and doc on one line — with the struct, its `Default` and its [`crate::params::Tunable`] impl
 //! generated from that line, so the three can no longer drift apart.
 
 use super::ParamSpec;
