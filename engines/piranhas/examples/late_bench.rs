@@ -24,14 +24,9 @@ const PLAYOUTS: &str = concat!(
     "/../../data/piranhas/playouts_small.jsonl.gz"
 );
 
-/// CPU time of the calling thread, in seconds.
+/// CPU time of the calling thread, in seconds (the workspace's one CPU clock).
 fn thread_cpu() -> f64 {
-    let text = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
-    // Fields after the command's closing parenthesis; utime and stime are fields 14 and 15.
-    let rest = text.rsplit(')').next().unwrap_or("");
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
+    kibitz_search::time::thread_cpu().as_secs_f64()
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
