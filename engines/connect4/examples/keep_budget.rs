@@ -31,14 +31,7 @@ fn main() -> Result<(), String> {
     let share = EngineParams::default().solver_share;
     // The engine's solver phase: `share` of the soft budget, capped by the hard deadline.
     let phase = budget.soft.mul_f64(share).min(budget.hard);
-    let mut solver = Solver::new(
-        geo,
-        SolverConfig {
-            hash_mb: 48,
-            grow_table: false,
-            ..Default::default()
-        },
-    );
+    let mut solver = Solver::new(geo, SolverConfig::for_engine(64));
     let mut spent = Vec::new();
     let (mut cpu, mut wall) = (0.0, 0.0);
     for line in text.lines().take(count) {

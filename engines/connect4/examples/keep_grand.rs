@@ -21,14 +21,7 @@ use kibitz_connect4::{Board, Geometry, Solver, SolverConfig, TimeControl};
 
 /// A fresh solver configured like the engine's (48 MiB of a 64 MiB engine, no growth).
 fn fresh(geo: Geometry<u64>) -> Solver<u64> {
-    Solver::new(
-        geo,
-        SolverConfig {
-            hash_mb: 48,
-            grow_table: false,
-            ..Default::default()
-        },
-    )
+    Solver::new(geo, SolverConfig::for_engine(64))
 }
 
 fn main() -> Result<(), String> {

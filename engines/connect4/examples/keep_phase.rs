@@ -57,14 +57,7 @@ fn main() -> Result<(), String> {
         if book.lookup(&b).is_some() {
             continue;
         }
-        let mut s = Solver::new(
-            geo,
-            SolverConfig {
-                hash_mb: 48,
-                grow_table: false,
-                ..Default::default()
-            },
-        );
+        let mut s = Solver::new(geo, SolverConfig::for_engine(64));
         let mut mb = MoveBounds::new(&s, &b);
         mb.apply_book(&book, &b);
         // What a cold engine knows: the book's value two plies earlier (`known_value`).

@@ -19,14 +19,7 @@ fn main() {
     );
     for moves in &args[1..] {
         let b = Board::<u64>::from_digits(7, 6, 4, moves).expect("legal moves");
-        let mut s = Solver::new(
-            geo,
-            SolverConfig {
-                hash_mb: 48,
-                grow_table: false,
-                ..Default::default()
-            },
-        );
+        let mut s = Solver::new(geo, SolverConfig::for_engine(64));
         s.set_node_limit(Some(nodes));
         let mut mb = MoveBounds::new(&s, &b);
         mb.apply_book(&kibitz_connect4::book::Book::embedded(), &b);

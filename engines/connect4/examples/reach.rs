@@ -13,14 +13,7 @@ use rand::{Rng, SeedableRng};
 
 fn run<B: Bits>(w: usize, h: usize, nodes: u64, per: usize, range: (usize, usize, usize)) {
     let geo = Geometry::<B>::new(w, h, 4).expect("size fits");
-    let mut solver = Solver::new(
-        geo,
-        SolverConfig {
-            hash_mb: 48,
-            grow_table: false,
-            ..Default::default()
-        },
-    );
+    let mut solver = Solver::new(geo, SolverConfig::for_engine(64));
     solver.set_node_limit(Some(nodes));
     let inf = TimeControl::infinite();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64((w * 16 + h) as u64);

@@ -217,7 +217,6 @@ fn phase(tc: &TimeControl, share: f64) -> TimeControl {
 
 impl<B: Bits + Into<u128>> Core<B> {
     fn new(geo: Geometry<B>, hash_mb: usize) -> Self {
-        let solver_mb = (hash_mb * 3 / 4).max(1);
         let search_mb = (hash_mb / 4).max(1);
         let is_standard = geo.columns() == 7 && geo.rows() == 6 && geo.connect() == 4;
         let search_config = SearchConfig {
@@ -229,15 +228,7 @@ impl<B: Bits + Into<u128>> Core<B> {
         };
         Self {
             geo,
-            solver: Solver::new(
-                geo,
-                SolverConfig {
-                    hash_mb: solver_mb,
-                    // Moves run under a clock: no table doubling in the middle of one.
-                    grow_table: false,
-                    ..Default::default()
-                },
-            ),
+            solver: Solver::new(geo, SolverConfig::for_engine(hash_mb)),
             searcher: Searcher::new(search_config.clone()),
             search_config,
             proven: Vec::new(),

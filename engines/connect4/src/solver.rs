@@ -119,6 +119,26 @@ pub struct SolverConfig {
     pub grow_table: bool,
 }
 
+impl SolverConfig {
+    /// The solver of an [`crate::Engine`] of `engine_mb` MiB: three quarters of the tables
+    /// (at least 1 MiB) and no table growth, since a move runs under a clock and a doubling
+    /// in the middle of one would cost it. Research tools that want "what the engine's
+    /// solver phase does" build their solver from this, so they follow the engine.
+    ///
+    /// ```
+    /// use kibitz_connect4::SolverConfig;
+    /// let c = SolverConfig::for_engine(64);
+    /// assert_eq!((c.hash_mb, c.grow_table), (48, false));
+    /// ```
+    pub fn for_engine(engine_mb: usize) -> Self {
+        Self {
+            hash_mb: (engine_mb * 3 / 4).max(1),
+            grow_table: false,
+            ..Default::default()
+        }
+    }
+}
+
 impl Default for SolverConfig {
     fn default() -> Self {
         Self {
