@@ -8,9 +8,9 @@
 //! remaining one or two plies (win / draw / loss at turn 60, connections on the way
 //! included), so the search's leaves near the limit are exact.
 
-use crate::board::Color;
+use crate::board::{Color, Move};
 use crate::eval::cached_result;
-use crate::movegen::for_each_move;
+use crate::movegen::{for_each_move, for_each_move_until};
 use crate::result::{decide, GameResult};
 use crate::state::{State, MAX_TURN};
 use crate::swarm::{summary, summary_after, Swarms};
@@ -38,43 +38,160 @@ fn result_value(state: &State, me: Color) -> Option<i32> {
 /// Why it is fast: at turn 60 the result needs only whether each colour is connected and its
 /// biggest swarm ([`crate::result::decide`]), so a move is two bitboard updates and one
 /// swarm summary of the mover's fish, from its swarms before the move (usually one or two
-/// flood fills); the opponent's summary is computed once (again only after a capture). No position is made, hashed or cached, and the first winning move ends
-/// the loop (nothing beats a win).
+/// flood fills); the opponent's summary is computed once (again only after a capture). No
+/// position is made, hashed or cached, and the first winning move ends the loop (nothing
+/// beats a win).
 fn last_move(state: &State) -> i32 {
+    let board = state.board();
+    let me = state.current() as usize;
+    let own_swarms = Swarms::of(board.fish[me].0);
+    let opp = board.fish[1 - me].0;
+    last_move_with(state, LIMIT_WIN, summary(opp), &mut None, |from, to| {
+        summary_after(&own_swarms, from, to)
+    })
+}
+
+/// [`last_move`]'s loop: the side to move's best result at turn 60, stopping as soon as it
+/// reaches `beta` (a refutation needs no better one). `theirs` is the opponent's summary
+/// (connected, biggest swarm) while nothing of it is captured; `mine(from, to)` the mover's
+/// summary after its fish on `from` swam to `to`. `killer`, if legal here, is tried first;
+/// a move that reaches `beta` is stored there (the same answer often refutes the next move
+/// of the opponent's too).
+#[inline(always)]
+fn last_move_with(
+    state: &State,
+    beta: i32,
+    theirs: (bool, u32),
+    killer: &mut Option<Move>,
+    mut mine: impl FnMut(usize, usize) -> (bool, u32),
+) -> i32 {
     let me = state.current();
     let (mi, oi) = (me as usize, me.other() as usize);
-    let board = state.board();
-    let (own, opp) = (board.fish[mi].0, board.fish[oi].0);
-    let opp_summary = summary(opp);
-    let own_swarms = Swarms::of(own);
+    let opp = state.board().fish[oi].0;
     let turn = state.turn() + 1;
-    let mut best = -LIMIT_WIN; // No legal move loses.
-    for_each_move(state, |from, to, _| {
-        if best == LIMIT_WIN {
-            return;
-        }
-        let to_bit = 1u128 << to;
-        let mine = summary_after(&own_swarms, from, to);
-        let theirs = if opp & to_bit != 0 {
+    let mut value = |from: usize, to: usize| {
+        let to_bit = 1u128 << (to & 127);
+        let after = if opp & to_bit != 0 {
             summary(opp ^ to_bit)
         } else {
-            opp_summary
+            theirs
         };
         let (mut connected, mut swarm) = ([false; 2], [0; 2]);
-        (connected[mi], swarm[mi]) = mine;
-        (connected[oi], swarm[oi]) = theirs;
-        let v = match decide(turn, connected, swarm).and_then(|r| r.winner) {
+        (connected[mi], swarm[mi]) = mine(from, to);
+        (connected[oi], swarm[oi]) = after;
+        match decide(turn, connected, swarm).and_then(|r| r.winner) {
             None => 0,
             Some(w) if w == me => LIMIT_WIN,
             Some(_) => -LIMIT_WIN,
-        };
-        best = best.max(v);
+        }
+    };
+    if let Some(k) = *killer {
+        if let (Ok(to), Some(from)) = (state.check(k), k.square()) {
+            let v = value(from, to);
+            if v >= beta {
+                return v;
+            }
+        }
+    }
+    let mut best = -LIMIT_WIN; // No legal move loses.
+    for_each_move_until(state, |from, to, dir| {
+        best = best.max(value(from, to));
+        if best >= beta {
+            *killer = Some(Move::from_square(from, dir));
+        }
+        best >= beta
     });
     best
 }
 
-/// Negamax over the last plies with alpha-beta, every move generated (the trees are at
-/// most two plies deep). Value from the side to move's view.
+/// Most moves a position can have: 16 fish (more only on boards built by hand, which then
+/// take the plain [`solve`]) times 8 directions.
+const MAX_MOVES: usize = 128;
+
+/// The exact value of the last two moves before the round limit (turn 58: RED's last move,
+/// then BLUE's answer) for the side to move, within the window `alpha..beta` (fail-hard:
+/// a value at or beyond a bound stands for "that bound or beyond").
+///
+/// Why it is fast (about [`last_move`]'s cost per answer instead of a made position, a
+/// win check and a one-ply solve per move):
+/// - No win check runs after RED's move (the server checks after BLUE's moves only), and
+///   the answers need no positions: one made position per RED move gives BLUE's move
+///   distances, everything else is bitboards and swarm summaries.
+/// - RED's moves are tried best-swarm first (the summary after each is needed anyway), so
+///   a winning move usually comes first and ends the solve.
+/// - BLUE's answers stop at the first refutation: a result no better for RED than its best
+///   move so far.
+/// - BLUE's swarm summary after its move (from, to) does not depend on RED's move unless RED
+///   captured, so it is computed once per (from, to) and reused by every RED move.
+fn last_two(state: &State, mut alpha: i32, beta: i32) -> i32 {
+    let me = state.current() as usize;
+    let board = state.board();
+    let (own, opp) = (board.fish[me].0, board.fish[1 - me].0);
+    if own.count_ones() > 16 || opp.count_ones() > 16 {
+        return solve(state, alpha, beta);
+    }
+    let own_swarms = Swarms::of(own);
+    let opp_swarms = Swarms::of(opp);
+    // RED's moves with its summary after each, best first.
+    let mut moves = [(0u8, 0u8, 0u8); MAX_MOVES];
+    let mut len = 0;
+    for_each_move_until(state, |from, to, _| {
+        let (connected, biggest) = summary_after(&own_swarms, from, to);
+        // Order key: connected first, then the biggest swarm.
+        let key = (biggest as u8 & 63) | u8::from(connected) << 6;
+        moves[len] = (from as u8, to as u8, key);
+        len += 1;
+        len == MAX_MOVES
+    });
+    if len == 0 {
+        return -LIMIT_WIN; // No legal move loses.
+    }
+    let moves = &mut moves[..len];
+    moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.2));
+    // BLUE's summary after (from, to) while RED captured nothing, by (index of the fish
+    // among BLUE's, to); NONE = not computed yet.
+    const NONE: u8 = 0xff;
+    let mut memo = [NONE; 16 * 128];
+    let mut best = -LIMIT_WIN;
+    let mut killer = None;
+    for &(from, to, key) in moves.iter() {
+        let (from, to) = (from as usize, to as usize);
+        let child = state.make(from, to);
+        let mine = (key & 64 != 0, (key & 63) as u32);
+        // RED's summary, the opponent's for BLUE's answers (recomputed only after a capture).
+        let theirs = mine;
+        let v = if opp & (1u128 << to) == 0 {
+            let memo = &mut memo;
+            -last_move_with(&child, -alpha, theirs, &mut killer, |f, t| {
+                let i = ((opp & ((1u128 << f) - 1)).count_ones() as usize & 15) << 7 | (t & 127);
+                let m = memo[i];
+                if m != NONE {
+                    return (m & 64 != 0, (m & 63) as u32);
+                }
+                let s = summary_after(&opp_swarms, f, t);
+                memo[i] = (s.1 as u8 & 63) | u8::from(s.0) << 6;
+                s
+            })
+        } else {
+            let captured = Swarms::of(opp ^ (1u128 << to));
+            -last_move_with(&child, -alpha, theirs, &mut killer, |f, t| {
+                summary_after(&captured, f, t)
+            })
+        };
+        if v > best {
+            best = v;
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Negamax over the last plies with alpha-beta, every move generated and made: the plain
+/// definition, kept for boards built by hand with more than 16 fish of a colour (which
+/// [`last_two`]'s tables do not hold). Value from the side to move's view.
 fn solve(state: &State, mut alpha: i32, beta: i32) -> i32 {
     if state.turn() + 1 == MAX_TURN as u32 {
         return last_move(state);
@@ -112,7 +229,11 @@ pub fn limit_value(state: &State, plies: u32) -> Option<i32> {
     if left == 0 || left > plies.min(2) {
         return None;
     }
-    Some(solve(state, -LIMIT_WIN, LIMIT_WIN))
+    Some(if left == 2 {
+        last_two(state, -LIMIT_WIN, LIMIT_WIN)
+    } else {
+        last_move(state)
+    })
 }
 
 #[cfg(test)]
@@ -171,5 +292,76 @@ mod tests {
         let start = State::start([(3, 3), (6, 7)]);
         assert_eq!(limit_value(&start, 2), None);
         assert_eq!(limit_value(&start, 0), None);
+    }
+
+    /// Random endings at turn 58 (RED's last move and BLUE's answer) from several kinds of
+    /// play: the two-ply solve equals the definition with the full window, and within any
+    /// window it fails hard on the right side.
+    #[test]
+    fn two_ply_solve_equals_brute_force_in_every_window() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(58);
+        let (mut seen, mut red_captures) = ([0u32; 3], 0);
+        let w = LIMIT_WIN;
+        for game in 0..300 {
+            let mut s = State::start(crate::kraken::random_pair(&mut rng));
+            while s.turn() < 58 && s.outcome().is_none() {
+                let moves = legal_moves(&s);
+                // Every third game prefers captures, so that captured fish and the answers
+                // of a side that lost one are exercised often.
+                let opp = s.board().fish_of(s.current().other());
+                let caps: Vec<_> = moves
+                    .iter()
+                    .filter(|&&m| opp.has(s.check(m).unwrap()))
+                    .collect();
+                let m = if game % 3 == 0 && !caps.is_empty() {
+                    *caps[rng.random_range(0..caps.len())]
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                };
+                s = s.apply(m).unwrap();
+            }
+            if s.outcome().is_some() {
+                continue;
+            }
+            let want = brute(&s);
+            assert_eq!(last_two(&s, -w, w), want, "{s}");
+            assert_eq!(solve(&s, -w, w), want, "{s}");
+            seen[(want.signum() + 1) as usize] += 1;
+            let opp = s.board().fish_of(Color::Blue);
+            red_captures += u32::from(
+                legal_moves(&s)
+                    .iter()
+                    .any(|&m| opp.has(s.check(m).unwrap())),
+            );
+            for (alpha, beta) in [(-w, 0), (0, w), (-w, -w + 1), (w - 1, w), (-1, 1)] {
+                let v = last_two(&s, alpha, beta);
+                if want <= alpha {
+                    assert!(v <= alpha, "{v} in ({alpha}, {beta}), want {want}\n{s}");
+                } else if want >= beta {
+                    assert!(v >= beta, "{v} in ({alpha}, {beta}), want {want}\n{s}");
+                } else {
+                    assert_eq!(v, want, "({alpha}, {beta})\n{s}");
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n >= 10), "{seen:?}");
+        assert!(red_captures >= 50, "{red_captures}");
+    }
+
+    /// A board built by hand with more fish than the game has takes the plain solve, with
+    /// the same result.
+    #[test]
+    fn two_ply_solve_of_a_crowded_board_equals_brute_force() {
+        use crate::board::{Board, Field};
+        let mut b = Board::empty();
+        for sq in 0..20 {
+            b.set(sq % 10, sq / 10 * 3, Field::Red);
+        }
+        for sq in 0..17 {
+            b.set(sq % 9, 1 + sq / 9 * 5, Field::Blue);
+        }
+        let s = State::from_board(b, 58).unwrap();
+        assert_eq!(limit_value(&s, 2), Some(brute(&s)), "{s}");
     }
 }
