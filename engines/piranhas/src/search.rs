@@ -88,6 +88,7 @@ pub struct Node {
     params: &'static EvalParams,
     options: NodeOptions,
     end_plies: u32,
+    end_qs: bool,
 }
 
 impl Node {
@@ -103,6 +104,7 @@ impl Node {
             params,
             options,
             end_plies: 0,
+            end_qs: true,
         }
     }
 
@@ -115,10 +117,24 @@ impl Node {
         }
     }
 
+    /// The same node with quiescence on (`true`, the default) or off below leaves whose value
+    /// is the exact round-limit solve: their captures cannot change that value except to
+    /// replace the solve's ±[`crate::endgame::LIMIT_WIN`] by a search win score.
+    pub fn with_end_qs(self, on: bool) -> Node {
+        Node { end_qs: on, ..self }
+    }
+
+    /// Whether this position's value is the exact round-limit solve (see
+    /// [`Node::with_end_plies`]), which needs no quiescence unless `end_qs` asks for it.
+    #[inline]
+    fn solved(&self) -> bool {
+        self.end_plies > 0 && self.state.turn() + self.end_plies >= MAX_TURN as u32
+    }
+
     /// The static value of the position (or the exact round-limit value of its last plies),
     /// without the leaf cache.
     pub fn evaluate_uncached(&self) -> Score {
-        if self.end_plies > 0 && self.state.turn() + self.end_plies >= MAX_TURN as u32 {
+        if self.solved() {
             if let Some(v) = crate::endgame::limit_value(&self.state, self.end_plies) {
                 return v;
             }
@@ -209,6 +225,9 @@ impl Game for Node {
     fn noisy_moves(&self, out: &mut Vec<Move>) {
         // Quiescence evaluates (stand pat) before it asks for the captures: the evaluation's
         // capture scan of this very position usually has them already.
+        if !self.end_qs && self.solved() {
+            return;
+        }
         if !crate::captures::recall_captures(&self.state, out) {
             captures_into(&self.state, out);
         }
@@ -301,6 +320,10 @@ pub struct EngineConfig {
     /// the default is 1 (BLUE's last move only): the two-ply solve wins at a fixed depth but
     /// costs about 5× the nodes per second near the end, and lost strength under time.
     pub end_plies: u32,
+    /// Quiescence below the exactly solved leaves of `end_plies` (true, the behaviour until
+    /// issue 38's second round) or not (false): their captures only turn a solved win or loss
+    /// into a search win score, at about a third of the nodes from turn 50 on.
+    pub end_qs: bool,
 }
 
 impl Default for EngineConfig {
@@ -325,6 +348,7 @@ impl Default for EngineConfig {
             // our server at 1/5 of the contest clock (both seatings): 2 scored 40.6–47.5 %
             // (327 games), 0 48.4 % (400), 1 51.0 % (200).
             end_plies: 1,
+            end_qs: true,
         }
     }
 }
@@ -416,7 +440,8 @@ impl Engine {
         mut on_iteration: impl FnMut(&Choice),
     ) -> Choice {
         let root = Node::with_options(*state, self.params, self.config.node)
-            .with_end_plies(self.config.end_plies);
+            .with_end_plies(self.config.end_plies)
+            .with_end_qs(self.config.end_qs);
         let mut report = |it: &SearchResult<Move>| {
             on_iteration(&Choice {
                 mv: it.best,
