@@ -16,6 +16,7 @@
 
 use crate::bitboard::{Bitboard, BOARD_MASK, NOT_COL0, NOT_COL9};
 use crate::board::Color;
+use crate::captures::LastMove;
 use crate::movegen::for_each_move;
 use crate::state::{State, MAX_TURN};
 use crate::swarm::biggest_swarm_set;
@@ -337,6 +338,13 @@ pub fn limit_terms(state: &State, hits: [u128; 2]) -> [i64; 3] {
 
 /// Evaluates `state` from the side to move's view.
 pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
+    evaluate_after(state, p, None)
+}
+
+/// [`evaluate`], told the move that led to `state` (if known), so that the capture scan can
+/// start from the previous position's ([`crate::captures::scan_and_remember`]); the value
+/// is the same.
+pub fn evaluate_after(state: &State, p: &EvalParams, last: Option<LastMove>) -> i32 {
     let me = state.current();
     let turn = state.turn().min(MAX_TURN as u32) as i64;
     let conc = p.conc_open as i64 + (p.conc_end as i64 - p.conc_open as i64) * turn / 60;
@@ -364,7 +372,7 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
     let late = turn >= LIMIT_FROM as i64 && (p.proj != 0 || p.outcome != 0 || p.exposed != 0);
     let mut scanned = None;
     if p.mobility == 0 && (p.capturable != 0 || late) {
-        let hits = crate::captures::scan_and_remember(state);
+        let hits = crate::captures::scan_and_remember(state, last);
         let (hits_opp, hits_me) = (hits[me as usize], hits[me.other() as usize]);
         score -= p.capturable as i64 * (hits_me.count_ones() as i64 - hits_opp.count_ones() as i64);
         scanned = Some(hits);

@@ -9,7 +9,8 @@
 use crate::bitboard::{Bitboard, BOARD_MASK};
 use crate::board::Color;
 use crate::board::Move;
-use crate::eval::{cached_features, cached_result, evaluate, EvalParams};
+use crate::captures::LastMove;
+use crate::eval::{cached_features, cached_result, evaluate, evaluate_after, EvalParams};
 use crate::movegen::{captures_into, for_each_move, legal_moves_into};
 use crate::result::GameResult;
 use crate::state::State;
@@ -89,6 +90,9 @@ pub struct Node {
     options: NodeOptions,
     end_plies: u32,
     end_qs: bool,
+    /// The move that led here (none at the root and after a pass): the capture scan starts
+    /// from the previous position's.
+    last: Option<LastMove>,
 }
 
 impl Node {
@@ -105,6 +109,7 @@ impl Node {
             options,
             end_plies: 0,
             end_qs: true,
+            last: None,
         }
     }
 
@@ -139,7 +144,7 @@ impl Node {
                 return v;
             }
         }
-        evaluate(&self.state, self.params)
+        evaluate_after(&self.state, self.params, self.last)
     }
 
     /// Target square of a legal move.
@@ -164,8 +169,19 @@ impl Game for Node {
 
     fn play(&self, m: Move) -> Self {
         let from = m.x as usize + 10 * m.y as usize;
+        let to = self.target(m);
+        let captured = self
+            .state
+            .board()
+            .fish_of(self.state.current().other())
+            .has(to);
         Node {
-            state: self.state.make(from, self.target(m)),
+            state: self.state.make(from, to),
+            last: Some(LastMove {
+                from: from as u8,
+                to: to as u8,
+                captured,
+            }),
             ..*self
         }
     }
@@ -241,6 +257,7 @@ impl Game for Node {
         };
         (allowed && self.state.turn() + 4 < 60).then(|| Node {
             state: self.state.pass(),
+            last: None,
             ..*self
         })
     }
