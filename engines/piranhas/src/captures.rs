@@ -260,7 +260,7 @@ thread_local! {
 
 /// Empties this thread's scan cache (tests: a scan must not come from an earlier one).
 #[cfg(test)]
-fn clear_cache() {
+pub(crate) fn clear_cache() {
     SCANS.with(|c| {
         c.borrow_mut().fill(Slot {
             fish: [0; 2],

@@ -244,8 +244,13 @@ impl Game for Node {
         if !self.end_qs && self.solved() {
             return;
         }
+        // When it does not (the value came from the leaf cache), a scan from the parent's is
+        // still cheaper than generating the captures.
         if !crate::captures::recall_captures(&self.state, out) {
-            captures_into(&self.state, out);
+            crate::captures::scan_and_remember(&self.state, self.last);
+            if !crate::captures::recall_captures(&self.state, out) {
+                captures_into(&self.state, out);
+            }
         }
     }
 

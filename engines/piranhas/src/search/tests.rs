@@ -184,3 +184,37 @@ fn quiescence_stops_at_solved_leaves_only_when_asked() {
     assert_eq!(quiet.score, full.score);
     assert!(quiet.nodes < full.nodes, "{} {}", quiet.nodes, full.nodes);
 }
+
+/// Quiescence's captures are those of move generation whether the position's evaluation
+/// scanned it, its parent was scanned, or nothing was (a leaf-cache hit, a fresh thread).
+#[test]
+fn noisy_moves_are_the_captures_with_or_without_a_scan() {
+    use rand::seq::IndexedRandom;
+    use rand::SeedableRng;
+    let params = intern(EvalParams::default());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    let mut listed = 0;
+    for game in 0..30 {
+        let mut node = Node::new(State::start(crate::kraken::random_pair(&mut rng)), params);
+        for ply in 0..60 {
+            if node.state.outcome().is_some() {
+                break;
+            }
+            match (game + ply) % 3 {
+                0 => crate::captures::clear_cache(),
+                1 => {
+                    node.evaluate_uncached();
+                }
+                _ => {}
+            }
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            captures_into(&node.state, &mut want);
+            node.noisy_moves(&mut got);
+            assert_eq!(got, want, "{}", node.state);
+            listed += got.len();
+            let moves = node.state.legal_moves();
+            node = node.play(*moves.choose(&mut rng).expect("not over"));
+        }
+    }
+    assert!(listed > 100, "{listed}");
+}
