@@ -2,7 +2,8 @@
 //! Searches positions of turn FROM to TO from the official playouts
 //! (`data/piranhas/playouts_small.jsonl.gz`, every STRIDE-th one, as `late_bench` picks
 //! them) to a fixed depth with fresh tables under settings A and B (`--param`-style lists,
-//! `name=value,name=value`, empty for the defaults), and prints how many chosen moves and
+//! `name=value,name=value`, empty for the defaults; `depth=N` overrides DEPTH for that
+//! side), and prints how many chosen moves and
 //! scores differ (each differing move with both scores), with each setting's nodes and
 //! thread CPU time.
 //!
@@ -32,7 +33,10 @@ fn config(depth: u32, params: &str) -> Result<EngineConfig, Box<dyn std::error::
     c.search.max_depth = depth;
     c.search.hash_mb = 2;
     for p in params.split(',').filter(|p| !p.is_empty()) {
-        c.apply(p)?;
+        match p.strip_prefix("depth=") {
+            Some(d) => c.search.max_depth = d.parse()?,
+            None => c.apply(p)?,
+        }
     }
     Ok(c)
 }
