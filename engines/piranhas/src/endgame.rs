@@ -117,8 +117,10 @@ const MAX_MOVES: usize = 128;
 /// - No win check runs after RED's move (the server checks after BLUE's moves only), and
 ///   the answers need no positions: one made position per RED move gives BLUE's move
 ///   distances, everything else is bitboards and swarm summaries.
-/// - RED's moves are tried best-swarm first (the summary after each is needed anyway), so
-///   a winning move usually comes first and ends the solve.
+/// - The best RED move of the thread's previous solve is tried first (sibling leaves of
+///   the search share most moves): when it wins, no other move is generated. Then RED's
+///   moves best-swarm first (the summary after each is needed anyway), so a winning move
+///   usually comes early and ends the solve.
 /// - BLUE's answers stop at the first refutation: a result no better for RED than its best
 ///   move so far.
 /// - BLUE's swarm summary after its move (from, to) does not depend on RED's move unless RED
@@ -132,37 +134,19 @@ fn last_two(state: &State, mut alpha: i32, beta: i32) -> i32 {
     }
     let own_swarms = Swarms::of(own);
     let opp_swarms = Swarms::of(opp);
-    // RED's moves with its summary after each, best first.
-    let mut moves = [(0u8, 0u8, 0u8); MAX_MOVES];
-    let mut len = 0;
-    for_each_move_until(state, |from, to, _| {
-        let (connected, biggest) = summary_after(&own_swarms, from, to);
-        // Order key: connected first, then the biggest swarm.
-        let key = (biggest as u8 & 63) | u8::from(connected) << 6;
-        moves[len] = (from as u8, to as u8, key);
-        len += 1;
-        len == MAX_MOVES
-    });
-    if len == 0 {
-        return -LIMIT_WIN; // No legal move loses.
-    }
-    let moves = &mut moves[..len];
-    moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.2));
     // BLUE's summary after (from, to) while RED captured nothing, by (index of the fish
     // among BLUE's, to); NONE = not computed yet.
     const NONE: u8 = 0xff;
     let mut memo = [NONE; 16 * 128];
-    let mut best = -LIMIT_WIN;
     let mut killer = None;
-    for &(from, to, key) in moves.iter() {
-        let (from, to) = (from as usize, to as usize);
+    // RED's value of its move (from, to) after which its summary is `mine`, below `alpha`
+    // meaning "at most alpha".
+    let mut value = |from: usize, to: usize, mine: (bool, u32), alpha: i32| {
         let child = state.make(from, to);
-        let mine = (key & 64 != 0, (key & 63) as u32);
-        // RED's summary, the opponent's for BLUE's answers (recomputed only after a capture).
-        let theirs = mine;
-        let v = if opp & (1u128 << to) == 0 {
+        // RED's summary is the opponent's for BLUE's answers (recomputed after a capture).
+        if opp & (1u128 << to) == 0 {
             let memo = &mut memo;
-            -last_move_with(&child, -alpha, theirs, &mut killer, |f, t| {
+            -last_move_with(&child, -alpha, mine, &mut killer, |f, t| {
                 let i = ((opp & ((1u128 << f) - 1)).count_ones() as usize & 15) << 7 | (t & 127);
                 let m = memo[i];
                 if m != NONE {
@@ -174,19 +158,60 @@ fn last_two(state: &State, mut alpha: i32, beta: i32) -> i32 {
             })
         } else {
             let captured = Swarms::of(opp ^ (1u128 << to));
-            -last_move_with(&child, -alpha, theirs, &mut killer, |f, t| {
+            -last_move_with(&child, -alpha, mine, &mut killer, |f, t| {
                 summary_after(&captured, f, t)
             })
-        };
+        }
+    };
+    // The best move of the last solve on this thread first (siblings in the search share
+    // most moves): when it wins, nothing else is generated.
+    let mut best = -LIMIT_WIN;
+    let mut best_move = None;
+    if let Some(k) = LAST_BEST.get() {
+        if let (Ok(to), Some(from)) = (state.check(k), k.square()) {
+            best = value(from, to, summary_after(&own_swarms, from, to), alpha);
+            best_move = Some(k);
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                return best;
+            }
+        }
+    }
+    // RED's moves with its summary after each, best first.
+    let mut moves = [(Move::default(), 0u8, 0u8); MAX_MOVES];
+    let mut len = 0;
+    for_each_move_until(state, |from, to, dir| {
+        let (connected, biggest) = summary_after(&own_swarms, from, to);
+        // Order key: connected first, then the biggest swarm.
+        let key = (biggest as u8 & 63) | u8::from(connected) << 6;
+        moves[len] = (Move::from_square(from, dir), to as u8, key);
+        len += 1;
+        len == MAX_MOVES
+    });
+    if len == 0 {
+        return -LIMIT_WIN; // No legal move loses.
+    }
+    let moves = &mut moves[..len];
+    moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.2));
+    for &(m, to, key) in moves.iter() {
+        let from = m.square().unwrap_or(0);
+        let v = value(from, to as usize, (key & 64 != 0, (key & 63) as u32), alpha);
         if v > best {
             best = v;
+            best_move = Some(m);
             alpha = alpha.max(v);
             if alpha >= beta {
                 break;
             }
         }
     }
+    LAST_BEST.set(best_move);
     best
+}
+
+thread_local! {
+    /// The best move of this thread's last [`last_two`] (tried first by the next one).
+    static LAST_BEST: std::cell::Cell<Option<Move>> = const { std::cell::Cell::new(None) };
 }
 
 /// Negamax over the last plies with alpha-beta, every move generated and made: the plain
