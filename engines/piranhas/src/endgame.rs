@@ -39,16 +39,106 @@ fn result_value(state: &State, me: Color) -> Option<i32> {
 /// biggest swarm ([`crate::result::decide`]), so a move is two bitboard updates and one
 /// swarm summary of the mover's fish, from its swarms before the move (usually one or two
 /// flood fills); the opponent's summary is computed once (again only after a capture). No
-/// position is made, hashed or cached, and the first winning move ends the loop (nothing
-/// beats a win).
+/// position is made or hashed, and the first winning move ends the loop (nothing beats a
+/// win). The thread keeps the mover's summaries per move, the opponent's summary and the
+/// last winning move between solves ([`LastMoveMemo`]): sibling leaves share them.
 fn last_move(state: &State) -> i32 {
     let board = state.board();
     let me = state.current() as usize;
-    let own_swarms = Swarms::of(board.fish[me].0);
-    let opp = board.fish[1 - me].0;
-    last_move_with(state, LIMIT_WIN, summary(opp), &mut None, |from, to| {
-        summary_after(&own_swarms, from, to)
+    let (own, opp) = (board.fish[me].0, board.fish[1 - me].0);
+    if own.count_ones() > 16 {
+        let own_swarms = Swarms::of(own);
+        return last_move_with(state, LIMIT_WIN, summary(opp), &mut None, |from, to| {
+            summary_after(&own_swarms, from, to)
+        });
+    }
+    LAST_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        let m = &mut *m;
+        m.summaries.reset(own);
+        if m.opp != Some(opp) {
+            m.opp = Some(opp);
+            m.opp_summary = summary(opp);
+        }
+        // The mover's swarms only when a summary is not memoised yet.
+        let mut own_swarms = None;
+        let summaries = &mut m.summaries;
+        last_move_with(
+            state,
+            LIMIT_WIN,
+            m.opp_summary,
+            &mut m.killer,
+            |from, to| summaries.get_with(from, to, &mut own_swarms),
+        )
     })
+}
+
+/// What [`last_move`] keeps on the thread between solves: the solves of sibling leaves
+/// (after different RED moves at turn 58) mostly share BLUE's fish, and often RED's.
+#[derive(Default)]
+struct LastMoveMemo {
+    /// The mover's summaries after its moves.
+    summaries: SummaryMemo,
+    /// The opponent's fish of the last solve and their summary.
+    opp: Option<u128>,
+    /// Summary of `opp`.
+    opp_summary: (bool, u32),
+    /// The last winning move (tried first).
+    killer: Option<Move>,
+}
+
+/// Swarm summaries (connected, biggest swarm) of one colour's fish after each of its
+/// moves, by (index of the moving fish among the colour's, target), computed on demand.
+/// At most 16 fish (the caller checks).
+#[derive(Clone)]
+struct SummaryMemo {
+    fish: u128,
+    /// `(biggest | connected << 6)` or [`SummaryMemo::NONE`].
+    table: [u8; 16 * 128],
+}
+
+impl SummaryMemo {
+    /// Not computed yet.
+    const NONE: u8 = 0xff;
+
+    /// An empty memo for `fish`.
+    fn new(fish: u128) -> SummaryMemo {
+        SummaryMemo {
+            fish,
+            table: [Self::NONE; 16 * 128],
+        }
+    }
+
+    /// Keeps the memo if it is for `fish`, else empties it for `fish`.
+    fn reset(&mut self, fish: u128) {
+        if self.fish != fish {
+            self.fish = fish;
+            self.table.fill(Self::NONE);
+        }
+    }
+
+    /// [`summary_after`] of this memo's fish for the move from `from` to `to`, memoised;
+    /// `swarms` holds the swarms of the fish once a summary needed computing.
+    #[inline(always)]
+    fn get_with(&mut self, from: usize, to: usize, swarms: &mut Option<Swarms>) -> (bool, u32) {
+        let below = self.fish & ((1u128 << (from & 127)) - 1);
+        let i = (below.count_ones() as usize & 15) << 7 | (to & 127);
+        let m = self.table[i];
+        if m != Self::NONE {
+            return (m & 64 != 0, (m & 63) as u32);
+        }
+        let fish = self.fish;
+        let s = summary_after(swarms.get_or_insert_with(|| Swarms::of(fish)), from, to);
+        self.table[i] = (s.1 as u8 & 63) | u8::from(s.0) << 6;
+        s
+    }
+}
+
+impl Default for SummaryMemo {
+    fn default() -> Self {
+        // Fish 0 never has moves, so nothing is looked up before a reset.
+        SummaryMemo::new(0)
+    }
 }
 
 /// [`last_move`]'s loop: the side to move's best result at turn 60, stopping as soon as it
@@ -210,6 +300,10 @@ fn last_two(state: &State, mut alpha: i32, beta: i32) -> i32 {
 }
 
 thread_local! {
+    /// [`last_move`]'s memory on this thread.
+    static LAST_MEMO: std::cell::RefCell<LastMoveMemo> =
+        std::cell::RefCell::new(LastMoveMemo::default());
+
     /// The best move of this thread's last [`last_two`] (tried first by the next one).
     static LAST_BEST: std::cell::Cell<Option<Move>> = const { std::cell::Cell::new(None) };
 }
@@ -388,5 +482,33 @@ mod tests {
         }
         let s = State::from_board(b, 58).unwrap();
         assert_eq!(limit_value(&s, 2), Some(brute(&s)), "{s}");
+    }
+
+    /// The one-ply solve of siblings (every RED move of a turn-58 position: BLUE's fish
+    /// shared, so the thread's memoised summaries and last winning move are reused, and
+    /// RED's captures make them stale) equals the definition.
+    #[test]
+    fn one_ply_solves_of_siblings_equal_brute_force() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(59);
+        let (mut solved, mut wins) = (0, 0);
+        for _ in 0..60 {
+            let mut s = State::start(crate::kraken::random_pair(&mut rng));
+            while s.turn() < 58 && s.outcome().is_none() {
+                let moves = legal_moves(&s);
+                s = s.apply(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            if s.outcome().is_some() {
+                continue;
+            }
+            for m in legal_moves(&s) {
+                let child = s.apply(m).unwrap();
+                let v = limit_value(&child, 1).expect("one ply left");
+                assert_eq!(v, brute(&child), "{child}");
+                solved += 1;
+                wins += u32::from(v == LIMIT_WIN);
+            }
+        }
+        assert!(solved > 1000 && wins > 100, "{solved} {wins}");
     }
 }
