@@ -340,7 +340,8 @@ pub struct EngineConfig {
     /// ([`crate::endgame::limit_value`]) instead of evaluated: BLUE's last move, which RED
     /// cannot answer, decides many games at turn 60 (issue 38). 0 is the `v4` behaviour;
     /// the default is 1 (BLUE's last move only): the two-ply solve wins at a fixed depth but
-    /// costs about 5× the nodes per second near the end, and lost strength under time.
+    /// cost 5.5× the CPU per node from turn 50 on and lost strength under time; the
+    /// bitboard solve ([`crate::endgame`]) brought that to 2.0–2.4× (issue 38, third round).
     pub end_plies: u32,
     /// Quiescence below the exactly solved leaves of `end_plies` (true, the behaviour until
     /// issue 38's second round) or not (false): their captures only turn a solved win or loss
@@ -368,7 +369,10 @@ impl Default for EngineConfig {
             // last two plies (2) beat v4 (0) by +25.2 ± 10.9 over 400 games, but a two-ply
             // solve per leaf cuts nodes/s ~5.5× from turn 50 on. Against 885fa0d's bot through
             // our server at 1/5 of the contest clock (both seatings): 2 scored 40.6–47.5 %
-            // (327 games), 0 48.4 % (400), 1 51.0 % (200).
+            // (327 games), 0 48.4 % (400), 1 51.0 % (200). Third round: the two-ply solve on
+            // bitboards is 3.0× faster (late_bench 50-58 at end_plies=2: 10.2 → 3.4 s CPU,
+            // same nodes); from turn 50 on it still costs 2.0× (end_qs=0) to 2.4× the CPU per
+            // node of end_plies=1, 2.5× to 2.9× per search of the same depth (end_choices).
             end_plies: 1,
             end_qs: true,
         }
