@@ -10,7 +10,7 @@ use crate::bitboard::{Bitboard, BOARD_MASK};
 use crate::board::Color;
 use crate::board::Move;
 use crate::captures::LastMove;
-use crate::eval::{cached_features, cached_result, evaluate, evaluate_after, EvalParams};
+use crate::eval::{cached_features_with, cached_result, evaluate, evaluate_after, EvalParams};
 use crate::movegen::{captures_into, for_each_move, legal_moves_into};
 use crate::result::GameResult;
 use crate::state::State;
@@ -278,7 +278,7 @@ impl Game for Node {
 /// target square must touch every swarm except, possibly, a single fish that moves.
 pub fn union_threat(state: &State, c: Color) -> bool {
     let fish = state.board().fish_of(c);
-    let f = cached_features(fish, state.coordinate_sums(c));
+    let f = cached_features_with(fish, state.coordinate_sums(c), false);
     if f.groups <= 1 {
         return f.fish > 0;
     }
