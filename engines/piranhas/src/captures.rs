@@ -9,6 +9,7 @@
 
 use crate::bitboard::{LINES, SQUARES, TABLES};
 use crate::board::{Direction, Move};
+use crate::movegen::TARGETS;
 use crate::state::State;
 
 /// Line ids of each kind as `start..end` (see `Tables::line_id`).
@@ -182,31 +183,32 @@ impl Scan {
     pub fn push_mover_captures(&self, state: &State, out: &mut Vec<Move>) -> bool {
         let mover = state.current() as usize;
         let (own, opp) = (state.board().fish[mover].0, state.board().fish[1 - mover].0);
+        // Bit tests on the 64-bit halves (square 127, "off the board", is never a fish).
+        let halves = [own as u64, (own >> 64) as u64];
+        let is_own = |sq: usize| (halves[(sq >> 6) & 1] >> (sq & 63)) & 1 != 0;
         let mut keys = [0u16; MAX_KEPT];
         let mut len = 0;
         for (kind, hits) in self.kind.iter().enumerate() {
             let mut h = hits[mover];
-            let (up, down, step) = KIND_DIRS[kind];
+            let (up, down, _) = KIND_DIRS[kind];
             while h != 0 {
                 let t = h.trailing_zeros() as usize & 127;
                 h &= h - 1;
-                // The capture runs along the line through its target: the same count. Of
-                // the two fish that may have reached it, keep those that are there and
-                // whose path is clear.
-                let d = state.line_count(t, kind);
-                for (dir, from) in [
-                    (up, t as i32 - (d * step) as i32),
-                    (down, t as i32 + (d * step) as i32),
-                ] {
-                    let from = from as usize & 127;
-                    if from >= SQUARES
-                        || own >> from & 1 == 0
-                        || STEP_OK[dir][d as usize & 15] >> from & 1 == 0
-                    {
-                        continue;
-                    }
-                    let path = TABLES.ray[dir][from] ^ TABLES.ray[dir][t] ^ (1u128 << t);
-                    if path & opp != 0 {
+                // The capture runs along the line through its target: the same count d.
+                // The fish that reached it stands d steps back in one of the two
+                // directions; when both are the mover's, the path decides.
+                let d = state.line_count(t, kind) as usize & 15;
+                let row = &TARGETS[t];
+                let from_up = row[down * 16 + d] as usize;
+                let from_down = row[up * 16 + d] as usize;
+                let (a, b) = (is_own(from_up), is_own(from_down));
+                let clear = |dir: usize, from: usize| {
+                    let path = TABLES.ray[dir][from & 127] ^ TABLES.ray[dir][t] ^ (1u128 << t);
+                    path & opp == 0
+                };
+                let both = a && b;
+                for (ok, dir, from) in [(a, up, from_up), (b, down, from_down)] {
+                    if !ok || (both && !clear(dir, from)) {
                         continue;
                     }
                     if len == MAX_KEPT {
