@@ -544,4 +544,41 @@ mod tests {
         }
         assert!(moves > 1000 && captures > 50, "{moves} {captures}");
     }
+
+    /// A target two of the mover's fish reach along one line: both listed when both paths
+    /// are clear, only the clear one when an opponent fish blocks the other.
+    #[test]
+    fn a_target_reached_from_both_sides_lists_each_clear_path() {
+        use crate::board::{Board, Field};
+        for (fish, want) in [
+            // Row 0: RED 1 and 7, BLUE 4: three fish, both reach 4.
+            (&[(1, Field::Red), (4, Field::Blue), (7, Field::Red)][..], 2),
+            // RED 0 and 8, BLUE 2 and 4: four fish, BLUE 2 blocks RED 0's way to 4.
+            (
+                &[
+                    (0, Field::Red),
+                    (2, Field::Blue),
+                    (4, Field::Blue),
+                    (8, Field::Red),
+                ][..],
+                1,
+            ),
+        ] {
+            let mut b = Board::empty();
+            for &(x, f) in fish {
+                b.set(x, 0, f);
+            }
+            b.set(5, 5, Field::Blue);
+            let s = State::from_board(b, 0).unwrap();
+            let mut caps = Vec::new();
+            crate::movegen::captures_into(&s, &mut caps);
+            let to_four: Vec<_> = caps.iter().filter(|m| s.check(**m) == Ok(4)).collect();
+            assert_eq!(to_four.len(), want, "{caps:?}");
+            clear_cache();
+            scan_and_remember(&s, None);
+            let mut listed = Vec::new();
+            assert!(recall_captures(&s, &mut listed));
+            assert_eq!(listed, caps, "{s}");
+        }
+    }
 }
