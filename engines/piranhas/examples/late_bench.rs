@@ -9,7 +9,8 @@
 //! `kibitz piranhas bench`, signature 647,281 nodes), without building the whole CLI.
 //!
 //! Run: `cargo run --release -p kibitz-piranhas --example late_bench [-- DEPTH [STRIDE [MB
-//! [FROM TO]]]]` (defaults: depth 5, every 12th position, 2 MB tables, turns 30 to 58; a
+//! [FROM TO [END_PLIES]]]]]` (defaults: depth 5, every 12th position, 2 MB tables, turns 30
+//! to 58, the engine's default `end_plies`; a
 //! larger table mostly measures the allocation of a fresh one per position, which is also
 //! why `bench` is noisy: page clearing of its 3 × 16 MB tables is a tenth of its CPU time).
 
@@ -46,6 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hash_mb: usize = args.get(2).map_or(Ok(2), |a| a.parse())?;
     let from: u32 = args.get(3).map_or(Ok(30), |a| a.parse())?;
     let to: u32 = args.get(4).map_or(Ok(58), |a| a.parse())?;
+    let end_plies: Option<u32> = args.get(5).map(|a| a.parse()).transpose()?;
     if stride == 0 {
         return Err("STRIDE must be at least 1".into());
     }
@@ -69,6 +71,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut config = EngineConfig::default();
         config.search.max_depth = depth;
         config.search.hash_mb = hash_mb;
+        if let Some(p) = end_plies {
+            config.end_plies = p;
+        }
         let mut engine = Engine::new(config);
         nodes += engine.choose(s, &TimeControl::infinite()).nodes;
     }

@@ -9,6 +9,7 @@
 
 use crate::bitboard::{LINES, SQUARES, TABLES};
 use crate::board::{Direction, Move};
+use crate::movegen::TARGETS;
 use crate::state::State;
 
 /// Line ids of each kind as `start..end` (see `Tables::line_id`).
@@ -94,60 +95,131 @@ fn keep_clear_paths(mut cand: u128, opp: u128, dir: usize, d: u32, step: i32) ->
 /// falling; per line the positive direction first), see [`crate::movegen::for_each_move`].
 const GEN_INDEX: [u16; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
 
-/// Most captures of the side to move a scan keeps as moves (more happen only in contrived
-/// positions; the scan then says so and the caller generates them itself).
-const MAX_KEPT: usize = 48;
+/// Direction of each generation index (inverse of [`GEN_INDEX`]).
+const GEN_ORDER: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
 
-/// What one scan of a position found.
-#[derive(Clone, Copy, Debug)]
+/// Most captures a position can have: 16 fish times 8 directions (boards built by hand with
+/// more fish may have more; the mover's list then says so and the caller generates it).
+const MAX_KEPT: usize = 128;
+
+/// What one scan of a position found: both colours' captures by line kind. It depends on
+/// the two fish bitboards only (the Kraken never lies on a capture's target and does not
+/// block), so the position a move leads to can be scanned from the one before it by
+/// redoing only the lines through the move's two squares ([`Scan::after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scan {
     /// Opponent fish capturable by RED (`[0]`) and by BLUE (`[1]`).
     pub by: [u128; 2],
-    mover: usize,
-    /// The side to move's captures as `from · 8 + generation index of the direction`.
-    keys: [u16; MAX_KEPT],
-    len: usize,
-    overflow: bool,
+    /// `kind[k][c]`: the opponent fish that colour `c` captures along lines of kind `k`
+    /// (either direction).
+    kind: [[u128; 2]; 4],
 }
 
 impl Scan {
-    /// A scan that found nothing.
+    /// A scan that found nothing (that of a board without fish).
     const EMPTY: Scan = Scan {
         by: [0; 2],
-        mover: 0,
-        keys: [0; MAX_KEPT],
-        len: 0,
-        overflow: false,
+        kind: [[0; 2]; 4],
     };
 
-    /// Notes the captures of the side to move landing on `hits`, `d` steps along `dir`.
+    /// Sets [`Scan::by`] from the captures by line kind.
     #[inline(always)]
-    fn record(&mut self, c: usize, mut hits: u128, dir: usize, d: usize, step: i32) {
-        if c != self.mover {
-            return;
-        }
-        while hits != 0 {
-            let t = hits.trailing_zeros() as i32;
-            hits &= hits - 1;
-            let from = (t - d as i32 * step) as u16;
-            if self.len < MAX_KEPT {
-                self.keys[self.len] = from * 8 + GEN_INDEX[dir];
-                self.len += 1;
-            } else {
-                self.overflow = true;
-            }
-        }
+    fn sum(&mut self) {
+        let k = &self.kind;
+        self.by = [
+            k[0][0] | k[1][0] | k[2][0] | k[3][0],
+            k[0][1] | k[1][1] | k[2][1] | k[3][1],
+        ];
     }
 
-    /// Appends the side to move's captures to `out` in generation order (as
-    /// [`crate::movegen::captures_into`] lists them); false (and nothing appended) if there
-    /// were too many to keep.
-    pub fn push_mover_captures(&self, out: &mut Vec<Move>) -> bool {
-        if self.overflow {
-            return false;
+    /// The scan of `fish` (both colours' bitboards), given this scan of a board that differs
+    /// from it on squares `a` and `b` only (a move's start and target): every line through
+    /// one of them is scanned again (a capture depends on its own line only), the rest is
+    /// kept. In place, as the scan cache wants it.
+    #[inline(always)]
+    fn redo_lines(&mut self, fish: [u128; 2], a: usize, b: usize) {
+        let occ = fish[0] | fish[1];
+        let (a, b) = (a & 127, b & 127);
+        macro_rules! kind {
+            ($k:literal) => {{
+                let (la, lb) = (
+                    TABLES.line_id[a][$k] as usize & 63,
+                    TABLES.line_id[b][$k] as usize & 63,
+                );
+                let (ma, mb) = (LINE_MASK[la], LINE_MASK[lb]);
+                let clear = !(ma | mb);
+                self.kind[$k][0] &= clear;
+                self.kind[$k][1] &= clear;
+                let d = (occ & ma).count_ones();
+                if d >= 2 {
+                    line_captures($k, d, ma, fish, &mut self.kind[$k]);
+                }
+                if lb != la {
+                    let d = (occ & mb).count_ones();
+                    if d >= 2 {
+                        line_captures($k, d, mb, fish, &mut self.kind[$k]);
+                    }
+                }
+            }};
         }
-        let mut keys = self.keys;
-        let keys = &mut keys[..self.len];
+        kind!(0);
+        kind!(1);
+        kind!(2);
+        kind!(3);
+        self.sum();
+    }
+
+    /// The scan of `fish` (both colours' bitboards) from this scan of a board that differs
+    /// from it on squares `a` and `b` only (see [`Scan::redo_lines`]).
+    pub fn after_move(&self, fish: [u128; 2], a: usize, b: usize) -> Scan {
+        let mut s = *self;
+        redo_dispatch(&mut s, fish, a, b);
+        s
+    }
+
+    /// Appends the captures of `state`'s side to move to `out` in generation order (as
+    /// [`crate::movegen::captures_into`] lists them); `self` must be the scan of `state`.
+    /// False (and nothing appended) if there are more than a game can have.
+    pub fn push_mover_captures(&self, state: &State, out: &mut Vec<Move>) -> bool {
+        let mover = state.current() as usize;
+        let (own, opp) = (state.board().fish[mover].0, state.board().fish[1 - mover].0);
+        // Bit tests on the 64-bit halves (square 127, "off the board", is never a fish).
+        let halves = [own as u64, (own >> 64) as u64];
+        let is_own = |sq: usize| (halves[(sq >> 6) & 1] >> (sq & 63)) & 1 != 0;
+        let mut keys = [0u16; MAX_KEPT];
+        let mut len = 0;
+        for (kind, hits) in self.kind.iter().enumerate() {
+            let mut h = hits[mover];
+            let (up, down, _) = KIND_DIRS[kind];
+            while h != 0 {
+                let t = h.trailing_zeros() as usize & 127;
+                h &= h - 1;
+                // The capture runs along the line through its target: the same count d.
+                // The fish that reached it stands d steps back in one of the two
+                // directions; when both are the mover's, the path decides.
+                let d = state.line_count(t, kind) as usize & 15;
+                let row = &TARGETS[t];
+                let from_up = row[down * 16 + d] as usize;
+                let from_down = row[up * 16 + d] as usize;
+                let (a, b) = (is_own(from_up), is_own(from_down));
+                let clear = |dir: usize, from: usize| {
+                    let path = TABLES.ray[dir][from & 127] ^ TABLES.ray[dir][t] ^ (1u128 << t);
+                    path & opp == 0
+                };
+                let both = a && b;
+                for (ok, dir, from) in [(a, up, from_up), (b, down, from_down)] {
+                    if !ok || (both && !clear(dir, from)) {
+                        continue;
+                    }
+                    if len == MAX_KEPT {
+                        return false;
+                    }
+                    keys[len] = from as u16 * 8 + GEN_INDEX[dir];
+                    len += 1;
+                }
+            }
+        }
+        let keys = &mut keys[..len];
         keys.sort_unstable();
         out.extend(keys.iter().map(|&k| {
             let k = k as usize;
@@ -157,86 +229,150 @@ impl Scan {
     }
 }
 
-/// The last scan on this thread and the position it belongs to (both fish bitboards and
-/// the side to move: everything captures depend on).
-struct Memo {
-    key: (u128, u128, bool),
-    valid: bool,
+/// The move that led to a position, so that its capture scan can start from the previous
+/// position's ([`scan_and_remember`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LastMove {
+    /// Start square of the fish that moved.
+    pub from: u8,
+    /// Its target square.
+    pub to: u8,
+    /// Whether it captured a fish there.
+    pub captured: bool,
+}
+
+/// Log2 of the slots of the per-thread scan cache.
+const SLOT_BITS: u32 = 6;
+
+/// One slot of the scan cache: the position's fish bitboards and its scan.
+#[derive(Clone, Copy)]
+struct Slot {
+    fish: [u128; 2],
     scan: Scan,
 }
 
 thread_local! {
-    static LAST: std::cell::RefCell<Memo> = const {
-        std::cell::RefCell::new(Memo { key: (0, 0, false), valid: false, scan: Scan::EMPTY })
-    };
+    /// The last scans on this thread, direct-mapped by the fish bitboards (a hit is exact:
+    /// the key is both bitboards, everything a scan depends on). An empty slot holds the
+    /// scan of a board without fish, which is correct for that board.
+    static SCANS: std::cell::RefCell<Box<[Slot]>> = std::cell::RefCell::new(
+        vec![Slot { fish: [0; 2], scan: Scan::EMPTY }; 1 << SLOT_BITS].into_boxed_slice(),
+    );
 }
 
-fn memo_key(state: &State) -> (u128, u128, bool) {
-    let b = state.board();
-    (b.fish[0].0, b.fish[1].0, state.turn() % 2 == 1)
+/// Empties this thread's scan cache (tests: a scan must not come from an earlier one).
+#[cfg(test)]
+pub(crate) fn clear_cache() {
+    SCANS.with(|c| {
+        c.borrow_mut().fill(Slot {
+            fish: [0; 2],
+            scan: Scan::EMPTY,
+        })
+    });
 }
 
-/// [`scan`], remembered on this thread so that [`recall_captures`] on the same position
-/// (quiescence: the stand-pat evaluation, then the captures) need not search again.
-pub fn scan_and_remember(state: &State) -> [u128; 2] {
-    LAST.with(|m| {
-        let mut m = m.borrow_mut();
-        m.key = memo_key(state);
-        m.valid = true;
-        scan_dispatch(state, &mut m.scan);
-        m.scan.by
-    })
-}
-
-/// Appends the side to move's captures (in generation order) from this thread's last
-/// [`scan_and_remember`] if it was of this position; false if not (nothing appended).
-pub fn recall_captures(state: &State, out: &mut Vec<Move>) -> bool {
-    LAST.with(|m| {
-        let m = m.borrow();
-        m.valid && m.key == memo_key(state) && m.scan.push_mover_captures(out)
-    })
-}
-
-/// Direction of each generation index (inverse of [`GEN_INDEX`]).
-const GEN_ORDER: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
-
-/// The captures along the lines of kind `KIND` whose fish count is `D` (their squares are
-/// `lines`), in both directions and for both colours, added to the scan. Generic over the
-/// kind and the distance so that every shift and mask is a constant.
+/// The cache slot of a pair of fish bitboards.
 #[inline(always)]
-fn bucket<const KIND: usize, const D: usize>(lines: u128, fish: [u128; 2], scan: &mut Scan) {
-    let (up, down, step) = KIND_DIRS[KIND];
-    let amount = D as u32 * step;
+fn slot(fish: [u128; 2]) -> usize {
+    let [r, b] = fish;
+    let h = (r as u64 ^ (r >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ (b as u64 ^ (b >> 64) as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    (h >> (64 - SLOT_BITS)) as usize
+}
+
+/// Both fish bitboards of a position.
+#[inline(always)]
+fn fish_of(state: &State) -> [u128; 2] {
+    let b = state.board();
+    [b.fish[0].0, b.fish[1].0]
+}
+
+/// Both colours' capture targets of `state` (as [`capture_targets_both`]), remembered on this
+/// thread: from the cache if this board was scanned lately, else from the scan of the
+/// position before `last` (the move that led here) if that one is cached, by rescanning the
+/// lines through the move's squares; else by a full scan, from which the previous position's
+/// scan is derived and cached too (its other children will start from it).
+/// [`recall_captures`] then lists the mover's captures without a new scan.
+pub fn scan_and_remember(state: &State, last: Option<LastMove>) -> [u128; 2] {
+    let fish = fish_of(state);
+    SCANS.with(|c| {
+        let mut c = c.borrow_mut();
+        let i = slot(fish);
+        if c[i].fish == fish {
+            return c[i].scan.by;
+        }
+        let Some(m) = last else {
+            let scan = full_scan(state);
+            c[i] = Slot { fish, scan };
+            return scan.by;
+        };
+        let (from, to) = (1u128 << (m.from & 127), 1u128 << (m.to & 127));
+        let mover = state.current().other() as usize;
+        let mut before = fish;
+        before[mover] ^= from | to;
+        if m.captured {
+            before[1 - mover] |= to;
+        }
+        let j = slot(before);
+        if c[j].fish == before {
+            c[i] = c[j];
+            c[i].fish = fish;
+            redo_dispatch(&mut c[i].scan, fish, m.from as usize, m.to as usize);
+        } else {
+            let scan = full_scan(state);
+            c[j] = Slot {
+                fish: before,
+                scan: scan.after_move(before, m.from as usize, m.to as usize),
+            };
+            c[i] = Slot { fish, scan };
+        }
+        c[i].scan.by
+    })
+}
+
+/// Appends the side to move's captures (in generation order) from this thread's scan
+/// cache if it holds this position; false if not (nothing appended).
+pub fn recall_captures(state: &State, out: &mut Vec<Move>) -> bool {
+    let fish = fish_of(state);
+    SCANS.with(|c| {
+        let c = c.borrow();
+        let e = &c[slot(fish)];
+        e.fish == fish && e.scan.push_mover_captures(state, out)
+    })
+}
+
+/// The captures along the lines `lines` of kind `kind` whose fish count is `d`, in both
+/// directions and for both colours, added to `hits` (by colour). Inlined
+/// with constant `kind` and `d` into the full scan, so that every shift and mask there is a
+/// constant; with a variable `d` for the lines a move changed.
+#[inline(always)]
+fn line_captures(kind: usize, d: u32, lines: u128, fish: [u128; 2], hits: &mut [u128; 2]) {
+    let (up, down, step) = KIND_DIRS[kind];
+    let amount = d * step;
     let s = step as i32;
+    let dd = d as usize & 15;
     let (red, blue) = (fish[0], fish[1]);
-    let from = lines & STEP_OK[up][D];
+    let from = lines & STEP_OK[up][dd];
     let (r, b) = ((red & from) << amount, (blue & from) << amount);
     if r & blue != 0 {
-        let hits = keep_clear_paths(r & blue, blue, up, D as u32, s);
-        scan.by[0] |= hits;
-        scan.record(0, hits, up, D, s);
+        hits[0] |= keep_clear_paths(r & blue, blue, up, d, s);
     }
     if b & red != 0 {
-        let hits = keep_clear_paths(b & red, red, up, D as u32, s);
-        scan.by[1] |= hits;
-        scan.record(1, hits, up, D, s);
+        hits[1] |= keep_clear_paths(b & red, red, up, d, s);
     }
-    let from = lines & STEP_OK[down][D];
+    let from = lines & STEP_OK[down][dd];
     let (r, b) = ((red & from) >> amount, (blue & from) >> amount);
     if r & blue != 0 {
-        let hits = keep_clear_paths(r & blue, blue, down, D as u32, -s);
-        scan.by[0] |= hits;
-        scan.record(0, hits, down, D, -s);
+        hits[0] |= keep_clear_paths(r & blue, blue, down, d, -s);
     }
     if b & red != 0 {
-        let hits = keep_clear_paths(b & red, red, down, D as u32, -s);
-        scan.by[1] |= hits;
-        scan.record(1, hits, down, D, -s);
+        hits[1] |= keep_clear_paths(b & red, red, down, d, -s);
     }
 }
 
 /// The captures along the lines of kind `KIND`: buckets the lines by fish count, then runs
-/// [`bucket`] for every count of 2 or more that occurs (10 at most: a line has 10 squares).
+/// [`line_captures`] for every count of 2 or more that occurs (10 at most: a line has 10
+/// squares).
 #[inline(always)]
 fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], scan: &mut Scan) {
     let (start, end) = KIND_IDS[KIND];
@@ -251,7 +387,7 @@ fn kind_captures<const KIND: usize>(state: &State, fish: [u128; 2], scan: &mut S
         ($($d:literal)*) => {
             $(
                 if buckets[$d] != 0 {
-                    bucket::<KIND, $d>(buckets[$d], fish, scan);
+                    line_captures(KIND, $d, buckets[$d], fish, &mut scan.kind[KIND]);
                 }
             )*
         };
@@ -266,31 +402,32 @@ pub fn capture_targets_both(state: &State) -> [u128; 2] {
     scan(state).by
 }
 
-/// Both colours' capture targets and the side to move's capture moves, in one pass.
+/// Both colours' captures, by one full pass over the lines.
 pub fn scan(state: &State) -> Scan {
-    let mut sc = Scan::EMPTY;
-    scan_dispatch(state, &mut sc);
-    sc
+    full_scan(state)
 }
 
 crate::popcnt::dispatch! {
-    /// [`scan`] into `scan`, with `popcnt` where the CPU has it.
-    fn scan_dispatch(state: &State, scan: &mut Scan) -> () = scan_impl
+    /// [`Scan::redo_lines`], with `popcnt` where the CPU has it.
+    fn redo_dispatch(scan: &mut Scan, fish: [u128; 2], a: usize, b: usize) -> () = Scan::redo_lines
 }
 
-/// The body of [`scan`]: overwrites `scan` (the kept keys beyond the new length are stale).
+crate::popcnt::dispatch! {
+    /// [`scan`], with `popcnt` where the CPU has it.
+    fn full_scan(state: &State) -> Scan = scan_impl
+}
+
+/// The body of [`scan`].
 #[inline(always)]
-fn scan_impl(state: &State, scan: &mut Scan) {
-    let board = state.board();
-    let fish = [board.fish[0].0, board.fish[1].0];
-    scan.by = [0; 2];
-    scan.mover = state.current() as usize;
-    scan.len = 0;
-    scan.overflow = false;
-    kind_captures::<0>(state, fish, scan);
-    kind_captures::<1>(state, fish, scan);
-    kind_captures::<2>(state, fish, scan);
-    kind_captures::<3>(state, fish, scan);
+fn scan_impl(state: &State) -> Scan {
+    let fish = fish_of(state);
+    let mut scan = Scan::EMPTY;
+    kind_captures::<0>(state, fish, &mut scan);
+    kind_captures::<1>(state, fish, &mut scan);
+    kind_captures::<2>(state, fish, &mut scan);
+    kind_captures::<3>(state, fish, &mut scan);
+    scan.sum();
+    scan
 }
 
 #[cfg(test)]
@@ -329,10 +466,16 @@ mod tests {
                         let mut caps = Vec::new();
                         crate::movegen::captures_into(&s, &mut caps);
                         let mut listed = Vec::new();
-                        assert!(!recall_captures(&s.pass(), &mut listed));
-                        scan_and_remember(&s);
+                        clear_cache();
+                        assert!(!recall_captures(&s, &mut listed));
+                        scan_and_remember(&s, None);
                         assert!(recall_captures(&s, &mut listed));
                         assert_eq!(listed, caps, "{c} in\n{s}");
+                        // The same board with the other side to move: its captures.
+                        let (mut theirs, mut recalled) = (Vec::new(), Vec::new());
+                        crate::movegen::captures_into(&s.pass(), &mut theirs);
+                        assert!(recall_captures(&s.pass(), &mut recalled));
+                        assert_eq!(recalled, theirs, "{c} in\n{s}");
                     }
                     checked += expect.count_ones();
                 }
@@ -350,6 +493,92 @@ mod tests {
                     assert_eq!(mask >> sq & 1 == 1, d <= steps);
                 }
             }
+        }
+    }
+
+    /// The previous position's scan with the lines through a move's squares scanned again
+    /// equals the full scan, through the cache or not, the previous position cached or not
+    /// (then it is derived from the new one), captures included.
+    #[test]
+    fn scans_from_the_previous_position_equal_full_scans() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+        let (mut moves, mut captures) = (0, 0);
+        for game in 0..80 {
+            let mut s = State::start(crate::kraken::random_pair(&mut rng));
+            for ply in 0..(game % 70) {
+                let Some(&m) = s.legal_moves().choose(&mut rng) else {
+                    break;
+                };
+                let to = s.check(m).expect("legal");
+                let from = m.square().expect("on the board");
+                let captured = s.board().fish_of(s.current().other()).has(to);
+                let before = s;
+                s = s.apply(m).expect("legal");
+                let full = scan(&s);
+                let after = scan(&before).after_move(fish_of(&s), from, to);
+                assert_eq!(after, full, "{m} from\n{before}");
+                let last = LastMove {
+                    from: from as u8,
+                    to: to as u8,
+                    captured,
+                };
+                // Every other ply the previous position is in the cache, else not.
+                clear_cache();
+                if ply % 2 == 0 {
+                    scan_and_remember(&before, None);
+                }
+                assert_eq!(scan_and_remember(&s, Some(last)), full.by, "{m}\n{before}");
+                for p in [s, before] {
+                    if p == before && slot(fish_of(&p)) == slot(fish_of(&s)) {
+                        continue; // One slot for both: the new position stays.
+                    }
+                    let (mut want, mut got) = (Vec::new(), Vec::new());
+                    crate::movegen::captures_into(&p, &mut want);
+                    assert!(recall_captures(&p, &mut got), "{p}");
+                    assert_eq!(got, want, "{p}");
+                    assert_eq!(scan_and_remember(&p, None), scan(&p).by);
+                }
+                moves += 1;
+                captures += usize::from(captured);
+            }
+        }
+        assert!(moves > 1000 && captures > 50, "{moves} {captures}");
+    }
+
+    /// A target two of the mover's fish reach along one line: both listed when both paths
+    /// are clear, only the clear one when an opponent fish blocks the other.
+    #[test]
+    fn a_target_reached_from_both_sides_lists_each_clear_path() {
+        use crate::board::{Board, Field};
+        for (fish, want) in [
+            // Row 0: RED 1 and 7, BLUE 4: three fish, both reach 4.
+            (&[(1, Field::Red), (4, Field::Blue), (7, Field::Red)][..], 2),
+            // RED 0 and 8, BLUE 2 and 4: four fish, BLUE 2 blocks RED 0's way to 4.
+            (
+                &[
+                    (0, Field::Red),
+                    (2, Field::Blue),
+                    (4, Field::Blue),
+                    (8, Field::Red),
+                ][..],
+                1,
+            ),
+        ] {
+            let mut b = Board::empty();
+            for &(x, f) in fish {
+                b.set(x, 0, f);
+            }
+            b.set(5, 5, Field::Blue);
+            let s = State::from_board(b, 0).unwrap();
+            let mut caps = Vec::new();
+            crate::movegen::captures_into(&s, &mut caps);
+            let to_four: Vec<_> = caps.iter().filter(|m| s.check(**m) == Ok(4)).collect();
+            assert_eq!(to_four.len(), want, "{caps:?}");
+            clear_cache();
+            scan_and_remember(&s, None);
+            let mut listed = Vec::new();
+            assert!(recall_captures(&s, &mut listed));
+            assert_eq!(listed, caps, "{s}");
         }
     }
 }

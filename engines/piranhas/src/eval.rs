@@ -16,6 +16,7 @@
 
 use crate::bitboard::{Bitboard, BOARD_MASK, NOT_COL0, NOT_COL9};
 use crate::board::Color;
+use crate::captures::LastMove;
 use crate::movegen::for_each_move;
 use crate::state::{State, MAX_TURN};
 use crate::swarm::biggest_swarm_set;
@@ -79,12 +80,31 @@ fn dilate_raw(s: u128) -> u128 {
 
 crate::popcnt::dispatch! {
     /// [`features`] with the coordinate sums (Σ x, Σ y) already known.
-    fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features = features_impl
+    fn features_with_sums(fish: Bitboard, sums: (u32, u32)) -> Features = features_all
 }
 
-/// The body of [`features_with_sums`].
+crate::popcnt::dispatch! {
+    /// [`features_with_sums`] without [`Features::join`] (left 0): the distances of the
+    /// stragglers are followed only to the nearest one ([`Features::gap`]). The default
+    /// weights do not use `join`, and its rings are a good part of the features' cost.
+    fn features_without_join(fish: Bitboard, sums: (u32, u32)) -> Features = features_lean
+}
+
+/// Every feature ([`features_with_sums`]).
 #[inline(always)]
-fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
+fn features_all(fish: Bitboard, sums: (u32, u32)) -> Features {
+    features_impl(fish, sums, true)
+}
+
+/// Every feature but `join` ([`features_without_join`]).
+#[inline(always)]
+fn features_lean(fish: Bitboard, sums: (u32, u32)) -> Features {
+    features_impl(fish, sums, false)
+}
+
+/// The body of [`features_with_sums`] (with `join`) and [`features_without_join`].
+#[inline(always)]
+fn features_impl(fish: Bitboard, sums: (u32, u32), join: bool) -> Features {
     let all = fish.0;
     let n = all.count_ones();
     let mut f = Features {
@@ -140,13 +160,22 @@ fn features_impl(fish: Bitboard, sums: (u32, u32)) -> Features {
         let mut reach = dilate_raw(main);
         let first = all & !reach;
         let mut out = first;
-        while out != 0 {
-            if out == first {
-                f.gap += 1;
+        if join {
+            while out != 0 {
+                if out == first {
+                    f.gap += 1;
+                }
+                f.join += out.count_ones();
+                reach = dilate_raw(reach);
+                out &= !reach;
             }
-            f.join += out.count_ones();
-            reach = dilate_raw(reach);
-            out &= !reach;
+        } else {
+            // Only up to the ring that reaches the nearest straggler.
+            while out != 0 && out == first {
+                f.gap += 1;
+                reach = dilate_raw(reach);
+                out &= !reach;
+            }
         }
     }
     let (sx, sy) = (sums.0 as i32, sums.1 as i32);
@@ -185,12 +214,20 @@ struct Entry {
 }
 
 impl Entry {
-    fn pack(key: u128, f: &Features) -> Entry {
+    /// `join` not computed ([`features_without_join`]).
+    const NO_JOIN: u16 = u16::MAX;
+
+    /// The entry of `key`'s features; `with_join`: whether `f.join` was computed.
+    fn pack(key: u128, f: &Features, with_join: bool) -> Entry {
         // Bounds: 16 fish, spread ≤ 16·16·9, join ≤ 16·9, gap ≤ 9.
         Entry {
             key,
             spread: f.spread as u16,
-            join: f.join as u16,
+            join: if with_join {
+                f.join as u16
+            } else {
+                Self::NO_JOIN
+            },
             small: [
                 f.fish as u8,
                 f.biggest as u8,
@@ -210,7 +247,11 @@ impl Entry {
             groups: self.small[2] as u32,
             spread: self.spread as u32,
             rim: self.small[3] as u32,
-            join: self.join as u32,
+            join: if self.join == Self::NO_JOIN {
+                0
+            } else {
+                self.join as u32
+            },
             gap: self.small[4] as u32,
             isolated: self.small[5] as u32,
             second: self.small[6] as u32,
@@ -230,17 +271,28 @@ thread_local! {
 /// [`features`] through the per-thread cache.
 #[inline]
 pub fn cached_features(fish: Bitboard, sums: (u32, u32)) -> Features {
+    cached_features_with(fish, sums, true)
+}
+
+/// [`cached_features`]; with `join` false the caller does not read [`Features::join`]
+/// (it may be 0): the features are computed without it when not cached.
+#[inline]
+pub fn cached_features_with(fish: Bitboard, sums: (u32, u32), join: bool) -> Features {
     let k = fish.0;
     let h = ((k as u64) ^ ((k >> 64) as u64).rotate_left(17)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let i = (h >> (64 - CACHE_BITS)) as usize & (CACHE_SIZE - 1);
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         let e = &mut c[i];
-        if e.key == k {
+        if e.key == k && (!join || e.join != Entry::NO_JOIN) {
             return e.unpack();
         }
-        let f = features_with_sums(fish, sums);
-        *e = Entry::pack(k, &f);
+        let f = if join {
+            features_with_sums(fish, sums)
+        } else {
+            features_without_join(fish, sums)
+        };
+        *e = Entry::pack(k, &f, join);
         f
     })
 }
@@ -259,7 +311,7 @@ pub fn cached_result(s: &State) -> Option<crate::GameResult> {
         let [red, blue] = [0, 1].map(|c| crate::swarm::summary(s.board().fish[c].0));
         return crate::result::decide(s.turn(), [red.0, blue.0], [red.1, blue.1]);
     }
-    let f = |c: Color| cached_features(s.board().fish_of(c), s.coordinate_sums(c));
+    let f = |c: Color| cached_features_with(s.board().fish_of(c), s.coordinate_sums(c), false);
     let (red, blue) = (f(Color::Red), f(Color::Blue));
     crate::result::decide(
         s.turn(),
@@ -337,11 +389,22 @@ pub fn limit_terms(state: &State, hits: [u128; 2]) -> [i64; 3] {
 
 /// Evaluates `state` from the side to move's view.
 pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
+    evaluate_after(state, p, None)
+}
+
+/// [`evaluate`], told the move that led to `state` (if known), so that the capture scan can
+/// start from the previous position's ([`crate::captures::scan_and_remember`]); the value
+/// is the same.
+pub fn evaluate_after(state: &State, p: &EvalParams, last: Option<LastMove>) -> i32 {
     let me = state.current();
     let turn = state.turn().min(MAX_TURN as u32) as i64;
     let conc = p.conc_open as i64 + (p.conc_end as i64 - p.conc_open as i64) * turn / 60;
     let side = |c: Color| -> i64 {
-        let f = cached_features(state.board().fish_of(c), state.coordinate_sums(c));
+        let f = cached_features_with(
+            state.board().fish_of(c),
+            state.coordinate_sums(c),
+            p.join != 0,
+        );
         if f.fish == 0 {
             return 0;
         }
@@ -364,7 +427,7 @@ pub fn evaluate(state: &State, p: &EvalParams) -> i32 {
     let late = turn >= LIMIT_FROM as i64 && (p.proj != 0 || p.outcome != 0 || p.exposed != 0);
     let mut scanned = None;
     if p.mobility == 0 && (p.capturable != 0 || late) {
-        let hits = crate::captures::scan_and_remember(state);
+        let hits = crate::captures::scan_and_remember(state, last);
         let (hits_opp, hits_me) = (hits[me as usize], hits[me.other() as usize]);
         score -= p.capturable as i64 * (hits_me.count_ones() as i64 - hits_opp.count_ones() as i64);
         scanned = Some(hits);
@@ -519,7 +582,29 @@ mod tests {
             while fish.count() < count.min(span) as u32 {
                 fish |= Bitboard::square(rng.random_range(0..span));
             }
-            assert_eq!(features(fish), reference_features(fish), "{fish:?}");
+            let want = reference_features(fish);
+            assert_eq!(features(fish), want, "{fish:?}");
+            // Without `join`: the same but that (gap included, which stops early).
+            let sums = fish
+                .iter()
+                .fold((0, 0), |a, q| (a.0 + q as u32 % 10, a.1 + q as u32 / 10));
+            let lean = Features { join: 0, ..want };
+            assert_eq!(features_without_join(fish, sums), lean, "{fish:?}");
+            // Through the cache: a lean entry does not answer a request for `join`.
+            let (first, second) = if i % 2 == 0 {
+                (false, true)
+            } else {
+                (true, false)
+            };
+            let a = cached_features_with(fish, sums, first);
+            let b = cached_features_with(fish, sums, second);
+            for (f, join) in [(a, first), (b, second)] {
+                if join {
+                    assert_eq!(f, want, "{fish:?}");
+                } else {
+                    assert_eq!(Features { join: 0, ..f }, lean, "{fish:?}");
+                }
+            }
         }
     }
 
@@ -676,5 +761,41 @@ mod tests {
         let want =
             Bitboard::at(5, 5) | Bitboard::at(5, 4) | Bitboard::at(4, 3) | Bitboard::at(4, 2);
         assert_eq!(blue, want);
+    }
+
+    /// The `join` term counts although the default weights (0) skip computing it: along
+    /// random games, the evaluation with `join` = 7 differs from the one with 0 by exactly
+    /// 7 × the difference of the full features' `join`, whatever the cache holds.
+    #[test]
+    fn the_join_term_counts_when_weighted() {
+        use rand::seq::IndexedRandom;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        let (zero, seven) = (
+            EvalParams::V4,
+            EvalParams {
+                join: 7,
+                ..EvalParams::V4
+            },
+        );
+        assert_eq!(zero.join, 0);
+        let mut nonzero = 0;
+        for _ in 0..20 {
+            let mut s = State::start(crate::kraken::random_pair(&mut rng));
+            for _ in 0..40 {
+                let Some(&m) = s.legal_moves().choose(&mut rng) else {
+                    break;
+                };
+                s = s.apply(m).unwrap();
+                let me = s.current();
+                let j = |c: Color| features(s.board().fish_of(c)).join as i32;
+                let want = -7 * (j(me) - j(me.other()));
+                // Lean entries first, then the weighted evaluation must not take them.
+                let base = evaluate(&s, &zero);
+                assert_eq!(evaluate(&s, &seven) - base, want, "{s}");
+                nonzero += i32::from(want != 0);
+            }
+        }
+        assert!(nonzero > 100, "{nonzero}");
     }
 }

@@ -41,6 +41,44 @@ pub fn for_each_move(state: &State, mut f: impl FnMut(usize, usize, Direction)) 
     }
 }
 
+/// Like [`for_each_move`], but stops as soon as `f` returns true (a search that found what
+/// it needs skips the rest of the generation); returns whether it stopped early.
+#[inline]
+pub fn for_each_move_until(
+    state: &State,
+    mut f: impl FnMut(usize, usize, Direction) -> bool,
+) -> bool {
+    let board = state.board();
+    let me = state.current() as usize;
+    let own = board.fish[me].0;
+    let opp = board.fish[1 - me].0;
+    let blocked_target = own | board.kraken.0;
+    for sq in board.fish[me].iter() {
+        for (kind, dirs) in LINE_DIRS.iter().enumerate() {
+            let d = state.line_count(sq, kind) as i32;
+            for dir in [Direction::ALL[dirs[0]], Direction::ALL[dirs[1]]] {
+                let di = dir as usize;
+                if d > TABLES.steps[di][sq & 127] as i32 {
+                    continue;
+                }
+                let to = (sq as i32 + d * dir.offset()) as usize & 127;
+                let to_bit = 1u128 << to;
+                if to_bit & blocked_target != 0 {
+                    continue;
+                }
+                let path = TABLES.ray[di][sq & 127] ^ TABLES.ray[di][to] ^ to_bit;
+                if path & opp != 0 {
+                    continue;
+                }
+                if f(sq, to, dir) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// `TARGETS[sq][dir * 16 + d]`: the square `d` steps from `sq` in direction `dir`, or
 /// [`NO_SQUARE`] (127, never occupied) when that leaves the board. Line counts are at most 10.
 pub(crate) static TARGETS: [[u8; 128]; 128] = build_targets();
@@ -230,6 +268,35 @@ mod tests {
                 });
                 assert_eq!(capture_targets(&s, me.other()), theirs);
             }
+        }
+    }
+
+    /// The stoppable generator lists the same moves in the same order, and stops right
+    /// after the move that asks it to.
+    #[test]
+    fn stoppable_generation_matches_and_stops() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut s = State::start([(3, 3), (6, 7)]);
+        for _ in 0..40 {
+            let all = legal_moves(&s);
+            let mut seen = Vec::new();
+            let stopped = for_each_move_until(&s, |from, _, dir| {
+                seen.push(Move::from_square(from, dir));
+                false
+            });
+            assert!(!stopped);
+            assert_eq!(seen, all);
+            let k = all.len() / 2;
+            let mut n = 0;
+            assert!(for_each_move_until(&s, |_, _, _| {
+                n += 1;
+                n == k + 1
+            }));
+            assert_eq!(n, k + 1);
+            let Some(&m) = all.choose(&mut rng) else {
+                break;
+            };
+            s = s.apply(m).unwrap();
         }
     }
 }

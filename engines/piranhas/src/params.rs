@@ -79,6 +79,8 @@ kibitz_search::tunable_fields! {
         "smart" => search.smart_time, 0..=1, step 1;
         /// solve leaves this many plies before turn 60 exactly (0 = v4)
         "end_plies" => end_plies, 0..=2, step 1, valid 0..=2;
+        /// quiescence below the exactly solved leaves of end_plies (0 = none)
+        "end_qs" => end_qs, 0..=1, step 1;
 
     }
 }

@@ -9,7 +9,8 @@
 use crate::bitboard::{Bitboard, BOARD_MASK};
 use crate::board::Color;
 use crate::board::Move;
-use crate::eval::{cached_features, cached_result, evaluate, EvalParams};
+use crate::captures::LastMove;
+use crate::eval::{cached_features_with, cached_result, evaluate, evaluate_after, EvalParams};
 use crate::movegen::{captures_into, for_each_move, legal_moves_into};
 use crate::result::GameResult;
 use crate::state::State;
@@ -88,6 +89,10 @@ pub struct Node {
     params: &'static EvalParams,
     options: NodeOptions,
     end_plies: u32,
+    end_qs: bool,
+    /// The move that led here (none at the root and after a pass): the capture scan starts
+    /// from the previous position's.
+    last: Option<LastMove>,
 }
 
 impl Node {
@@ -103,6 +108,8 @@ impl Node {
             params,
             options,
             end_plies: 0,
+            end_qs: true,
+            last: None,
         }
     }
 
@@ -115,15 +122,29 @@ impl Node {
         }
     }
 
+    /// The same node with quiescence on (`true`, the default) or off below leaves whose value
+    /// is the exact round-limit solve: their captures cannot change that value except to
+    /// replace the solve's ±[`crate::endgame::LIMIT_WIN`] by a search win score.
+    pub fn with_end_qs(self, on: bool) -> Node {
+        Node { end_qs: on, ..self }
+    }
+
+    /// Whether this position's value is the exact round-limit solve (see
+    /// [`Node::with_end_plies`]), which needs no quiescence unless `end_qs` asks for it.
+    #[inline]
+    fn solved(&self) -> bool {
+        self.end_plies > 0 && self.state.turn() + self.end_plies >= MAX_TURN as u32
+    }
+
     /// The static value of the position (or the exact round-limit value of its last plies),
     /// without the leaf cache.
     pub fn evaluate_uncached(&self) -> Score {
-        if self.end_plies > 0 && self.state.turn() + self.end_plies >= MAX_TURN as u32 {
+        if self.solved() {
             if let Some(v) = crate::endgame::limit_value(&self.state, self.end_plies) {
                 return v;
             }
         }
-        evaluate(&self.state, self.params)
+        evaluate_after(&self.state, self.params, self.last)
     }
 
     /// Target square of a legal move.
@@ -148,8 +169,19 @@ impl Game for Node {
 
     fn play(&self, m: Move) -> Self {
         let from = m.x as usize + 10 * m.y as usize;
+        let to = self.target(m);
+        let captured = self
+            .state
+            .board()
+            .fish_of(self.state.current().other())
+            .has(to);
         Node {
-            state: self.state.make(from, self.target(m)),
+            state: self.state.make(from, to),
+            last: Some(LastMove {
+                from: from as u8,
+                to: to as u8,
+                captured,
+            }),
             ..*self
         }
     }
@@ -209,8 +241,16 @@ impl Game for Node {
     fn noisy_moves(&self, out: &mut Vec<Move>) {
         // Quiescence evaluates (stand pat) before it asks for the captures: the evaluation's
         // capture scan of this very position usually has them already.
+        if !self.end_qs && self.solved() {
+            return;
+        }
+        // When it does not (the value came from the leaf cache), a scan from the parent's is
+        // still cheaper than generating the captures.
         if !crate::captures::recall_captures(&self.state, out) {
-            captures_into(&self.state, out);
+            crate::captures::scan_and_remember(&self.state, self.last);
+            if !crate::captures::recall_captures(&self.state, out) {
+                captures_into(&self.state, out);
+            }
         }
     }
 
@@ -222,6 +262,7 @@ impl Game for Node {
         };
         (allowed && self.state.turn() + 4 < 60).then(|| Node {
             state: self.state.pass(),
+            last: None,
             ..*self
         })
     }
@@ -237,7 +278,7 @@ impl Game for Node {
 /// target square must touch every swarm except, possibly, a single fish that moves.
 pub fn union_threat(state: &State, c: Color) -> bool {
     let fish = state.board().fish_of(c);
-    let f = cached_features(fish, state.coordinate_sums(c));
+    let f = cached_features_with(fish, state.coordinate_sums(c), false);
     if f.groups <= 1 {
         return f.fish > 0;
     }
@@ -299,8 +340,13 @@ pub struct EngineConfig {
     /// ([`crate::endgame::limit_value`]) instead of evaluated: BLUE's last move, which RED
     /// cannot answer, decides many games at turn 60 (issue 38). 0 is the `v4` behaviour;
     /// the default is 1 (BLUE's last move only): the two-ply solve wins at a fixed depth but
-    /// costs about 5× the nodes per second near the end, and lost strength under time.
+    /// cost 5.5× the CPU per node from turn 50 on and lost strength under time; the
+    /// bitboard solve ([`crate::endgame`]) brought that to 2.0–2.4× (issue 38, third round).
     pub end_plies: u32,
+    /// Quiescence below the exactly solved leaves of `end_plies` (true, the behaviour until
+    /// issue 38's second round) or not (false): their captures only turn a solved win or loss
+    /// into a search win score, at about a third of the nodes from turn 50 on.
+    pub end_qs: bool,
 }
 
 impl Default for EngineConfig {
@@ -323,8 +369,12 @@ impl Default for EngineConfig {
             // last two plies (2) beat v4 (0) by +25.2 ± 10.9 over 400 games, but a two-ply
             // solve per leaf cuts nodes/s ~5.5× from turn 50 on. Against 885fa0d's bot through
             // our server at 1/5 of the contest clock (both seatings): 2 scored 40.6–47.5 %
-            // (327 games), 0 48.4 % (400), 1 51.0 % (200).
+            // (327 games), 0 48.4 % (400), 1 51.0 % (200). Third round: the two-ply solve on
+            // bitboards is 3.0× faster (late_bench 50-58 at end_plies=2: 10.2 → 3.4 s CPU,
+            // same nodes); from turn 50 on it still costs 2.0× (end_qs=0) to 2.4× the CPU per
+            // node of end_plies=1, 2.5× to 2.9× per search of the same depth (end_choices).
             end_plies: 1,
+            end_qs: true,
         }
     }
 }
@@ -416,7 +466,8 @@ impl Engine {
         mut on_iteration: impl FnMut(&Choice),
     ) -> Choice {
         let root = Node::with_options(*state, self.params, self.config.node)
-            .with_end_plies(self.config.end_plies);
+            .with_end_plies(self.config.end_plies)
+            .with_end_qs(self.config.end_qs);
         let mut report = |it: &SearchResult<Move>| {
             on_iteration(&Choice {
                 mv: it.best,

@@ -137,3 +137,84 @@ fn the_round_limit_is_seen_where_v4_sees_a_clear_plus() {
         deep.score
     );
 }
+
+/// Quiescence below solved leaves: on by default, off with `end_qs=0`, only where the
+/// value is the exact solve; the search's choices keep their value.
+#[test]
+fn quiescence_stops_at_solved_leaves_only_when_asked() {
+    use kibitz_search::params::Tunable;
+    let params = intern(EvalParams::default());
+    // Find a turn-59 position of the issue's game tree where BLUE can capture.
+    let mut s = issue38();
+    let mut caps = Vec::new();
+    for k in 0..10_000 {
+        let moves = s.legal_moves();
+        s = s.apply(moves[(k * 5) % moves.len()]).unwrap();
+        if s.turn() == 59 {
+            captures_into(&s, &mut caps);
+            if !caps.is_empty() {
+                break;
+            }
+            s = issue38();
+        }
+    }
+    assert!(
+        s.turn() == 59 && !caps.is_empty(),
+        "no capture at turn 59 found"
+    );
+    let noisy = |node: Node| {
+        let mut v = Vec::new();
+        node.noisy_moves(&mut v);
+        v.len()
+    };
+    let node = Node::new(s, params).with_end_plies(1);
+    assert_eq!(noisy(node), caps.len());
+    assert_eq!(noisy(node.with_end_qs(false)), 0);
+    // Not solved: quiescence as usual.
+    assert_eq!(noisy(node.with_end_plies(0).with_end_qs(false)), caps.len());
+    // The param reaches the engine, and the search still proves what it proved.
+    let mut config = EngineConfig::default();
+    assert!(config.end_qs);
+    config.apply("end_qs=0").unwrap();
+    assert!(!config.end_qs);
+    config.search.max_depth = 8;
+    config.end_plies = 2;
+    let quiet = Engine::new(config).choose(&issue38(), &TimeControl::infinite());
+    let full = search_at(&issue38(), 8, 2);
+    assert_eq!(quiet.score, full.score);
+    assert!(quiet.nodes < full.nodes, "{} {}", quiet.nodes, full.nodes);
+}
+
+/// Quiescence's captures are those of move generation whether the position's evaluation
+/// scanned it, its parent was scanned, or nothing was (a leaf-cache hit, a fresh thread).
+#[test]
+fn noisy_moves_are_the_captures_with_or_without_a_scan() {
+    use rand::seq::IndexedRandom;
+    use rand::SeedableRng;
+    let params = intern(EvalParams::default());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    let mut listed = 0;
+    for game in 0..30 {
+        let mut node = Node::new(State::start(crate::kraken::random_pair(&mut rng)), params);
+        for ply in 0..60 {
+            if node.state.outcome().is_some() {
+                break;
+            }
+            match (game + ply) % 3 {
+                0 => crate::captures::clear_cache(),
+                1 => {
+                    node.evaluate_uncached();
+                }
+                _ => {}
+            }
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            captures_into(&node.state, &mut want);
+            node.noisy_moves(&mut got);
+            assert_eq!(got, want, "{}", node.state);
+            listed += got.len();
+            let moves = node.state.legal_moves();
+            node = node.play(*moves.choose(&mut rng).expect("not over"));
+        }
+    }
+    assert!(listed > 100, "{listed}");
+}
