@@ -11,7 +11,13 @@
 //! cells (in bands), the share of proven choices.
 //!
 //! `cargo run --release -p kibitz-connect4 --features research --example big_selfplay --
-//!  [--nodes N] [--games G] [--random-plies R] [--sizes 9x7,8x8,10x6]`
+//!  [--nodes N | --clock] [--threads T] [--games G] [--random-plies R] [--sizes 9x7,8x8,10x6]`
+//!
+//! `--clock` plays every move on the bot's clock instead of a node budget (the contest's
+//! [`kibitz_search::clock::CONNECT4`]: soft 125 ms, hard 150 ms of a 250 ms reply; wall time,
+//! so run it on an idle machine, e.g. under `flock /work/measure.lock nice -n -5`);
+//! `--threads T` proves on T threads ([`Engine::with_threads`]). The same seeds give the
+//! same random openings at any setting, so `--threads 1` and `--threads 2` compare.
 //!
 //! Default 1,200,000 nodes: the bot's solver phase gets about 100 ms of a 250 ms move, and
 //! the solver searches about 11.8 M nodes per CPU second (`keep_budget`).
@@ -29,6 +35,9 @@ use std::collections::BTreeMap;
 /// Settings from the command line.
 struct Args {
     nodes: u64,
+    /// Play on the bot's clock (wall time) instead of `nodes`.
+    clock: bool,
+    threads: usize,
     games: usize,
     random_plies: usize,
     sizes: Vec<(usize, usize)>,
@@ -37,6 +46,8 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         nodes: 1_200_000,
+        clock: false,
+        threads: 1,
         games: 4,
         random_plies: 4,
         sizes: vec![(9, 7), (8, 8), (10, 6)],
@@ -47,6 +58,8 @@ fn parse_args() -> Result<Args, String> {
         let num = |v: String| v.parse::<u64>().map_err(|e| format!("{flag} {v:?}: {e}"));
         match flag.as_str() {
             "--nodes" => a.nodes = num(value()?)?,
+            "--clock" => a.clock = true,
+            "--threads" => a.threads = num(value()?)?.clamp(1, 64) as usize,
             "--games" => a.games = num(value()?)? as usize,
             "--random-plies" => a.random_plies = num(value()?)? as usize,
             "--sizes" => {
@@ -63,8 +76,8 @@ fn parse_args() -> Result<Args, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown flag {other:?}; flags: --nodes N --games G --random-plies R \
-                     --sizes WxH,WxH…"
+                    "unknown flag {other:?}; flags: --nodes N --clock --threads T --games G \
+                     --random-plies R --sizes WxH,WxH…"
                 ))
             }
         }
@@ -75,8 +88,11 @@ fn parse_args() -> Result<Args, String> {
 /// One self-play game: per ply (after the random opening) the empty cells before the move
 /// and whether the choice was proven.
 fn game(w: usize, h: usize, a: &Args, seed: u64) -> Result<Vec<(usize, bool)>, String> {
-    let mut engine = Engine::new(w, h, 4, 64).map_err(|e| e.to_string())?;
-    engine.set_node_limit(Some(a.nodes));
+    let mut engine = Engine::with_threads(w, h, 4, 64, a.threads).map_err(|e| e.to_string())?;
+    let budget = kibitz_search::clock::CONNECT4.move_budget();
+    if !a.clock {
+        engine.set_node_limit(Some(a.nodes));
+    }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut board = Board::<u128>::new(w, h, 4).map_err(|e| e.to_string())?;
     let mut history = Vec::new();
@@ -87,7 +103,12 @@ fn game(w: usize, h: usize, a: &Args, seed: u64) -> Result<Vec<(usize, bool)>, S
         let column = if history.len() < a.random_plies {
             legal[rng.random_range(0..legal.len())]
         } else {
-            let c = engine.choose(&history, &inf, None);
+            let tc = if a.clock {
+                TimeControl::new(budget.soft, budget.hard)
+            } else {
+                inf.clone()
+            };
+            let c = engine.choose(&history, &tc, None);
             plies.push((w * h - history.len(), c.source == "solver"));
             c.column
         };
@@ -101,9 +122,15 @@ fn game(w: usize, h: usize, a: &Args, seed: u64) -> Result<Vec<(usize, bool)>, S
 
 fn main() -> Result<(), String> {
     let a = parse_args()?;
+    let per_move = if a.clock {
+        let b = kibitz_search::clock::CONNECT4.move_budget();
+        format!("the bot's clock (soft {:?}, hard {:?})", b.soft, b.hard)
+    } else {
+        format!("{} nodes", a.nodes)
+    };
     println!(
-        "nodes {} per move · {} games per size · {} random plies",
-        a.nodes, a.games, a.random_plies
+        "{per_move} per move · {} thread(s) · {} games per size · {} random plies",
+        a.threads, a.games, a.random_plies
     );
     for &(w, h) in &a.sizes {
         // Empty cells (band of 4) → (proven, plies).

@@ -14,7 +14,10 @@
 //!
 //! `cargo run --release -p kibitz-connect4 --features research --example keep_clock --
 //!  [--lines L] [--sets FILE,FILE…] [--min-stones S] [--oracle-hash MB] [--no-oracle-book]
-//!  [--param NAME=V]…`
+//!  [--threads T] [--param NAME=V]…`
+//!
+//! `--threads T` proves on T threads ([`Engine::with_threads`]; the CPU column is then the
+//! main thread's alone).
 //!
 //! Prints every position (`pos SET MOVES SCORE STONES SOURCE kept|lost NODES WALL_MS CPU_MS`,
 //! the choice's think time by wall clock and by thread CPU time), every lost line
@@ -90,7 +93,7 @@ fn main() -> Result<(), String> {
     let mut judge = Judge::new(&a)?;
     // The bot's engine: `EngineAgent::new(&EngineSpec::engine(64), ..)` (book on, default
     // tunables unless `--param`, no node limit, the caller's clock).
-    let mut engine = Engine::new(7, 6, 4, 64).map_err(|e| e.to_string())?;
+    let mut engine = Engine::with_threads(7, 6, 4, 64, a.threads).map_err(|e| e.to_string())?;
     engine.set_params(a.params);
     engine.set_node_limit(None);
     let budget = CONNECT4.move_budget();

@@ -66,6 +66,12 @@ pub fn engine_deadlines(time: Duration) -> (Duration, Duration, Duration) {
     (b.soft, b.hard, b.send_by - b.hard)
 }
 
+/// Default of `connect4-bot --threads` (threads of the engine's solver proofs): `1`.
+/// Issue 39 item 3 (see the commit measuring it): at the contest's clock on 9 × 7, 8 × 8 and
+/// 10 × 6, with one core busy, 2 threads were not better on the bot's move times, and the
+/// contest machine's cores are shared with the opponent and the server.
+pub const DEFAULT_THREADS: &str = "1";
+
 /// On shutdown, datagrams are still taken in until none came for this long.
 pub const SHUTDOWN_QUIET: Duration = Duration::from_millis(20);
 /// How often `REGISTER` is repeated while no `WELCOME` came.
