@@ -545,6 +545,27 @@ mod tests {
             Ok(Cmd::Bench { threads: 2, .. })
         ));
         assert!(parse(&["solve", "--threads", "0"]).is_err());
+        // The engine's commands take the bot's form (`auto` or 1 to 64).
+        assert!(matches!(
+            parse(&["timing", "--threads", "2"]),
+            Ok(Cmd::Timing { threads: 2, .. })
+        ));
+        assert!(matches!(
+            parse(&["play", "44", "--threads", "2"]),
+            Ok(Cmd::Play { threads: 2, .. })
+        ));
+        let default = kibitz_net::cli::parse_threads(kibitz_bots_connect4::client::DEFAULT_THREADS);
+        assert!(matches!(
+            parse(&["timing"]),
+            Ok(Cmd::Timing { threads, .. }) if Ok(threads) == default
+        ));
+        assert!(matches!(parse(&["play"]), Ok(Cmd::Play { threads: 1, .. })));
+        for bad in ["0", "65", "many"] {
+            for cmd in ["timing", "play"] {
+                let e = parse(&[cmd, "--threads", bad]).unwrap_err();
+                assert!(e.contains("is not a thread count"), "{cmd} {bad}: {e}");
+            }
+        }
     }
 
     #[test]

@@ -28,6 +28,16 @@
 //! proven at 40–43 empty (9 × 7 11/20, 8 × 8 14/24, 10 × 6 5/18), few beyond. The final
 //! all-proven stretch of a game starts at a median of 46 (9 × 7), 43 (8 × 8) and 42
 //! (10 × 6) empty cells.
+//!
+//! Results on the bot's clock (`--clock`, issue 39 item 3; two runs per thread count, 4 and
+//! 8 games per size, same seeds, under `flock /work/measure.lock nice -n -5`, no hog),
+//! proven choices 1 thread → 2 threads: 9 × 7 at 40–47 empty 24/80 → 35/79, at 36–39
+//! 27/36 → 28/34; 8 × 8 at 40–47 37/96 → 50/96, at 36–39 35/42 → 43/47; 10 × 6 at 40–47
+//! 31/68 → 29/68, at 36–39 23/24 → 20/26. Median "proven from" per run: 9 × 7 45 / 42 →
+//! 48 / 44, 8 × 8 41 / 44 → 47 / 43, 10 × 6 56 / 54 → 56 / 46 (a few games end in a proven
+//! win right after the random plies). Two threads prove about 2–4 empty cells further from
+//! the end on 9 × 7 and 8 × 8, nothing measurable on 10 × 6: small samples, the games part
+//! ways at the first different move.
 use kibitz_connect4::{Board, Engine, TimeControl};
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
