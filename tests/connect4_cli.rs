@@ -140,6 +140,28 @@ fn timing_runs_on_the_bots_clock_and_refuses_a_budget_without_room() {
         "{}",
         out.stdout
     );
+    // The bot's thread count reaches the engine (issue 39 item 3).
+    let out = kibitz(
+        &[
+            "connect4",
+            "timing",
+            "--columns",
+            "9",
+            "--rows",
+            "7",
+            "--moves",
+            "3",
+            "--threads",
+            "2",
+        ],
+        "",
+    );
+    assert!(out.ok, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("--overhead-ms 50 --threads 2 (") && out.stdout.contains("3 moves"),
+        "{}",
+        out.stdout
+    );
     let out = kibitz(&["connect4", "timing", "--time-ms", "50"], "");
     assert!(!out.ok);
     assert!(

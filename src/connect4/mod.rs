@@ -141,6 +141,9 @@ pub enum Cmd {
         /// Play without the opening book.
         #[arg(long)]
         no_book: bool,
+        /// Threads of the solver's proofs (`auto`: this machine's cores, at most 4).
+        #[arg(long, default_value = "1", value_parser = kibitz_net::cli::parse_threads)]
+        threads: usize,
         /// Engine tunable `NAME=V` (repeatable; `kibitz connect4 params` lists them).
         #[arg(long = "param")]
         params: Vec<String>,
@@ -217,6 +220,11 @@ pub enum Cmd {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Threads of the solver's proofs, as `connect4-bot --threads` (`auto`: this
+        /// machine's cores, at most 4).
+        #[arg(long, default_value = kibitz_bots_connect4::client::DEFAULT_THREADS,
+              value_parser = kibitz_net::cli::parse_threads)]
+        threads: usize,
         /// Engine tunable `NAME=V` (repeatable; `kibitz connect4 params` lists them).
         #[arg(long = "param")]
         params: Vec<String>,
@@ -313,12 +321,14 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             rows,
             connect,
             no_book,
+            threads,
             params,
         } => show::play(
             &moves,
             ms,
             (columns, rows, connect),
             no_book,
+            threads,
             engine_params(&params)?,
         ),
         Cmd::Params(args) => {
@@ -359,9 +369,11 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
             overhead_ms,
             hog,
             seed,
+            threads,
             params,
         } => timing::timing(&timing::TimingArgs {
             params: engine_params(&params)?,
+            threads,
             columns,
             rows,
             connect,
@@ -533,6 +545,27 @@ mod tests {
             Ok(Cmd::Bench { threads: 2, .. })
         ));
         assert!(parse(&["solve", "--threads", "0"]).is_err());
+        // The engine's commands take the bot's form (`auto` or 1 to 64).
+        assert!(matches!(
+            parse(&["timing", "--threads", "2"]),
+            Ok(Cmd::Timing { threads: 2, .. })
+        ));
+        assert!(matches!(
+            parse(&["play", "44", "--threads", "2"]),
+            Ok(Cmd::Play { threads: 2, .. })
+        ));
+        let default = kibitz_net::cli::parse_threads(kibitz_bots_connect4::client::DEFAULT_THREADS);
+        assert!(matches!(
+            parse(&["timing"]),
+            Ok(Cmd::Timing { threads, .. }) if Ok(threads) == default
+        ));
+        assert!(matches!(parse(&["play"]), Ok(Cmd::Play { threads: 1, .. })));
+        for bad in ["0", "65", "many"] {
+            for cmd in ["timing", "play"] {
+                let e = parse(&[cmd, "--threads", bad]).unwrap_err();
+                assert!(e.contains("is not a thread count"), "{cmd} {bad}: {e}");
+            }
+        }
     }
 
     #[test]
@@ -541,7 +574,8 @@ mod tests {
         assert!(e.contains("no column 8"), "{e}");
         let e = super::show::show("4444444", 1, 1).unwrap_err().to_string();
         assert!(e.contains("column 4 is full"), "{e}");
-        let e = super::show::play("4444444", 1, (7, 6, 4), true, Default::default()).unwrap_err();
+        let e =
+            super::show::play("4444444", 1, (7, 6, 4), true, 1, Default::default()).unwrap_err();
         assert!(format!("{e:#}").contains("column 4 is full"), "{e:#}");
         let e = super::solve::parse_line("48 1").unwrap_err();
         assert!(e.contains("no column 8"), "{e}");

@@ -113,6 +113,7 @@ pub fn play(
     ms: u64,
     (columns, rows, connect): (usize, usize, usize),
     no_book: bool,
+    threads: usize,
     params: kibitz_connect4::params::EngineParams,
 ) -> anyhow::Result<()> {
     let digits = parse_moves(moves)?;
@@ -123,7 +124,7 @@ pub fn play(
     if board.is_over() {
         bail!("game over: no move to choose after {moves:?}");
     }
-    let mut engine = Engine::new(columns, rows, connect, 64)?;
+    let mut engine = Engine::with_threads(columns, rows, connect, 64, threads)?;
     engine.set_params(params);
     if no_book {
         engine.set_book(Book::new());

@@ -34,6 +34,8 @@ pub struct TimingArgs {
     pub hog: bool,
     /// Random seed.
     pub seed: u64,
+    /// Threads of the solver's proofs (`connect4-bot --threads`).
+    pub threads: usize,
     /// Engine tunables.
     pub params: kibitz_connect4::params::EngineParams,
 }
@@ -73,7 +75,7 @@ pub fn timing(a: &TimingArgs) -> anyhow::Result<()> {
     let q = |p: f64| times[((n as f64 * p).ceil() as usize).clamp(1, n) - 1];
     let budget = Duration::from_millis(a.time_ms);
     println!(
-        "{}×{} connect {}, --time-ms {} --overhead-ms {} (soft {}, hard {}, send by {}){}: \
+        "{}×{} connect {}, --time-ms {} --overhead-ms {} --threads {} (soft {}, hard {}, send by {}){}: \
          {n} moves; p50 {}, p99 {}, p99.9 {}, max {}; \
          {late} over {} ms, {fallbacks} engine fallbacks; sources {sources:?}",
         a.columns,
@@ -81,6 +83,7 @@ pub fn timing(a: &TimingArgs) -> anyhow::Result<()> {
         a.connect,
         a.time_ms,
         a.overhead_ms,
+        a.threads,
         fmt_dur(rule.soft),
         fmt_dur(rule.hard),
         fmt_dur(rule.send_by),
@@ -112,6 +115,7 @@ async fn measure(a: &TimingArgs) -> anyhow::Result<Measured> {
     };
     let spec = AgentSpec::Engine(EngineSpec {
         params: a.params,
+        threads: a.threads,
         ..EngineSpec::engine(64)
     });
     let mut thinker = Thinker::start(spec.build(&config)?, config, false)?;

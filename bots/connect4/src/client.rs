@@ -38,8 +38,8 @@ mod game;
 mod settings;
 use game::Game;
 pub use settings::{
-    engine_deadlines, BotConfig, BotStats, Ending, FALLBACK_GRACE, GIVE_UP_AFTER, REGISTER_RETRY,
-    REREGISTER_AFTER, SHUTDOWN_QUIET,
+    engine_deadlines, BotConfig, BotStats, Ending, DEFAULT_THREADS, FALLBACK_GRACE, GIVE_UP_AFTER,
+    REGISTER_RETRY, REREGISTER_AFTER, SHUTDOWN_QUIET,
 };
 
 /// How many answered tokens the bot remembers to answer each request once.

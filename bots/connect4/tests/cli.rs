@@ -262,3 +262,66 @@ fn connect4_bot_without_a_server_exits_with_a_message() {
         .expect("the bot tried to register");
     assert_eq!(&buf[..n], b"REGISTER;lonely");
 }
+
+/// Issue 39 item 3: `--threads` reaches the engine (the bot says how many threads prove
+/// before it registers; the default is `DEFAULT_THREADS`, `auto` the machine's cores capped,
+/// a spec's own `threads=` wins), and a bad count stops the bot before it sends anything.
+#[test]
+fn connect4_bot_threads_default_and_refuse_bad_counts() {
+    use kibitz_bots_connect4::client::DEFAULT_THREADS;
+    let bin = env!("CARGO_BIN_EXE_connect4-bot");
+    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port().to_string();
+    let base = [
+        "--name",
+        "threads",
+        "--port",
+        port.as_str(),
+        "--hash-mb",
+        "1",
+        "--idle-exit-s",
+        "1",
+    ];
+    let default = kibitz_net::cli::parse_threads(DEFAULT_THREADS).unwrap();
+    let auto = kibitz_net::cli::auto_threads();
+    for (extra, want) in [
+        (vec![], default),
+        (vec!["--threads", "2"], 2),
+        (vec!["--threads", "auto"], auto),
+        (vec!["--threads", "3", "--player", "engine:threads=2"], 2),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(extra).collect();
+        let r = run_bounded(bin, &args, std::time::Duration::from_secs(30));
+        assert_eq!(r.code, Some(1), "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout.contains(&format!("proving on {want} thread(s)")),
+            "{args:?}: {}",
+            r.stdout
+        );
+    }
+    let (ok, help) = run(bin, &["--help"]);
+    assert!(ok);
+    let text = flag_help(&help, "--threads");
+    assert!(
+        text.contains(&format!("[default: {DEFAULT_THREADS}]")) && text.contains("--threads 1"),
+        "{text}"
+    );
+    // Bad counts: refused by the flag parser (exit code 2), nothing sent.
+    silent.set_nonblocking(true).unwrap();
+    let mut buf = [0u8; 64];
+    while silent.recv_from(&mut buf).is_ok() {}
+    for bad in ["0", "65", "many"] {
+        let args: Vec<&str> = base.iter().copied().chain(["--threads", bad]).collect();
+        let r = run_bounded(bin, &args, std::time::Duration::from_secs(30));
+        assert_eq!((r.code, r.signal), (Some(2), None), "{bad}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("is not a thread count") && r.stderr.contains(bad),
+            "{bad}: {}",
+            r.stderr
+        );
+    }
+    assert!(
+        silent.recv_from(&mut buf).is_err(),
+        "a refused count sent nothing"
+    );
+}

@@ -80,7 +80,7 @@ fn main() -> Result<(), String> {
     let a = common::parse_args(true)?;
     let inf = TimeControl::infinite();
     let mut judge = Judge::new(&a)?;
-    let mut engine = Engine::new(7, 6, 4, 64).map_err(|e| e.to_string())?;
+    let mut engine = Engine::with_threads(7, 6, 4, 64, a.threads).map_err(|e| e.to_string())?;
     engine.set_params(a.params);
     engine.set_node_limit(Some(a.nodes));
     let mut table = Table::default();

@@ -14,7 +14,19 @@
 //!
 //! `cargo run --release -p kibitz-connect4 --features research --example keep_clock --
 //!  [--lines L] [--sets FILE,FILE…] [--min-stones S] [--oracle-hash MB] [--no-oracle-book]
-//!  [--param NAME=V]…`
+//!  [--threads T] [--param NAME=V]…`
+//!
+//! `--threads T` proves on T threads ([`Engine::with_threads`]; the CPU column is then the
+//! main thread's alone). Issue 39 item 3, no hog, one run each (machine busier than for the
+//! results below): 2 threads kept 4,621 (57 fallback choices, wall max 160.9 ms, p99.9
+//! 128.1 ms; main thread CPU max 84.5 ms), 1 thread 4,619 (77 fallbacks, wall max 129.0
+//! ms, p99.9 125.2 ms). Lost in both: `44561362221`, `7321565577`, `2773543365`,
+//! `6621166225`, `2751641731`; only with 2 threads: `2147756677465`, `2773315563`,
+//! `5656116574`; only with 1: `217124624716`, `6133112551`, `2634357375`, `36651613517`,
+//! `46217547345`. Fewer fallbacks, the same kept count within the run-to-run noise, a worse
+//! wall-clock tail; on the lost positions 2 threads searched 0.57–0.65 M nodes in all
+//! (both threads) against 0.69–1.28 M for 1 thread, so the second thread mostly competed
+//! with the machine's other load for the cores.
 //!
 //! Prints every position (`pos SET MOVES SCORE STONES SOURCE kept|lost NODES WALL_MS CPU_MS`,
 //! the choice's think time by wall clock and by thread CPU time), every lost line
@@ -90,7 +102,7 @@ fn main() -> Result<(), String> {
     let mut judge = Judge::new(&a)?;
     // The bot's engine: `EngineAgent::new(&EngineSpec::engine(64), ..)` (book on, default
     // tunables unless `--param`, no node limit, the caller's clock).
-    let mut engine = Engine::new(7, 6, 4, 64).map_err(|e| e.to_string())?;
+    let mut engine = Engine::with_threads(7, 6, 4, 64, a.threads).map_err(|e| e.to_string())?;
     engine.set_params(a.params);
     engine.set_node_limit(None);
     let budget = CONNECT4.move_budget();

@@ -5,15 +5,17 @@
 //! `Box<dyn Agent<ConnectFour> + Send>`.
 //!
 //! Specs (`name[:key=value,...]`):
-//! - `engine[:time=MS,nodes=N,depth=D,hash=MB,book=0|1,open=K,fresh=0|1,param.NAME=V...]`
+//! - `engine[:time=MS,nodes=N,depth=D,hash=MB,threads=T,book=0|1,open=K,fresh=0|1,param.NAME=V...]`
 //!   (alias `kibitz`): the contest engine. Without `time` it thinks within the caller's clock;
 //!   with `time=MS` within its own (soft half, hard all of it, [`MoveBudget::in_process_ms`]);
 //!   with `nodes=N` it searches N solver plus N search nodes per move, and a spec with both
 //!   only guards against a runaway move with its clock (60 s soft, 75 s hard). `depth=D` is
 //!   the bot's weaker variant (no book, solver only once at most D cells are empty),
 //!   `open=K` plays the first K plies of a game at random (self-play games differ),
-//!   `fresh=1` clears the tables before every move.
-//! - `search[:depth=D,nodes=N,hash=MB,book=0|1,solve=E]`: untimed and reproducible: the book,
+//!   `fresh=1` clears the tables before every move. `threads=T` (1 to 64, default 1) runs
+//!   the solver's root proofs on T threads ([`Engine::with_threads`]; a node budget then
+//!   counts the main thread's nodes).
+//! - `search[:depth=D,nodes=N,hash=MB,threads=T,book=0|1,solve=E]`: untimed and reproducible: the book,
 //!   the solver once at most E cells are empty (default 12), else alpha-beta to depth D
 //!   (default 8; 42 with `nodes`).
 //! - `weak`: wins if it can, blocks a single threat, else a random move that does not hand
@@ -66,6 +68,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
 
+/// Most threads an engine spec may ask for (`threads=T`).
+pub const MAX_THREADS: u64 = 64;
+
 /// What [`Decision::stats`]' `source` numbers: where the engine's move came from
 /// ([`Choice::source`]), by index.
 pub const SOURCES: [&str; 5] = ["none", "book", "solver", "bounds", "search"];
@@ -115,6 +120,8 @@ pub struct EngineSpec {
     pub depth: Option<u32>,
     /// Table size in MiB.
     pub hash_mb: usize,
+    /// Threads of the solver's root proofs (1: the serial solver; more: the parallel one).
+    pub threads: usize,
     /// Use the opening book.
     pub book: bool,
     /// `search`: solve exactly from this many empty cells on.
@@ -136,6 +143,7 @@ impl EngineSpec {
             nodes: None,
             depth: None,
             hash_mb,
+            threads: 1,
             book: true,
             solve: 12,
             open: 0,
@@ -190,6 +198,14 @@ impl AgentSpec {
                         "nodes" => e.nodes = Some(num()?.max(1)),
                         "solve" if untimed => e.solve = num()?.min(u64::from(u32::MAX)) as u32,
                         "hash" => e.hash_mb = num()?.clamp(1, 1 << 20) as usize,
+                        "threads" => match num()? {
+                            n @ 1..=MAX_THREADS => e.threads = n as usize,
+                            _ => {
+                                return Err(bad(format!(
+                                    "threads={v}: give a count from 1 to {MAX_THREADS}"
+                                )))
+                            }
+                        },
                         "book" => e.book = num()? != 0,
                         "open" if !untimed => e.open = num()?.min(64) as usize,
                         "fresh" if !untimed => e.fresh = num()? != 0,
@@ -319,7 +335,13 @@ pub struct EngineAgent {
 impl EngineAgent {
     /// An engine player of `spec` for boards of `config`.
     pub fn new(spec: &EngineSpec, config: &C4Config) -> Result<EngineAgent, Error> {
-        let mut engine = Engine::new(config.columns, config.rows, config.connect, spec.hash_mb)?;
+        let mut engine = Engine::with_threads(
+            config.columns,
+            config.rows,
+            config.connect,
+            spec.hash_mb,
+            spec.threads,
+        )?;
         if !spec.book {
             engine.set_book(Book::new());
         }
@@ -547,6 +569,31 @@ mod tests {
             })
         );
         assert!(AgentSpec::opponent("nobody", 8).is_err());
+    }
+
+    #[test]
+    fn threads_reach_the_engine_and_bad_counts_are_refused() {
+        let threads = |spec: &str| match AgentSpec::parse(spec) {
+            Ok(AgentSpec::Engine(e)) => Ok(e.threads),
+            Ok(other) => panic!("{spec}: not an engine: {other:?}"),
+            Err(err) => Err(err.to_string()),
+        };
+        assert_eq!(threads("engine"), Ok(1));
+        assert_eq!(threads("engine:threads=2,hash=4"), Ok(2));
+        assert_eq!(threads("search:threads=3,nodes=100"), Ok(3));
+        for bad in [
+            "engine:threads=0",
+            "engine:threads=65",
+            "engine:threads=two",
+        ] {
+            let err = threads(bad).unwrap_err();
+            assert!(err.contains(bad), "{bad}: {err}");
+        }
+        let AgentSpec::Engine(e) = AgentSpec::parse("engine:threads=2,hash=4").unwrap() else {
+            panic!("not an engine");
+        };
+        let agent = EngineAgent::new(&e, &C4Config::default()).unwrap();
+        assert_eq!(agent.engine.threads(), 2);
     }
 
     #[test]

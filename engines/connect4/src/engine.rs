@@ -26,6 +26,9 @@
 //!
 //! The solver's and the searcher's tables live in the [`Engine`] and survive between moves and
 //! aborted (pondering) searches; so do the proven values of the last few choices.
+//!
+//! Steps 3–6 prove on one thread (the serial solver) or, with [`Engine::with_threads`], on
+//! the parallel solver; the heuristic search of step 6 stays on the calling thread.
 
 use crate::bitboard::Bits;
 use crate::board::Board;
@@ -33,7 +36,8 @@ use crate::book::{self, Book};
 use crate::eval::SearchPos;
 use crate::geometry::Geometry;
 use crate::root::{self, MoveBounds};
-use crate::solver::{Solver, SolverConfig};
+use crate::solver::prover::{EngineSolver, Prover};
+use crate::solver::SolverConfig;
 use crate::Error;
 use kibitz_search::alphabeta::{SearchConfig, Searcher, WIN};
 use kibitz_search::time::TimeControl;
@@ -88,7 +92,8 @@ enum Inner {
 
 struct Core<B: Bits> {
     geo: Geometry<B>,
-    solver: Solver<B>,
+    /// The root proofs' solver: serial with one thread, parallel with more.
+    solver: EngineSolver<B>,
     searcher: Searcher<SearchPos<B>>,
     search_config: SearchConfig,
     book: Book,
@@ -114,6 +119,22 @@ impl Engine {
     /// A size on which no line of `connect` stones fits (e.g. 2 × 2, connect 4) is refused:
     /// every game there is a draw and a contest on it is a configuration mistake.
     pub fn new(columns: usize, rows: usize, connect: usize, hash_mb: usize) -> Result<Self, Error> {
+        Self::with_threads(columns, rows, connect, hash_mb, 1)
+    }
+
+    /// [`Engine::new`] whose root proofs run on `threads` threads (0 counts as 1): with
+    /// more than one, on the parallel solver ([`crate::solver::parallel::ParallelSolver`],
+    /// Lazy SMP over one shared table), whose node limit ([`Engine::set_node_limit`])
+    /// counts the main thread's nodes ([`crate::solver::prover`]); with one, on the serial
+    /// solver, bit for bit the single-threaded engine. The heuristic search stays on the
+    /// calling thread.
+    pub fn with_threads(
+        columns: usize,
+        rows: usize,
+        connect: usize,
+        hash_mb: usize,
+        threads: usize,
+    ) -> Result<Self, Error> {
         if !crate::line_fits(columns, rows, connect) {
             return Err(Error::BadSize {
                 columns,
@@ -123,13 +144,22 @@ impl Engine {
             });
         }
         let inner = match Geometry::<u64>::new(columns, rows, connect) {
-            Ok(geo) => Inner::Small(Box::new(Core::new(geo, hash_mb))),
+            Ok(geo) => Inner::Small(Box::new(Core::new(geo, hash_mb, threads))),
             Err(_) => Inner::Large(Box::new(Core::new(
                 Geometry::<u128>::new(columns, rows, connect)?,
                 hash_mb,
+                threads,
             ))),
         };
         Ok(Self { inner })
+    }
+
+    /// Threads the root proofs run on.
+    pub fn threads(&self) -> usize {
+        match &self.inner {
+            Inner::Small(c) => c.solver.threads(),
+            Inner::Large(c) => c.solver.threads(),
+        }
     }
 
     /// Replaces the opening book (e.g. an empty one to test the solver alone).
@@ -215,8 +245,8 @@ fn phase(tc: &TimeControl, share: f64) -> TimeControl {
     }
 }
 
-impl<B: Bits + Into<u128>> Core<B> {
-    fn new(geo: Geometry<B>, hash_mb: usize) -> Self {
+impl<B: Bits + Into<u128> + Send + 'static> Core<B> {
+    fn new(geo: Geometry<B>, hash_mb: usize, threads: usize) -> Self {
         let search_mb = (hash_mb / 4).max(1);
         let is_standard = geo.columns() == 7 && geo.rows() == 6 && geo.connect() == 4;
         let search_config = SearchConfig {
@@ -228,7 +258,7 @@ impl<B: Bits + Into<u128>> Core<B> {
         };
         Self {
             geo,
-            solver: Solver::new(geo, SolverConfig::for_engine(hash_mb)),
+            solver: EngineSolver::new(geo, SolverConfig::for_engine(hash_mb), threads),
             searcher: Searcher::new(search_config.clone()),
             search_config,
             proven: Vec::new(),
@@ -404,13 +434,13 @@ impl<B: Bits + Into<u128>> Core<B> {
                     column: m.column,
                     score: Some(m.score),
                     exact: m.exact,
-                    nodes: self.solver.nodes(),
+                    nodes: self.solver.total_nodes(),
                     depth: empty,
                     source: "solver",
                     pv: Vec::new(),
                 };
             }
-            choice.nodes = self.solver.nodes();
+            choice.nodes = self.solver.total_nodes();
         }
         // 6. Fallback: only moves reaching the best proven bound; heuristic search among
         //    several in the remaining time. First cheap proofs among the candidates (a
@@ -432,7 +462,7 @@ impl<B: Bits + Into<u128>> Core<B> {
                     extra,
                     &ctc,
                 );
-                choice.nodes = self.solver.nodes();
+                choice.nodes = self.solver.total_nodes();
                 candidates = bounds.candidates(known);
             }
         }

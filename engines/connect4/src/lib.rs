@@ -11,7 +11,9 @@
 //!   the root ([`root`]), then — when the solver cannot finish in time — a fallback restricted
 //!   to the moves reaching the best proven value (the book's value of each child counts as
 //!   proven), so it never plays a move the finished exact work showed worse (heuristic
-//!   alpha-beta from kibitz-search breaks ties).
+//!   alpha-beta from kibitz-search breaks ties). [`Engine::with_threads`] runs the root
+//!   proofs on the parallel solver (any [`Prover`]; a node limit then counts the main
+//!   thread's nodes), `threads=N` in an engine spec, `connect4-bot --threads`.
 //! - [`params::EngineParams`]: the tunables ([`param_specs`]).
 //! - [`agents`]: every player (engine, search, weak, random) as one
 //!   [`kibitz_search::agent::Agent`] with the one spec parser; [`players::play_game`]: the
@@ -50,6 +52,7 @@ pub use board::{Board, Player};
 pub use engine::{Choice, DepthLimited, Engine};
 pub use geometry::Geometry;
 pub use kibitz_search::time::TimeControl;
+pub use solver::prover::Prover;
 pub use solver::{Solver, SolverConfig};
 
 /// A position of any supported size (up to 128 bitboard bits).

@@ -12,10 +12,15 @@
 //! already knows the position has (e.g. from the opening book entry two plies earlier), then
 //! draw-or-better, then a win. An abort therefore loses at most the improvement being tried,
 //! never a value already proven.
+//!
+//! Everything here runs on any [`Prover`]: the serial solver, or the parallel one when the
+//! engine has more than one thread ([`crate::Engine::with_threads`]); node caps and limits
+//! are then in the main thread's nodes ([`crate::solver::prover`]).
 
 use crate::bitboard::Bits;
 use crate::board::Board;
-use crate::solver::{loses_at_once, BestMove, Solver};
+use crate::solver::prover::Prover;
+use crate::solver::{loses_at_once, BestMove};
 use kibitz_search::time::TimeControl;
 
 /// Proven bounds on the score of each root move, from the mover's view (spec §11 scores).
@@ -46,7 +51,7 @@ struct Round {
 impl MoveBounds {
     /// Bounds for the legal moves of `board` from the score range, immediate wins, moves that
     /// hand the opponent an immediate win, and the solver's table.
-    pub fn new<B: Bits>(solver: &Solver<B>, board: &Board<B>) -> Self {
+    pub fn new<B: Bits, P: Prover<B> + ?Sized>(solver: &P, board: &Board<B>) -> Self {
         let w = board.columns();
         let mut lo = vec![i32::MIN; w];
         let mut hi = vec![i32::MIN; w];
@@ -197,8 +202,8 @@ const FIRST_CAP: u64 = 16_384;
 /// that succeeded. Both keep the rounds from starting again at [`FIRST_CAP`]: the table
 /// keeps only finished subtrees, so the small rounds would mostly repeat work, and the
 /// share of the budget they take is what a harder move's proof needed.
-fn find_at_least<B: Bits>(
-    solver: &mut Solver<B>,
+fn find_at_least<B: Bits, P: Prover<B> + ?Sized>(
+    solver: &mut P,
     board: &Board<B>,
     order: &[usize],
     bounds: &mut MoveBounds,
@@ -297,8 +302,8 @@ fn find_at_least<B: Bits>(
 /// then leads the candidates, one proven below stays out while another is open
 /// ([`MoveBounds::candidates`]). Stops at `tc`'s deadline; the solver's node limit is
 /// restored. Returns the number of tests that finished.
-pub fn cheap_proofs<B: Bits>(
-    solver: &mut Solver<B>,
+pub fn cheap_proofs<B: Bits, P: Prover<B> + ?Sized>(
+    solver: &mut P,
     board: &Board<B>,
     bounds: &mut MoveBounds,
     candidates: &[usize],
@@ -351,7 +356,7 @@ pub fn cheap_proofs<B: Bits>(
     done
 }
 
-/// A perfect move for `board` like [`Solver::best_move`], narrowing `bounds` (made by
+/// A perfect move for `board` like [`crate::Solver::best_move`], narrowing `bounds` (made by
 /// [`MoveBounds::new`]) with every finished test so that the caller can fall back safely
 /// when this returns `None` (budget spent before the weak value and a move keeping it were
 /// proven).
@@ -360,8 +365,8 @@ pub fn cheap_proofs<B: Bits>(
 /// book's value two plies earlier); the search first secures it. With `weak_tc` the weak
 /// value (win / draw / loss) and a move keeping it are found; with `exact_tc` the result is
 /// refined to the exact score and the move reaching it (fastest win, slowest loss).
-pub fn solve_root<B: Bits>(
-    solver: &mut Solver<B>,
+pub fn solve_root<B: Bits, P: Prover<B> + ?Sized>(
+    solver: &mut P,
     board: &Board<B>,
     bounds: &mut MoveBounds,
     known: Option<i32>,
@@ -438,7 +443,7 @@ pub fn solve_root<B: Bits>(
 mod tests {
     use super::*;
     use crate::geometry::Geometry;
-    use crate::solver::SolverConfig;
+    use crate::solver::{Solver, SolverConfig};
 
     fn solver() -> Solver<u64> {
         Solver::new(

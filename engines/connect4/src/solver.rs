@@ -31,6 +31,7 @@ use crate::tt::{Tt, NO_MOVE};
 
 mod crew;
 pub mod parallel;
+pub mod prover;
 mod research;
 mod search;
 use kibitz_search::time::TimeControl;
@@ -206,6 +207,10 @@ pub struct Solver<B: Bits> {
     /// Research counters of the ABDADA part of a parallel solve (empty without the
     /// `research` feature).
     counters: research::Counters,
+    /// A second stop flag looked at with the clock: the caller's, while the main thread of
+    /// a parallel solve searches on a clock whose own flag is the test's
+    /// ([`parallel::ParallelSolver`]).
+    outer_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Narrows the score range `[min, max)` to the exact score (clamped to the range) by
@@ -297,6 +302,14 @@ fn win_now(cells: u32, moves: u32) -> i32 {
 }
 
 impl<B: Bits> Solver<B> {
+    /// Whether the second stop flag ([`Self::outer_stop`]) is set (read with the clock only).
+    #[inline(always)]
+    fn outer_stopped(&self) -> bool {
+        self.outer_stop
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// A solver for `geo` with a fresh table.
     pub fn new(geo: Geometry<B>, config: SolverConfig) -> Self {
         let w = geo.columns();
@@ -321,6 +334,7 @@ impl<B: Bits> Solver<B> {
         let key_bits = (w * (geo.rows() + 1)).min(64) as u32;
         Self {
             busy: None,
+            outer_stop: None,
             counters: research::Counters::new(),
             split_root: u32::MAX,
             popcnt,

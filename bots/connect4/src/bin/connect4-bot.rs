@@ -1,7 +1,9 @@
 //! `connect4-bot`: plays Connect Four on a contest server over UDP (see `kibitz_bots_connect4::client`).
 
 use clap::Parser;
-use kibitz_bots_connect4::client::{Bot, BotConfig, Ending, GIVE_UP_AFTER, REREGISTER_AFTER};
+use kibitz_bots_connect4::client::{
+    Bot, BotConfig, Ending, DEFAULT_THREADS, GIVE_UP_AFTER, REREGISTER_AFTER,
+};
 use kibitz_net::cli::{self, AddrArgs, PlayerArgs};
 use kibitz_search::clock::{MoveBudget, CONNECT4};
 use std::time::Duration;
@@ -50,6 +52,11 @@ struct Args {
     /// Engine table size in MiB (at most 3/4 of this machine's memory).
     #[arg(long, default_value = "64", value_parser = kibitz_net::memory::parse_table_mb)]
     hash_mb: usize,
+    /// Threads of the engine's solver proofs: more than 1 proves with Lazy SMP over one
+    /// shared table. `auto` takes this machine's cores, at most 4; give `--threads 1` where
+    /// other programs share the cores.
+    #[arg(long, default_value = DEFAULT_THREADS, value_parser = cli::parse_threads)]
+    threads: usize,
     /// Do not think on the opponent's time.
     #[arg(long)]
     no_ponder: bool,
@@ -107,6 +114,11 @@ async fn main() -> anyhow::Result<()> {
         if !player.contains("hash=") {
             e.hash_mb = a.hash_mb;
         }
+        // Likewise the thread count.
+        if !player.contains("threads=") {
+            e.threads = a.threads;
+        }
+        tracing::info!("proving on {} thread(s)", e.threads);
         e.depth = a.depth.or(e.depth);
         e.nodes = a.nodes.or(e.nodes);
         for p in &a.params {

@@ -66,6 +66,17 @@ pub fn engine_deadlines(time: Duration) -> (Duration, Duration, Duration) {
     (b.soft, b.hard, b.send_by - b.hard)
 }
 
+/// Default of `connect4-bot --threads` (threads of the engine's solver proofs): `1`.
+///
+/// Issue 39 item 3, `kibitz connect4 timing --moves 1000` on the 2-core test machine (soft
+/// 125 ms, hard 150 ms, send by 200 ms): with one core busy (`--hog`) the max time per move
+/// was 160.4 / 158.9 / 161.9 ms at 1 thread and 177.3 / 172.6 / 148.6 ms at 2 (9 × 7,
+/// 8 × 8, 10 × 6; p99.9 156.0 / 152.8 / 148.2 against 164.2 / 154.6 / 147.3); idle, max
+/// 136.0 / 142.5 / 144.9 against 145.8 / 169.5 / 154.1. Two threads prove a few empty cells
+/// further from the end, but their tail is worse where the cores are shared (the opponent
+/// and the server share the contest machine), so `auto` is not the default.
+pub const DEFAULT_THREADS: &str = "1";
+
 /// On shutdown, datagrams are still taken in until none came for this long.
 pub const SHUTDOWN_QUIET: Duration = Duration::from_millis(20);
 /// How often `REGISTER` is repeated while no `WELCOME` came.

@@ -26,6 +26,8 @@ pub struct Args {
     pub oracle_book: bool,
     /// Engine tunables (`--param NAME=V`).
     pub params: EngineParams,
+    /// Threads of the engine's solver proofs (`--threads`, default 1).
+    pub threads: usize,
 }
 
 /// Parses the shared flags; `--nodes` only when `with_nodes` (the node audit).
@@ -41,6 +43,7 @@ pub fn parse_args(with_nodes: bool) -> Result<Args, String> {
         oracle_hash: 512,
         oracle_book: true,
         params: Default::default(),
+        threads: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -64,6 +67,13 @@ pub fn parse_args(with_nodes: bool) -> Result<Args, String> {
                 a.oracle_hash = v.parse().map_err(|e| format!("--oracle-hash {v:?}: {e}"))?;
             }
             "--no-oracle-book" => a.oracle_book = false,
+            "--threads" => {
+                let v = value()?;
+                a.threads = match v.parse::<usize>() {
+                    Ok(n @ 1..=64) => n,
+                    _ => return Err(format!("--threads {v:?}: give 1 to 64")),
+                };
+            }
             "--param" => {
                 let v = value()?;
                 kibitz_search::params::Tunable::apply(&mut a.params, &v)
@@ -72,7 +82,7 @@ pub fn parse_args(with_nodes: bool) -> Result<Args, String> {
             other => {
                 return Err(format!(
                     "unknown flag {other:?}; flags: {}--lines L --sets FILE,FILE… \
-                     --min-stones S --oracle-hash MB --no-oracle-book --param NAME=V",
+                     --min-stones S --oracle-hash MB --no-oracle-book --threads T --param NAME=V",
                     if with_nodes { "--nodes N " } else { "" }
                 ))
             }

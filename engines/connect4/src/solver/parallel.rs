@@ -184,6 +184,8 @@ pub struct ParallelSolver<B: Bits> {
     grows: bool,
     /// Research counters ([`Self::stats`]).
     stats: ParStats,
+    /// Node limit on the main thread's count ([`Self::set_node_limit`]; `u64::MAX`: none).
+    node_limit: u64,
 }
 
 impl<B: Bits + Send + 'static> ParallelSolver<B> {
@@ -240,6 +242,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             spare,
             grows,
             stats: ParStats::default(),
+            node_limit: u64::MAX,
         }
     }
 
@@ -382,7 +385,8 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         r
     }
 
-    /// [`Self::solve_window`], possibly leaving helpers away.
+    /// [`Self::solve_window`], possibly leaving helpers away. A test the main thread
+    /// abandons (deadline, stop flag, node limit) stops the helpers without waiting for them.
     fn narrow_window(
         &mut self,
         board: &Board<B>,
@@ -403,6 +407,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         };
         let (mut min, mut max) = (min, max);
         let (mut pass, mut last_high) = (0u32, false);
+        let limit = self.node_limit;
         while min < max {
             let med = choose_probe(min, max, rule, pass, last_high);
             pass += 1;
@@ -412,7 +417,10 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             let main = &mut self.main;
             main.tc = tc.clone();
             main.aborted = false;
-            main.node_limit = main.nodes.saturating_add(main.config.serial_nodes);
+            main.node_limit = main
+                .nodes
+                .saturating_add(main.config.serial_nodes)
+                .min(limit);
             let (t0, n0) = (Instant::now(), main.nodes);
             let r = main.negamax(cur, mask, moves, med, med + 1);
             let nodes = main.nodes;
@@ -426,7 +434,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
                 narrow(&mut min, &mut max, med, r);
                 continue;
             }
-            if tc.hard_expired() {
+            if tc.hard_expired() || self.main.nodes >= limit {
                 return None;
             }
             self.grow_table(per_node(self).max(PARALLEL_START_BYTES));
@@ -465,7 +473,26 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
                 }
             }
             let n0 = self.main.nodes;
+            // The main thread also stops at the node limit and on the caller's stop flag
+            // (the helpers' clock watches only the test's own flag).
+            self.main.node_limit = limit;
+            self.main.outer_stop = Some(tc.stop_flag());
             let mine = root_test(&mut self.main, cur, mask, moves, med, &ptc, &stop);
+            self.main.node_limit = u64::MAX;
+            self.main.outer_stop = None;
+            if mine.is_none() && (tc.hard_expired() || self.main.nodes >= limit) {
+                // The main thread gave up: the helpers stop too, and are not waited for
+                // (they come back before the next parallel test or the end of the solve).
+                stop.store(true, Ordering::Relaxed);
+                self.stats.other_nodes += self.main.nodes - n0;
+                self.stats.parallel_time += t0.elapsed();
+                self.away.extend(
+                    running
+                        .into_iter()
+                        .map(|(index, nodes0)| Away { index, nodes0 }),
+                );
+                return None;
+            }
             self.stats.parallel_tests += 1;
             let main_first = mine.is_some_and(|a| a.2);
             self.stats.main_answered += u64::from(main_first);
@@ -519,6 +546,88 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             }
         }
         Some(min)
+    }
+}
+
+/// What the engine's root proofs ask of the parallel solver ([`super::prover::Prover`]).
+///
+/// Node limit rule: a limit counts the **main thread's** nodes only ([`Self::main_nodes`]);
+/// the helpers stop when the main thread stops. A node budget so means about the same wall
+/// time at any thread count (the helpers search alongside, not instead), and a limit that
+/// ends a test mid-way leaves the helpers stopping, not waited for.
+impl<B: Bits + Send + 'static> ParallelSolver<B> {
+    /// Makes searches fail (return `None`) once the main thread's node count
+    /// ([`Self::main_nodes`]) reaches `limit`; `None` removes the limit.
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.node_limit = limit.unwrap_or(u64::MAX);
+    }
+
+    /// The node limit set by [`Self::set_node_limit`], if any.
+    pub fn node_limit(&self) -> Option<u64> {
+        (self.node_limit != u64::MAX).then_some(self.node_limit)
+    }
+
+    /// Nodes the main thread searched since the last [`Self::reset_nodes`]: what
+    /// [`Self::set_node_limit`] counts.
+    pub fn main_nodes(&self) -> u64 {
+        self.main.nodes
+    }
+
+    /// Takes back the helpers still stopping from an abandoned or answered test (waits for
+    /// them), so that [`Self::nodes`] and [`Self::reset_nodes`] see every thread.
+    pub fn take_back_helpers(&mut self) {
+        self.settle();
+    }
+
+    /// The main solver: what every thread shares (the table, the geometry, the order).
+    pub fn main(&self) -> &Solver<B> {
+        &self.main
+    }
+
+    /// The score of `board` clamped to `[lo, hi]` like [`Self::solve_window`], but returning
+    /// as soon as the answer is in: helpers still stopping are taken back later (before the
+    /// next parallel test, a table change or [`Self::take_back_helpers`]). Watches `tc`'s
+    /// deadline, its stop flag and the node limit.
+    pub fn solve_window_now(
+        &mut self,
+        board: &Board<B>,
+        lo: i32,
+        hi: i32,
+        tc: &TimeControl,
+    ) -> Option<i32> {
+        self.narrow_window(board, lo, hi, tc)
+    }
+
+    /// Whether the side to move scores at least `target` (`None` when `tc` or the node
+    /// limit ran out); as [`Solver::at_least`], on all threads.
+    pub fn at_least(&mut self, board: &Board<B>, target: i32, tc: &TimeControl) -> Option<bool> {
+        let (lo, hi) = self.main.score_range(board.moves_played() as u32);
+        if target <= lo {
+            return Some(true);
+        }
+        if target > hi {
+            return Some(false);
+        }
+        self.narrow_window(board, target - 1, target, tc)
+            .map(|s| s >= target)
+    }
+
+    /// Whether playing `col` now scores at least `target` for the mover; as
+    /// [`Solver::move_at_least`], on all threads.
+    pub fn move_at_least(
+        &mut self,
+        board: &Board<B>,
+        col: usize,
+        target: i32,
+        tc: &TimeControl,
+    ) -> Option<bool> {
+        if board.is_winning_move(col) {
+            let (_, win_now) = self.main.score_range(board.moves_played() as u32);
+            return Some(win_now >= target);
+        }
+        let mut child = *board;
+        child.play(col).ok()?;
+        self.at_least(&child, 1 - target, tc).map(|b| !b)
     }
 }
 

@@ -124,7 +124,7 @@ impl<B: Bits> Solver<B> {
         // 0. Count the node; poll the clock now and then.
         self.nodes += 1;
         if self.nodes & (self.config.check_every - 1) == 0
-            && (self.tc.hard_expired() || self.nodes >= self.node_limit)
+            && (self.tc.hard_expired() || self.nodes >= self.node_limit || self.outer_stopped())
         {
             self.aborted = true;
         }
