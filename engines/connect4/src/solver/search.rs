@@ -350,20 +350,29 @@ impl<B: Bits> Solver<B> {
                 } else {
                     0
                 };
-                let mut deferred = arrayvec::ArrayVec::<usize, 64>::new();
-                let mut cols: arrayvec::ArrayVec<usize, 64> = list.columns().collect();
-                if moves == self.split_root && cols.len() > 1 {
+                // Children by their index in `list` (one byte each: a small stack frame at
+                // every node), their keys as the prefetch loop made them when it ran.
+                let n = list.len();
+                let rotate = moves == self.split_root && n > 1;
+                let child_key = |s: &Self, i: usize, m: B| {
+                    if prefetch {
+                        // SAFETY: the prefetch loop wrote a key for every entry of `list`.
+                        unsafe { child_keys[i].assume_init() }
+                    } else {
+                        s.tt_key(child_cur, mask | m, moves + 1).0
+                    }
+                };
+                let mut deferred = arrayvec::ArrayVec::<u8, 64>::new();
+                for j in 0..n {
                     // A helper splitting the root moves starts with the second one.
-                    cols.rotate_left(1);
-                }
-                for (i, c) in cols.into_iter().enumerate() {
+                    let i = if rotate { (j + 1) % n } else { j };
+                    let c = list.column(i);
                     let m = next & self.column_masks[c];
-                    let ck = self.tt_key(child_cur, mask | m, moves + 1).0;
-                    let busy_now = b.is_busy(ck);
-                    if busy_now {
-                        self.counters.busy_child(i == 0, i >= first);
-                        if i >= first {
-                            deferred.push(c);
+                    let ck = child_key(self, i, m);
+                    if b.is_busy(ck) {
+                        self.counters.busy_child(j == 0, j >= first);
+                        if j >= first {
+                            deferred.push(i as u8);
                             continue;
                         }
                         self.counters.open_dup(moves + 1, ck, self.nodes);
@@ -374,9 +383,10 @@ impl<B: Bits> Solver<B> {
                     drop(guard);
                     self.counters.left_child(moves + 1, ck, self.nodes);
                 }
-                for c in deferred {
+                for i in deferred {
+                    let c = list.column(i as usize);
                     let m = next & self.column_masks[c];
-                    let ck = self.tt_key(child_cur, mask | m, moves + 1).0;
+                    let ck = child_key(self, i as usize, m);
                     if cfg!(feature = "research") && b.is_busy(ck) {
                         self.counters.open_dup(moves + 1, ck, self.nodes);
                     }
@@ -482,6 +492,18 @@ impl MoveList {
         if let Some(i) = self.as_slice().iter().position(|&k| (k & 63) as usize == c) {
             self.as_mut_slice()[..=i].rotate_right(1);
         }
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The column of the `i`-th best move (`i < len`).
+    #[inline(always)]
+    fn column(&self, i: usize) -> usize {
+        (self.as_slice()[i] & 63) as usize
     }
 
     /// The columns, best first.
