@@ -105,7 +105,7 @@ const MAX_KEPT: usize = 128;
 /// What one scan of a position found: both colours' captures by line kind. It depends on
 /// the two fish bitboards only (the Kraken never lies on a capture's target and does not
 /// block), so the position a move leads to can be scanned from the one before it by
-/// redoing only the lines through the move's two squares ([`Scan::after`]).
+/// redoing only the lines through the move's two squares ([`Scan::after_move`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scan {
     /// Opponent fish capturable by RED (`[0]`) and by BLUE (`[1]`).
@@ -170,7 +170,7 @@ impl Scan {
     }
 
     /// The scan of `fish` (both colours' bitboards) from this scan of a board that differs
-    /// from it on squares `a` and `b` only (see [`Scan::redo_lines`]).
+    /// from it on squares `a` and `b` only (see `Scan::redo_lines`).
     pub fn after_move(&self, fish: [u128; 2], a: usize, b: usize) -> Scan {
         let mut s = *self;
         redo_dispatch(&mut s, fish, a, b);

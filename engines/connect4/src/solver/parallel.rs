@@ -42,9 +42,13 @@ use crate::book::Book;
 use crate::geometry::Geometry;
 use crate::tt::Tt;
 use kibitz_search::time::TimeControl;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod busy;
+mod limits;
+pub use busy::Busy;
 
 /// Default of [`SolverConfig::serial_nodes`]: nodes the main thread searches a root test
 /// alone before the helpers join (the finished part stays in the table). Issue 39, Test_L1_R2
@@ -53,51 +57,6 @@ use std::time::{Duration, Instant};
 /// thread's) 0.71 of one thread's; at 4,096 they are 5 % and 0.62 (2,048: 0.62, 8,192:
 /// 0.635), for 3-4 parallel tests per position instead of 1.2.
 pub const SERIAL_NODES: u64 = 1 << 12;
-
-/// The positions the threads of a parallel solve are searching right now (one key per
-/// slot, hashed; a collision only changes the move order, never a result).
-pub struct Busy {
-    slots: Vec<AtomicU64>,
-}
-
-/// Slots of [`Busy`] (a power of two).
-const BUSY_SLOTS: usize = 1 << 14;
-
-impl Busy {
-    fn new() -> Self {
-        Self {
-            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    #[inline(always)]
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize & (BUSY_SLOTS - 1)]
-    }
-
-    /// Whether some thread is searching the position of `key`.
-    #[inline(always)]
-    pub fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-
-    /// Marks `key` as being searched.
-    #[inline(always)]
-    pub fn enter(&self, key: u64) {
-        self.slot(key).store(key, Ordering::Relaxed);
-    }
-
-    /// Unmarks `key` (unless another position took the slot meanwhile). A plain load and
-    /// store, not a locked compare-and-swap: a mark lost or left behind by a race only
-    /// changes the move order of a node.
-    #[inline(always)]
-    pub fn leave(&self, key: u64) {
-        let slot = self.slot(key);
-        if slot.load(Ordering::Relaxed) == key {
-            slot.store(0, Ordering::Relaxed);
-        }
-    }
-}
 
 /// Bytes of shared table per node searched so far in a solve: the part of the table in use
 /// is grown to this before each root test (a shared table cannot grow during a search).
@@ -546,88 +505,6 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             }
         }
         Some(min)
-    }
-}
-
-/// What the engine's root proofs ask of the parallel solver ([`super::prover::Prover`]).
-///
-/// Node limit rule: a limit counts the **main thread's** nodes only ([`Self::main_nodes`]);
-/// the helpers stop when the main thread stops. A node budget so means about the same wall
-/// time at any thread count (the helpers search alongside, not instead), and a limit that
-/// ends a test mid-way leaves the helpers stopping, not waited for.
-impl<B: Bits + Send + 'static> ParallelSolver<B> {
-    /// Makes searches fail (return `None`) once the main thread's node count
-    /// ([`Self::main_nodes`]) reaches `limit`; `None` removes the limit.
-    pub fn set_node_limit(&mut self, limit: Option<u64>) {
-        self.node_limit = limit.unwrap_or(u64::MAX);
-    }
-
-    /// The node limit set by [`Self::set_node_limit`], if any.
-    pub fn node_limit(&self) -> Option<u64> {
-        (self.node_limit != u64::MAX).then_some(self.node_limit)
-    }
-
-    /// Nodes the main thread searched since the last [`Self::reset_nodes`]: what
-    /// [`Self::set_node_limit`] counts.
-    pub fn main_nodes(&self) -> u64 {
-        self.main.nodes
-    }
-
-    /// Takes back the helpers still stopping from an abandoned or answered test (waits for
-    /// them), so that [`Self::nodes`] and [`Self::reset_nodes`] see every thread.
-    pub fn take_back_helpers(&mut self) {
-        self.settle();
-    }
-
-    /// The main solver: what every thread shares (the table, the geometry, the order).
-    pub fn main(&self) -> &Solver<B> {
-        &self.main
-    }
-
-    /// The score of `board` clamped to `[lo, hi]` like [`Self::solve_window`], but returning
-    /// as soon as the answer is in: helpers still stopping are taken back later (before the
-    /// next parallel test, a table change or [`Self::take_back_helpers`]). Watches `tc`'s
-    /// deadline, its stop flag and the node limit.
-    pub fn solve_window_now(
-        &mut self,
-        board: &Board<B>,
-        lo: i32,
-        hi: i32,
-        tc: &TimeControl,
-    ) -> Option<i32> {
-        self.narrow_window(board, lo, hi, tc)
-    }
-
-    /// Whether the side to move scores at least `target` (`None` when `tc` or the node
-    /// limit ran out); as [`Solver::at_least`], on all threads.
-    pub fn at_least(&mut self, board: &Board<B>, target: i32, tc: &TimeControl) -> Option<bool> {
-        let (lo, hi) = self.main.score_range(board.moves_played() as u32);
-        if target <= lo {
-            return Some(true);
-        }
-        if target > hi {
-            return Some(false);
-        }
-        self.narrow_window(board, target - 1, target, tc)
-            .map(|s| s >= target)
-    }
-
-    /// Whether playing `col` now scores at least `target` for the mover; as
-    /// [`Solver::move_at_least`], on all threads.
-    pub fn move_at_least(
-        &mut self,
-        board: &Board<B>,
-        col: usize,
-        target: i32,
-        tc: &TimeControl,
-    ) -> Option<bool> {
-        if board.is_winning_move(col) {
-            let (_, win_now) = self.main.score_range(board.moves_played() as u32);
-            return Some(win_now >= target);
-        }
-        let mut child = *board;
-        child.play(col).ok()?;
-        self.at_least(&child, 1 - target, tc).map(|b| !b)
     }
 }
 
