@@ -501,15 +501,7 @@ impl<B: Bits> Solver<B> {
 
     /// Whether the side to move scores at least `target` (`None` when `tc` ran out).
     pub fn at_least(&mut self, board: &Board<B>, target: i32, tc: &TimeControl) -> Option<bool> {
-        let (lo, hi) = self.score_range(board.moves_played() as u32);
-        if target <= lo {
-            return Some(true);
-        }
-        if target > hi {
-            return Some(false);
-        }
-        self.solve_window(board, target - 1, target, tc)
-            .map(|s| s >= target)
+        prover::Prover::at_least(self, board, target, tc)
     }
 
     /// The score of playing `col` now, from the mover's view (`None` on time-out).
@@ -530,13 +522,7 @@ impl<B: Bits> Solver<B> {
         target: i32,
         tc: &TimeControl,
     ) -> Option<bool> {
-        if board.is_winning_move(col) {
-            return Some(win_now(self.geo.cells(), board.moves_played() as u32) >= target);
-        }
-        let mut child = *board;
-        child.play(col).ok()?;
-        // Ours ≥ target ⇔ the opponent's ≤ -target ⇔ not (opponent ≥ -target + 1).
-        self.at_least(&child, 1 - target, tc).map(|b| !b)
+        prover::Prover::move_at_least(self, board, col, target, tc)
     }
 
     /// A perfect move: one keeping the win / draw / loss value (weak solve within `weak_tc`),

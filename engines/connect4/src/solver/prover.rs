@@ -29,6 +29,28 @@ pub trait Prover<B: Bits> {
     fn probe_bounds(&self, board: &Board<B>) -> Option<(i32, i32)>;
     /// Legal columns of `board` in the solver's preferred order (best guess first).
     fn ordered_moves(&self, board: &Board<B>) -> Vec<usize>;
+    /// The score of `board` (side to move's view) clamped to `[lo, hi]`, or `None` when out
+    /// of time, stopped or out of nodes. The one search every other question is asked with.
+    fn solve_window(&mut self, board: &Board<B>, lo: i32, hi: i32, tc: &TimeControl)
+        -> Option<i32>;
+    /// The exact score of `board` (side to move's view), or `None` when stopped first.
+    fn solve(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<i32> {
+        let (lo, hi) = self.score_range(board.moves_played() as u32);
+        self.solve_window(board, lo, hi, tc)
+    }
+    /// Whether the side to move scores at least `target` (`None`: out of time, stopped or
+    /// out of nodes).
+    fn at_least(&mut self, board: &Board<B>, target: i32, tc: &TimeControl) -> Option<bool> {
+        let (lo, hi) = self.score_range(board.moves_played() as u32);
+        if target <= lo {
+            return Some(true);
+        }
+        if target > hi {
+            return Some(false);
+        }
+        self.solve_window(board, target - 1, target, tc)
+            .map(|s| s >= target)
+    }
     /// Whether playing `col` scores at least `target` for the mover (`None`: out of time,
     /// stopped or out of nodes).
     fn move_at_least(
@@ -37,9 +59,16 @@ pub trait Prover<B: Bits> {
         col: usize,
         target: i32,
         tc: &TimeControl,
-    ) -> Option<bool>;
-    /// The exact score of `board` (side to move's view), or `None` when stopped first.
-    fn solve(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<i32>;
+    ) -> Option<bool> {
+        if board.is_winning_move(col) {
+            let (_, win_now) = self.score_range(board.moves_played() as u32);
+            return Some(win_now >= target);
+        }
+        let mut child = *board;
+        child.play(col).ok()?;
+        // Ours ≥ target ⇔ the opponent's ≤ -target ⇔ not (opponent ≥ -target + 1).
+        self.at_least(&child, 1 - target, tc).map(|b| !b)
+    }
     /// Nodes counted against the node limit since the last [`Self::reset_nodes`].
     fn nodes(&self) -> u64;
     /// Nodes of every thread since the last [`Self::reset_nodes`] (what a move reports).
@@ -66,17 +95,14 @@ impl<B: Bits> Prover<B> for Solver<B> {
     fn ordered_moves(&self, board: &Board<B>) -> Vec<usize> {
         Solver::ordered_moves(self, board)
     }
-    fn move_at_least(
+    fn solve_window(
         &mut self,
         board: &Board<B>,
-        col: usize,
-        target: i32,
+        lo: i32,
+        hi: i32,
         tc: &TimeControl,
-    ) -> Option<bool> {
-        Solver::move_at_least(self, board, col, target, tc)
-    }
-    fn solve(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<i32> {
-        Solver::solve(self, board, tc)
+    ) -> Option<i32> {
+        Solver::solve_window(self, board, lo, hi, tc)
     }
     fn nodes(&self) -> u64 {
         Solver::nodes(self)
@@ -111,17 +137,13 @@ impl<B: Bits + Send + 'static> Prover<B> for ParallelSolver<B> {
     fn ordered_moves(&self, board: &Board<B>) -> Vec<usize> {
         self.main().ordered_moves(board)
     }
-    fn move_at_least(
+    fn solve_window(
         &mut self,
         board: &Board<B>,
-        col: usize,
-        target: i32,
+        lo: i32,
+        hi: i32,
         tc: &TimeControl,
-    ) -> Option<bool> {
-        ParallelSolver::move_at_least(self, board, col, target, tc)
-    }
-    fn solve(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<i32> {
-        let (lo, hi) = self.main().score_range(board.moves_played() as u32);
+    ) -> Option<i32> {
         self.solve_window_now(board, lo, hi, tc)
     }
     fn nodes(&self) -> u64 {
@@ -197,17 +219,14 @@ impl<B: Bits + Send + 'static> Prover<B> for EngineSolver<B> {
     fn ordered_moves(&self, board: &Board<B>) -> Vec<usize> {
         self.get().ordered_moves(board)
     }
-    fn move_at_least(
+    fn solve_window(
         &mut self,
         board: &Board<B>,
-        col: usize,
-        target: i32,
+        lo: i32,
+        hi: i32,
         tc: &TimeControl,
-    ) -> Option<bool> {
-        self.get_mut().move_at_least(board, col, target, tc)
-    }
-    fn solve(&mut self, board: &Board<B>, tc: &TimeControl) -> Option<i32> {
-        self.get_mut().solve(board, tc)
+    ) -> Option<i32> {
+        self.get_mut().solve_window(board, lo, hi, tc)
     }
     fn nodes(&self) -> u64 {
         self.get().nodes()

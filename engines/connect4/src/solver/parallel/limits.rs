@@ -1,5 +1,6 @@
 //! The parallel solver's side of the engine's root proofs: node limits counted on the main
-//! thread, answers without waiting for helpers, and the per-move tests.
+//! thread and answers without waiting for helpers (the per-move questions are
+//! [`crate::solver::prover::Prover`]'s, asked through `solve_window_now`).
 
 use super::ParallelSolver;
 use crate::bitboard::Bits;
@@ -54,37 +55,5 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         tc: &TimeControl,
     ) -> Option<i32> {
         self.narrow_window(board, lo, hi, tc)
-    }
-
-    /// Whether the side to move scores at least `target` (`None` when `tc` or the node
-    /// limit ran out); as [`Solver::at_least`], on all threads.
-    pub fn at_least(&mut self, board: &Board<B>, target: i32, tc: &TimeControl) -> Option<bool> {
-        let (lo, hi) = self.main.score_range(board.moves_played() as u32);
-        if target <= lo {
-            return Some(true);
-        }
-        if target > hi {
-            return Some(false);
-        }
-        self.narrow_window(board, target - 1, target, tc)
-            .map(|s| s >= target)
-    }
-
-    /// Whether playing `col` now scores at least `target` for the mover; as
-    /// [`Solver::move_at_least`], on all threads.
-    pub fn move_at_least(
-        &mut self,
-        board: &Board<B>,
-        col: usize,
-        target: i32,
-        tc: &TimeControl,
-    ) -> Option<bool> {
-        if board.is_winning_move(col) {
-            let (_, win_now) = self.main.score_range(board.moves_played() as u32);
-            return Some(win_now >= target);
-        }
-        let mut child = *board;
-        child.play(col).ok()?;
-        self.at_least(&child, 1 - target, tc).map(|b| !b)
     }
 }
