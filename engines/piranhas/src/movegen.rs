@@ -11,34 +11,10 @@ use crate::state::State;
 /// Calls `f(from, to, direction)` for every legal move of the side to move.
 #[inline]
 pub fn for_each_move(state: &State, mut f: impl FnMut(usize, usize, Direction)) {
-    let board = state.board();
-    let me = state.current() as usize;
-    let own = board.fish[me].0;
-    let opp = board.fish[1 - me].0;
-    let blocked_target = own | board.kraken.0;
-    let occ = own | opp;
-    for sq in board.fish[me].iter() {
-        for (kind, dirs) in LINE_DIRS.iter().enumerate() {
-            let d = state.line_count(sq, kind) as i32;
-            debug_assert_eq!(d as u32, (occ & TABLES.line[kind][sq]).count_ones());
-            for dir in [Direction::ALL[dirs[0]], Direction::ALL[dirs[1]]] {
-                let di = dir as usize;
-                if d > TABLES.steps[di][sq & 127] as i32 {
-                    continue;
-                }
-                let to = (sq as i32 + d * dir.offset()) as usize & 127;
-                let to_bit = 1u128 << to;
-                if to_bit & blocked_target != 0 {
-                    continue;
-                }
-                let path = TABLES.ray[di][sq & 127] ^ TABLES.ray[di][to] ^ to_bit;
-                if path & opp != 0 {
-                    continue;
-                }
-                f(sq, to, dir);
-            }
-        }
-    }
+    for_each_move_until(state, |from, to, dir| {
+        f(from, to, dir);
+        false
+    });
 }
 
 /// Like [`for_each_move`], but stops as soon as `f` returns true (a search that found what
@@ -56,6 +32,7 @@ pub fn for_each_move_until(
     for sq in board.fish[me].iter() {
         for (kind, dirs) in LINE_DIRS.iter().enumerate() {
             let d = state.line_count(sq, kind) as i32;
+            debug_assert_eq!(d as u32, ((own | opp) & TABLES.line[kind][sq]).count_ones());
             for dir in [Direction::ALL[dirs[0]], Direction::ALL[dirs[1]]] {
                 let di = dir as usize;
                 if d > TABLES.steps[di][sq & 127] as i32 {
