@@ -53,8 +53,11 @@ mod tests {
         assert!(!q.lmr);
         assert!(q.apply("nope=1").is_err());
         assert!(q.apply("threat").is_err());
-        q.apply("solver_share=1.5").unwrap();
-        assert_eq!(q.solver_share, 1.0, "clamped into 0..=1");
+        assert!(q.apply("solver_share=1.5").is_err(), "outside valid 0..=1");
+        assert_eq!(
+            q.solver_share, p.solver_share,
+            "a refused value changes nothing"
+        );
         q.apply("null_r=3").unwrap();
         assert_eq!(q.search.null_r, 3);
         assert_eq!(crate::param_specs().len(), EngineParams::specs().len());

@@ -111,8 +111,9 @@ mod tests {
         let mut p = d;
         assert!(p.apply("nope=1").is_err());
         assert!(p.apply("c=x").is_err());
-        p.apply("eps=1.5").unwrap();
-        assert_eq!(p.playout.epsilon, 1.0, "a probability stays one");
+        let eps = p.playout.epsilon;
+        assert!(p.apply("eps=1.5").is_err(), "a probability is at most one");
+        assert_eq!(p.playout.epsilon, eps, "a refused value changes nothing");
         p.apply("c=1.25").unwrap();
         assert_eq!(p.search.exploration, 1.25);
     }

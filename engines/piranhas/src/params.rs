@@ -106,4 +106,17 @@ mod tests {
         c.apply("fish=12.4").unwrap();
         assert_eq!(c.eval.fish, 12);
     }
+
+    #[test]
+    fn switches_and_bounded_counts_refuse_what_they_cannot_mean() {
+        let mut c = EngineConfig::default();
+        for bad in ["end_qs=7", "qs=2", "lmr=-1", "end_plies=3", "asp=-5"] {
+            let before = format!("{c:?}");
+            let e = c.apply(bad).expect_err(bad);
+            assert!(e.to_string().contains("out of range"), "{bad}: {e}");
+            assert_eq!(format!("{c:?}"), before, "{bad} changed the config");
+        }
+        c.apply("end_qs=0").unwrap();
+        assert!(!c.end_qs);
+    }
 }

@@ -75,6 +75,18 @@ pub enum ParamError {
     /// The assignment has no `=`.
     #[error("`{0}` is not of the form name=value")]
     Malformed(String),
+    /// The value is outside what the parameter can hold: its `valid` range, its type's
+    /// range (a count below 0), or not 0 or 1 for a switch. Refused rather than clamped, so
+    /// a typo such as `end_qs=7` is not silently read as "on".
+    #[error("parameter `{name}`: {value} is out of range (allowed: {allowed})")]
+    OutOfRange {
+        /// The parameter.
+        name: String,
+        /// The value given.
+        value: f64,
+        /// What the parameter accepts, as a person would write it.
+        allowed: String,
+    },
 }
 
 /// A config struct whose fields are tunable by name.

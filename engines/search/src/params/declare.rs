@@ -2,15 +2,18 @@
 //! step and doc on one line — with the struct, its `Default` and its [`crate::params::Tunable`] impl
 //! generated from that line, so the three can no longer drift apart.
 
-use super::ParamSpec;
+use super::{ParamError, ParamSpec};
 
 /// A field type a tunable may have: whole numbers (rounded when set), reals, and switches
-/// (`bool`, set by any non-zero value).
+/// (`bool`: 0 is off, 1 is on).
 pub trait ParamValue: Copy {
     /// The value as the registry's `f64`.
     fn to_f64(self) -> f64;
-    /// The field value for a registry value already checked against the range.
-    fn from_f64(v: f64) -> Self;
+    /// The field value for a registry value, or `None` if the type cannot hold it (a whole
+    /// number out of the type's range, a switch other than 0 or 1, a non-finite value).
+    fn from_f64(v: f64) -> Option<Self>;
+    /// What [`ParamValue::from_f64`] accepts, for the error message.
+    fn allowed() -> String;
 }
 
 macro_rules! whole {
@@ -19,8 +22,12 @@ macro_rules! whole {
             fn to_f64(self) -> f64 {
                 self as f64
             }
-            fn from_f64(v: f64) -> Self {
-                v.round() as $t
+            fn from_f64(v: f64) -> Option<Self> {
+                let r = v.round();
+                (r >= <$t>::MIN as f64 && r <= <$t>::MAX as f64).then_some(r as $t)
+            }
+            fn allowed() -> String {
+                format!("a whole number from {} to {}", <$t>::MIN, <$t>::MAX)
             }
         }
     )*};
@@ -31,8 +38,11 @@ impl ParamValue for f64 {
     fn to_f64(self) -> f64 {
         self
     }
-    fn from_f64(v: f64) -> Self {
-        v
+    fn from_f64(v: f64) -> Option<Self> {
+        v.is_finite().then_some(v)
+    }
+    fn allowed() -> String {
+        "a finite number".to_string()
     }
 }
 
@@ -40,8 +50,12 @@ impl ParamValue for f32 {
     fn to_f64(self) -> f64 {
         f64::from(self)
     }
-    fn from_f64(v: f64) -> Self {
-        v as f32
+    fn from_f64(v: f64) -> Option<Self> {
+        let x = v as f32;
+        x.is_finite().then_some(x)
+    }
+    fn allowed() -> String {
+        "a finite number".to_string()
     }
 }
 
@@ -49,9 +63,37 @@ impl ParamValue for bool {
     fn to_f64(self) -> f64 {
         f64::from(u8::from(self))
     }
-    fn from_f64(v: f64) -> Self {
-        v.round() != 0.0
+    fn from_f64(v: f64) -> Option<Self> {
+        match v {
+            0.0 => Some(false),
+            1.0 => Some(true),
+            _ => None,
+        }
     }
+    fn allowed() -> String {
+        "0 (off) or 1 (on)".to_string()
+    }
+}
+
+/// `value` as a field of type `T`, checked against the optional `valid` range and the type
+/// (used by [`tunables!`](crate::tunables) and [`tunable_fields!`](crate::tunable_fields)).
+/// A value outside either is refused with [`ParamError::OutOfRange`], never clamped.
+pub fn checked<T: ParamValue>(
+    name: &str,
+    value: f64,
+    valid: Option<(f64, f64)>,
+) -> Result<T, ParamError> {
+    let refuse = |allowed: String| ParamError::OutOfRange {
+        name: name.to_string(),
+        value,
+        allowed,
+    };
+    if let Some((lo, hi)) = valid {
+        if !(lo..=hi).contains(&value) {
+            return Err(refuse(format!("{lo} to {hi}")));
+        }
+    }
+    T::from_f64(value).ok_or_else(|| refuse(T::allowed()))
 }
 
 /// The one-line doc of a spec from a field's doc comment lines (joined, trimmed).
@@ -65,8 +107,9 @@ pub const fn doc_line(doc: &'static str) -> &'static str {
 /// `Default`, and its [`Tunable`](crate::params::Tunable) impl. Fields marked `#[nested]`
 /// (written first) hold other tunable structs, whose parameters are listed before the
 /// struct's own and are set and read through them. The range and step are what a tuner
-/// explores; a user may set any value, clamped into the optional `valid a..=b` where the code
-/// needs it (a count of at least 1, a probability).
+/// explores; a user may set any value the field's type holds (a switch only 0 or 1) and, where
+/// the code needs it, within the optional `valid a..=b` (a count of at least 1, a
+/// probability). Anything else is refused with [`ParamError::OutOfRange`](crate::params::ParamError).
 ///
 /// ```
 /// use kibitz_search::params::Tunable;
@@ -90,8 +133,9 @@ pub const fn doc_line(doc: &'static str) -> &'static str {
 /// k.apply("c=1.5").unwrap();
 /// k.apply("lmr=0").unwrap();
 /// assert_eq!((k.null_r, k.exploration, k.lmr), (3, 1.5, false));
-/// k.apply("c=-1").unwrap();
-/// assert_eq!(k.exploration, 0.0, "clamped into its valid range");
+/// assert!(k.apply("c=-1").is_err(), "outside its valid range");
+/// assert!(k.apply("lmr=7").is_err(), "a switch is 0 or 1");
+/// assert_eq!((k.exploration, k.lmr), (1.5, false), "a refused value changes nothing");
 /// assert_eq!(Knobs::specs()[1].name, "c");
 /// assert_eq!(Knobs::specs()[0].doc, "base null-move reduction");
 /// ```
@@ -172,8 +216,9 @@ macro_rules! tunables {
                 let mut i = 0usize;
                 $(
                     if name == own[i].name {
-                        $(let value = value.clamp($vmin as f64, $vmax as f64);)?
-                        self.$field = <$ty as $crate::params::declare::ParamValue>::from_f64(value);
+                        let valid: Option<(f64, f64)> =
+                            None $(.or(Some(($vmin as f64, $vmax as f64))))?;
+                        self.$field = $crate::params::declare::checked::<$ty>(name, value, valid)?;
                         return Ok(());
                     }
                     i += 1;
@@ -219,8 +264,8 @@ macro_rules! tunables {
 /// registry name, the field it sets (a path like `search.exploration`), range and step. The
 /// default is the field's value in the struct's `Default`, so each number lives in one place.
 /// `nested a.b;` lines first include every parameter of a field that is itself `Tunable`.
-/// As with [`tunables!`](crate::tunables), values are clamped only into an optional
-/// `valid a..=b`.
+/// As with [`tunables!`](crate::tunables), a value the field cannot hold or outside an
+/// optional `valid a..=b` is refused.
 ///
 /// ```
 /// use kibitz_search::params::Tunable;
@@ -291,8 +336,9 @@ macro_rules! tunable_fields {
             ) -> ::core::result::Result<(), $crate::params::ParamError> {
                 $(
                     if name == $pname {
-                        $(let value = value.clamp($vmin as f64, $vmax as f64);)?
-                        $crate::params::declare::set_value(&mut self.$($field).+, value);
+                        let valid: Option<(f64, f64)> =
+                            None $(.or(Some(($vmin as f64, $vmax as f64))))?;
+                        $crate::params::declare::set_value(&mut self.$($field).+, name, value, valid)?;
                         return Ok(());
                     }
                 )*
@@ -323,10 +369,17 @@ macro_rules! tunable_fields {
     };
 }
 
-/// Sets a field from a registry value already checked against its range (whole numbers
-/// round, switches take any non-zero value). Used by [`tunable_fields!`](crate::tunable_fields).
-pub fn set_value<T: ParamValue>(slot: &mut T, v: f64) {
-    *slot = T::from_f64(v);
+/// Sets a field from a registry value if [`checked`] accepts it (whole numbers round); a
+/// refused value leaves the field as it was. Used by [`tunable_fields!`](crate::tunable_fields),
+/// which names the field by path and so cannot name its type.
+pub fn set_value<T: ParamValue>(
+    slot: &mut T,
+    name: &str,
+    v: f64,
+    valid: Option<(f64, f64)>,
+) -> Result<(), ParamError> {
+    *slot = checked(name, v, valid)?;
+    Ok(())
 }
 
 /// The specs of a nested tunable field (the type taken from the value).
@@ -389,14 +442,53 @@ mod tests {
     }
 
     #[test]
-    fn values_clamp_only_into_a_valid_range_and_unknown_is_refused() {
+    fn values_outside_a_valid_range_or_the_type_are_refused_and_change_nothing() {
         let mut o = Outer::default();
         o.set_param("weight", 11.0).unwrap();
         assert_eq!(o.inner.weight, 11, "a tuning range is no limit");
-        o.apply("r=1.5").unwrap();
-        assert_eq!(o.real, 1.0, "clamped into valid 0..=1");
+        o.apply("r=1").unwrap();
+        let refused = o.apply("r=1.5");
+        assert!(
+            matches!(&refused, Err(ParamError::OutOfRange { name, .. }) if name == "r"),
+            "{refused:?}"
+        );
+        assert_eq!(o.real, 1.0, "a refused value leaves the field");
+        let msg = refused.unwrap_err().to_string();
+        assert!(msg.contains("0 to 1"), "{msg}");
+        for bad in ["on=7", "on=0.5", "on=-1"] {
+            assert!(o.apply(bad).is_err(), "{bad}");
+        }
+        assert!(!o.on);
+        o.apply("on=1").unwrap();
+        assert!(o.on);
+        assert!(o.apply("weight=3e10").is_err(), "beyond i32");
         assert!(matches!(o.apply("nope=1"), Err(ParamError::Unknown(_))));
         o.apply("weight=3.6").unwrap();
         assert_eq!(o.inner.weight, 4, "whole numbers round");
+    }
+
+    #[derive(Clone, Default)]
+    struct Fields {
+        count: u32,
+        share: f64,
+    }
+
+    crate::tunable_fields! {
+        Fields {
+            /// a count
+            "count" => count, 0..=8, step 1;
+            /// a share
+            "share" => share, 0.0..=1.0, step 0.1, valid 0.0..=1.0;
+        }
+    }
+
+    #[test]
+    fn tunable_fields_refuse_as_tunables_do() {
+        let mut f = Fields::default();
+        f.apply("count=12").unwrap();
+        assert_eq!(f.count, 12, "a tuning range is no limit");
+        assert!(f.apply("count=-1").is_err(), "a count is not negative");
+        assert!(f.apply("share=1.01").is_err());
+        assert_eq!((f.count, f.share), (12, 0.0));
     }
 }
