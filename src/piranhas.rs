@@ -421,10 +421,11 @@ fn forward(a: MatchArgs) -> crate::arena::cli::MatchArgs {
         a: a.a,
         b: a.b,
         games: a.games as u64,
-        seed: Some(a.seed),
-        concurrency: Some(a.threads),
-        tc: None,
-        openings: None,
+        play: crate::arena::play_flags::PlayFlags {
+            seed: Some(a.seed),
+            concurrency: Some(a.threads),
+            ..Default::default()
+        },
         sprt: Some(a.sprt),
         sprt_stop: a.sprt_stop,
         records: None,
@@ -433,7 +434,6 @@ fn forward(a: MatchArgs) -> crate::arena::cli::MatchArgs {
         exhaustion_winner: "second-seat".into(),
         seats: None,
         adjudicate: None,
-        deals: None,
     }
 }
 

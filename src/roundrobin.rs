@@ -21,12 +21,13 @@
 //! numbered from 1 in the order given; the lines are those of `kibitz match --records`).
 
 use crate::arena::cli::{tally_json, tally_table};
+use crate::arena::play_flags::{PlayFlags, Resolved};
 use crate::arena::{adapter, run_match, Arena, MatchOutcome, MatchSettings, SideTally};
 use anyhow::Context;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use kibitz_search::stats::elo_ml::{self, Anchor, MlFit, PairResult};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Flags of `kibitz roundrobin`.
 #[derive(clap::Args, Debug, Clone)]
@@ -42,21 +43,10 @@ pub struct Args {
     /// Games per pair (rounded up to whole pairing units).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
-    /// Match seed shared by every pair (default: random, printed).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Games played at the same time (default: all cores).
-    #[arg(long, alias = "threads")]
-    pub concurrency: Option<usize>,
-    /// Per-move time in ms for specs that set no limit of their own.
-    #[arg(long, value_name = "MS")]
-    pub tc: Option<u64>,
-    /// Openings, one per line, cycled over the pairing units (as `kibitz match --openings`).
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
-    /// Mau-Mau and Koehandel: deal seeds, one per line (as `kibitz match --deals`).
-    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
-    pub deals: Option<PathBuf>,
+    /// Seed (one for every pair), concurrency, default time, openings or deals, as in
+    /// `kibitz match`.
+    #[command(flatten)]
+    pub play: PlayFlags,
     /// Connect Four: end games the exact solver proves within NODES nodes per move
     /// (as `kibitz match --adjudicate`).
     #[arg(long, value_name = "NODES", num_args = 0..=1, require_equals = true)]
@@ -81,24 +71,6 @@ pub fn schedule(players: usize, gauntlet: bool) -> Vec<(usize, usize)> {
             .flat_map(|i| (i + 1..players).map(move |j| (i, j)))
             .collect()
     }
-}
-
-/// Non-empty, non-comment (`#`) lines of a file, trimmed: an opening or deal file.
-pub fn lines_of(path: &Path) -> anyhow::Result<Vec<String>> {
-    let lines: Vec<String> = std::fs::read_to_string(path)
-        .with_context(|| format!("reading {}", path.display()))?
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect();
-    if lines.is_empty() {
-        anyhow::bail!(
-            "{}: no lines (blank lines and # comments are skipped)",
-            path.display()
-        );
-    }
-    Ok(lines)
 }
 
 /// One played pair: player indices and the match between them (`i` is A).
@@ -135,42 +107,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ..Default::default()
     };
     let arena = crate::arena::configured(game, &options)?;
-    if args.openings.is_some() && !arena.takes_openings() {
-        anyhow::bail!("--openings: {} has no openings", arena.name());
-    }
     for p in &args.players {
         arena.check_spec(p)?;
     }
-    if args.concurrency == Some(0) {
-        anyhow::bail!("--concurrency 0: at least one game must be played at a time");
-    }
+    let Resolved {
+        seed,
+        concurrency,
+        openings,
+    } = args.play.resolve(arena.as_ref(), "tournament")?;
     let anchor = if args.anchor == "first" {
         Anchor::First
     } else {
         Anchor::Mean
     };
-    let seed = match args.seed {
-        Some(s) => s,
-        None => {
-            let s = rand::random::<u64>() >> 16;
-            eprintln!("seed {s} (random; pass --seed {s} to repeat this tournament)");
-            s
-        }
-    };
-    if args.deals.is_some() && !arena.takes_deals() {
-        anyhow::bail!("--deals: {} has no deals", arena.name());
-    }
-    let openings = match (&args.openings, &args.deals) {
-        (_, Some(d)) => {
-            let deals = lines_of(d)?;
-            crate::arena::deals::check(&deals)?;
-            Some(deals)
-        }
-        (o, None) => o.as_deref().map(lines_of).transpose()?,
-    };
-    let concurrency = args
-        .concurrency
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pairs_to_play = schedule(args.players.len(), args.gauntlet);
     if !args.json {
         println!(
@@ -205,8 +154,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             concurrency,
             sprt: None,
             sprt_stop: false,
-            openings: openings.clone().unwrap_or_default(),
-            tc_ms: args.tc,
+            openings: openings.clone(),
+            tc_ms: args.play.tc,
             progress: true,
             records_dir: scratch.clone(),
         };

@@ -189,6 +189,28 @@ fn card_games_deal_the_seeds_of_the_deals_file() {
     assert!(!out.ok && out.stderr.contains("deal 2"), "{}", out.stderr);
 }
 
+/// An opening file with only comments and blank lines would mean "no openings": `match` and
+/// `roundrobin` refuse it alike (they share their flags), before any game is played.
+#[test]
+fn an_opening_file_without_lines_is_refused_by_match_and_roundrobin() {
+    let dir = fresh_dir("empty-openings");
+    let empty = write(&dir, "empty.txt", "# nothing here\n\n");
+    for cmd in [
+        vec!["match", "connect4", "--a", "random", "--b", "random"],
+        vec!["roundrobin", "connect4", "--players", "random", "random"],
+    ] {
+        let mut a = cmd.clone();
+        a.extend(["--games", "2", "--seed", "1", "--openings", empty.as_str()]);
+        let out = run(&a);
+        assert!(
+            !out.ok && out.stderr.contains("no lines"),
+            "{}: {}",
+            cmd[0],
+            out.stderr
+        );
+    }
+}
+
 #[test]
 fn connect4_adjudication_ends_games_with_the_proven_result() {
     let recs = records(

@@ -10,6 +10,7 @@
 //! the signal killed: [`EXIT_SIGINT`] (130) or [`EXIT_SIGTERM`] (143). A second signal
 //! while the running games finish ends the process at once with the same code.
 
+use super::play_flags::{PlayFlags, Resolved};
 use super::{
     adapter, run_match_interruptible, Interrupted, MatchOutcome, MatchSettings, SideTally,
 };
@@ -115,25 +116,9 @@ pub struct MatchArgs {
     /// games, 3–4 for Mau-Mau at `--seats 3|4`, 4 for Koehandel).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
-    /// Match seed: openings, deals, decks and every player's RNG derive from it
-    /// (default: random, printed).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Games played at the same time (default: all cores).
-    #[arg(long, alias = "threads")]
-    pub concurrency: Option<usize>,
-    /// Per-move time in ms for specs that set no limit of their own.
-    #[arg(long, value_name = "MS")]
-    pub tc: Option<u64>,
-    /// Openings, one per line, cycled over the pairing units (connect4: 1-based column
-    /// digits; piranhas: Kraken squares `x,y,x,y` or a 100-character start board as in
-    /// `data/piranhas/start_positions.jsonl`).
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
-    /// Mau-Mau and Koehandel: deals, one per line, cycled over the pairing units: each line a
-    /// deal seed (the record's `setup.deal_seed` / `deck_seed`; format: `arena::deals`).
-    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
-    pub deals: Option<PathBuf>,
+    /// Seed, concurrency, default time, openings or deals.
+    #[command(flatten)]
+    pub play: PlayFlags,
     /// SPRT `elo0,elo1[,alpha,beta]` (default alpha = beta = 0.05), LLR shown as it runs.
     #[arg(long, value_name = "ELO0,ELO1")]
     pub sprt: Option<String>,
@@ -198,53 +183,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     };
     let arena = super::configured(game, &options)?;
     // Flags that would do nothing for this game, and bad specs, fail before anything is printed.
-    if args.openings.is_some() && !arena.takes_openings() {
-        anyhow::bail!(
-            "--openings: {} has no openings (Connect Four and Piranhas have; Mau-Mau and Koehandel take --deals)",
-            arena.name()
-        );
-    }
-    if args.deals.is_some() && !arena.takes_deals() {
-        anyhow::bail!(
-            "--deals: {} has no deals (Mau-Mau and Koehandel have; Connect Four and Piranhas take --openings)",
-            arena.name()
-        );
-    }
     arena.check_spec(&args.a)?;
     arena.check_spec(&args.b)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let seed = match args.seed {
-        Some(s) => s,
-        None => {
-            let s = rand::random::<u64>() >> 16;
-            eprintln!("seed {s} (random; pass --seed {s} to repeat this match)");
-            s
-        }
-    };
-    let openings = match &args.openings {
-        Some(p) => std::fs::read_to_string(p)
-            .with_context(|| format!("reading {}", p.display()))?
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(String::from)
-            .collect(),
-        None => Vec::new(),
-    };
-    let openings = match &args.deals {
-        Some(p) => {
-            let deals = crate::roundrobin::lines_of(p)?;
-            super::deals::check(&deals)?;
-            deals
-        }
-        None => openings,
-    };
-    if args.concurrency == Some(0) {
-        anyhow::bail!("--concurrency 0: at least one game must be played at a time");
-    }
-    let concurrency = args
-        .concurrency
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let Resolved {
+        seed,
+        concurrency,
+        openings,
+    } = args.play.resolve(arena.as_ref(), "match")?;
     let settings = MatchSettings {
         games: args.games,
         seed,
@@ -252,7 +198,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         sprt,
         sprt_stop: args.sprt_stop,
         openings,
-        tc_ms: args.tc,
+        tc_ms: args.play.tc,
         progress: true,
         records_dir: args.records.clone(),
     };
@@ -264,7 +210,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             args.b,
             args.games,
             arena.unit(),
-            args.tc.map(|t| format!(", default time {t} ms/move")).unwrap_or_default(),
+            args.play.tc.map(|t| format!(", default time {t} ms/move")).unwrap_or_default(),
         );
     }
     super::external::set_stderr_dir(args.records.as_deref());

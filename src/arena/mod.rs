@@ -21,6 +21,7 @@ pub mod game_match;
 pub mod koehandel;
 pub mod maumau;
 pub mod piranhas;
+pub mod play_flags;
 pub mod record;
 mod runner;
 
