@@ -17,7 +17,7 @@ use kibitz_connect4::{Position, TimeControl};
 use kibitz_search::agent::{self, Agent, View};
 use kibitz_search::game::Turn;
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Board of a `cmd:` game: the contest's (the arena's Connect Four is always 7 × 6, 4).
 const SIZE: (usize, usize, usize) = (7, 6, 4);
@@ -134,26 +134,7 @@ pub fn play(job: &Job) -> anyhow::Result<Played> {
         ),
         Ended::Forfeit { .. } => false,
     });
-    let mut status: [Option<String>; 2] = [None, None];
-    for (i, b) in bots.iter_mut().enumerate() {
-        let Some(b) = b.as_mut() else { continue };
-        let until = Instant::now()
-            + if timed_out[i] {
-                EXIT_GRACE
-            } else {
-                Duration::ZERO
-            };
-        status[i] = loop {
-            match b.exited() {
-                Some(why) => break Some(why),
-                None if Instant::now() >= until => break None,
-                None => std::thread::sleep(Duration::from_millis(10)),
-            }
-        };
-    }
-    for b in bots.iter_mut().flatten() {
-        b.stop();
-    }
+    let status = super::end_all(&mut bots, EXIT_GRACE, |i| timed_out[i]);
     let (columns, rows, connect) = SIZE;
     let mut record = match ended {
         Ended::Played(rec) => {

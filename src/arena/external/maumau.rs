@@ -17,7 +17,7 @@ use kibitz_maumau::game::Config;
 use kibitz_maumau::game_impl::MauMau;
 use kibitz_search::agent::Agent;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a program whose seat was dropped may take to exit before the record says
 /// nothing of how it ended.
@@ -95,26 +95,7 @@ pub fn play(job: &Job, config: Config, deal_seed: u64, build: Build) -> anyhow::
         Ended::Played { report, .. } => report.faults[s].dropped,
         Ended::Forfeit { .. } => false,
     };
-    let mut status: [Option<String>; 2] = [None, None];
-    for (s, b) in bots.iter_mut().enumerate() {
-        let Some(b) = b.as_mut() else { continue };
-        let until = Instant::now()
-            + if dropped(s) {
-                EXIT_GRACE
-            } else {
-                Duration::ZERO
-            };
-        status[s] = loop {
-            match b.exited() {
-                Some(why) => break Some(why),
-                None if Instant::now() >= until => break None,
-                None => std::thread::sleep(Duration::from_millis(10)),
-            }
-        };
-    }
-    for b in bots.iter_mut().flatten() {
-        b.stop();
-    }
+    let status = super::end_all(&mut bots, EXIT_GRACE, dropped);
     for c in clients {
         let _ = c.join();
     }

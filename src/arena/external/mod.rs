@@ -34,7 +34,7 @@ use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The spec prefix of an external bot.
 pub const PREFIX: &str = "cmd:";
@@ -286,6 +286,33 @@ impl Bot {
             let _ = c.wait();
         }
     }
+}
+
+/// How each seat's program ended, then every program stopped. A program whose seat lost by
+/// leaving (`left(seat)`) gets up to `grace` to be seen exiting, so the record can say it
+/// crashed rather than went silent; the others are asked once. `None`: still running when
+/// looked at (it is then killed). Seats without a program (`None`) stay `None`.
+pub fn end_all<const N: usize>(
+    bots: &mut [Option<Bot>; N],
+    grace: Duration,
+    left: impl Fn(usize) -> bool,
+) -> [Option<String>; N] {
+    let mut status: [Option<String>; N] = std::array::from_fn(|_| None);
+    for (seat, b) in bots.iter_mut().enumerate() {
+        let Some(b) = b.as_mut() else { continue };
+        let until = Instant::now() + if left(seat) { grace } else { Duration::ZERO };
+        status[seat] = loop {
+            match b.exited() {
+                Some(why) => break Some(why),
+                None if Instant::now() >= until => break None,
+                None => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+    }
+    for b in bots.iter_mut().flatten() {
+        b.stop();
+    }
+    status
 }
 
 impl Drop for Bot {

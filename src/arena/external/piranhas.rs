@@ -9,7 +9,7 @@ use kibitz_bots_piranhas::protocol::ScoreCause;
 use kibitz_bots_piranhas::record as precord;
 use kibitz_piranhas::Color;
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a program whose seat left the game may take to exit before the record says
 /// nothing of how it ended.
@@ -76,21 +76,7 @@ pub fn play(job: &Job, krakens: [(u8, u8); 2], build: Build) -> anyhow::Result<P
         Ended::Played(rec) => rec.result.scores[i].cause == ScoreCause::Left,
         Ended::Forfeit { .. } => false,
     };
-    let mut status: [Option<String>; 2] = [None, None];
-    for (i, b) in bots.iter_mut().enumerate() {
-        let Some(b) = b.as_mut() else { continue };
-        let until = Instant::now() + if left(i) { EXIT_GRACE } else { Duration::ZERO };
-        status[i] = loop {
-            match b.exited() {
-                Some(why) => break Some(why),
-                None if Instant::now() >= until => break None,
-                None => std::thread::sleep(Duration::from_millis(10)),
-            }
-        };
-    }
-    for b in bots.iter_mut().flatten() {
-        b.stop();
-    }
+    let status = super::end_all(&mut bots, EXIT_GRACE, left);
     let players = seats.map(|(s, _)| s);
     let (winner, plies, mut record) = match ended {
         Ended::Played(rec) => {
