@@ -121,3 +121,21 @@ fn piranhas_search_param_takes_every_tunable_and_names_an_unknown_one() {
     let err = refused(&["piranhas", "search", "--depth", "1", "--param", "fish=x"]);
     assert!(err.contains("`x` is not a number"), "{err}");
 }
+
+/// A tunable given a value it cannot mean (a switch other than 0/1, a probability above 1) is
+/// refused with the reason, in every game whose specs take `param.NAME=V`, not clamped.
+#[test]
+fn match_refuses_a_tunable_out_of_its_range_with_the_reason() {
+    for (game, spec, name) in [
+        ("piranhas", "search:nodes=1000,param.end_qs=7", "end_qs"),
+        ("maumau", "ismcts:param.eps=2", "eps"),
+        ("koehandel", "strong:param.bluff_prior=3", "bluff_prior"),
+        ("connect4", "engine:param.solver_share=1.5", "solver_share"),
+    ] {
+        let err = refused(&["match", game, "--a", spec, "--b", "random"]);
+        assert!(
+            err.contains(&format!("parameter `{name}`")) && err.contains("out of range"),
+            "{game}: {err}"
+        );
+    }
+}

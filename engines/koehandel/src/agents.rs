@@ -39,6 +39,7 @@
 
 use kibitz_search::agent::{Agent, Decision, View};
 use kibitz_search::clock::MoveBudget;
+use kibitz_search::params::ParamError;
 use kibitz_search::time::TimeControl;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -81,6 +82,9 @@ pub enum SpecError {
         /// Its value.
         value: f64,
     },
+    /// A known tunable refused its value (out of its range).
+    #[error("option {0:?}: {1}")]
+    Param(String, String),
 }
 
 /// Creates an agent from its spec, seeded for determinism (a later [`Agent::new_game`]
@@ -144,7 +148,10 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<KhAgent, SpecError> {
                     }
                     _ => {
                         let key = k.strip_prefix("param.").unwrap_or(k);
-                        p.set_param(key, v).map_err(|_| unknown(k, v))?;
+                        p.set_param(key, v).map_err(|e| match e {
+                            ParamError::Unknown(_) => unknown(k, v),
+                            e => SpecError::Param(k.to_string(), e.to_string()),
+                        })?;
                     }
                 }
             }

@@ -33,6 +33,7 @@ use crate::mcts::{IsmctsParams, IsmctsPlayer};
 use crate::turn::{Action, Phase};
 use kibitz_search::agent::{Agent, Decision, Seen, View};
 use kibitz_search::game::Turn;
+use kibitz_search::params::ParamError;
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -60,6 +61,9 @@ pub enum AgentSpecError {
     /// Unknown or malformed `name=value` parameter.
     #[error("bad parameter {0:?} for this player")]
     BadParam(String),
+    /// A known tunable refused its value (out of its range, or not 0/1 for a switch).
+    #[error("parameter {0:?}: {1}")]
+    Param(String, String),
 }
 
 /// What [`make_agent`] needs besides the spec.
@@ -349,7 +353,10 @@ pub fn parse_agent(spec: &str, opts: &AgentOptions) -> Result<MauMauAgent, Agent
                     "c" | "eps" | "rollout" | "r78" => k,
                     _ => k.strip_prefix("param.").ok_or_else(|| bad(item))?,
                 };
-                p.set_param(k, v).map_err(|_| bad(item))?;
+                p.set_param(k, v).map_err(|e| match e {
+                    ParamError::Unknown(_) => bad(item),
+                    e => AgentSpecError::Param(item.to_string(), e.to_string()),
+                })?;
             }
             MauMauAgent::ismcts(p)
         }

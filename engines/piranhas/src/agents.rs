@@ -45,7 +45,7 @@ use crate::game_impl::Piranhas;
 use crate::search::{greedy_move, Choice, Engine, EngineConfig};
 use kibitz_search::agent::{Agent, Decision, RandomAgent, View};
 use kibitz_search::clock::MoveBudget;
-use kibitz_search::params::Tunable;
+use kibitz_search::params::{ParamError, Tunable};
 use kibitz_search::time::TimeControl;
 use std::fmt;
 use std::time::Duration;
@@ -60,6 +60,9 @@ pub enum SpecError {
     /// Unknown or malformed option.
     #[error("bad option {0:?} for player {1:?}")]
     Option(String, String),
+    /// A known tunable refused its value (out of its range, or not 0/1 for a switch).
+    #[error("option {0:?}: {1}")]
+    Param(String, String),
 }
 
 /// Which kind of agent a spec builds.
@@ -194,7 +197,10 @@ impl std::str::FromStr for AgentSpec {
                         .ok()
                         .filter(|v| v.is_finite())
                         .ok_or_else(bad)?;
-                    spec.config.set_param(name, value).map_err(|_| bad())?;
+                    spec.config.set_param(name, value).map_err(|e| match e {
+                        ParamError::Unknown(_) => bad(),
+                        e => SpecError::Param(opt.to_string(), e.to_string()),
+                    })?;
                 }
             }
         }
