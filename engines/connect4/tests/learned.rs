@@ -103,3 +103,42 @@ fn the_tunable_switches_the_evaluation_on_7x6_only() {
     let p = SearchPos::new(geo, cur, mask, 7);
     assert_eq!(p.with_weights(on).evaluate(), p.evaluate());
 }
+
+#[test]
+fn the_learned_root_order_still_plays_proven_moves() {
+    // With both learned tunables on and a budget the solve finishes in, the move is the
+    // solver's and keeps the position's exact value (the order changes the path, not
+    // the proof).
+    use kibitz_connect4::params::EngineParams;
+    use kibitz_connect4::{Engine, Solver, SolverConfig, TimeControl};
+    let mut params = EngineParams::default();
+    params.learned_order = true;
+    params.weights.learned = true;
+    let inf = TimeControl::infinite();
+    let mut oracle = Solver::new(
+        Geometry::new(7, 6, 4).unwrap(),
+        SolverConfig {
+            hash_mb: 16,
+            ..Default::default()
+        },
+    );
+    let lines: Vec<_> = set("Test_L2_R1", 200)
+        .into_iter()
+        .filter(|l| l.0.len() >= 18)
+        .take(12)
+        .collect();
+    assert!(lines.len() >= 10);
+    for (moves, score) in lines {
+        let history: Vec<usize> = moves.bytes().map(|d| (d - b'1') as usize).collect();
+        let mut engine = Engine::new(7, 6, 4, 16).unwrap();
+        engine.set_params(params);
+        let c = engine.choose(&history, &inf, None);
+        assert_eq!(c.source, "solver", "{moves}");
+        let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+        assert_eq!(
+            oracle.score_move(&b, c.column, &inf),
+            Some(score),
+            "{moves}"
+        );
+    }
+}
