@@ -33,7 +33,9 @@
 //! learned root order (`--param learned_order=1`) gains a little: 4,625 at 800k (keeps
 //! `217124624716`, `2751641731`, `7321565577`; loses `54332677277`, `6133112551`), 4,614
 //! at 400k (keeps `46217547345`, `4661361414`, `74653252243`, no new loss); both together
-//! 4,620 at 800k.
+//! 4,620 at 800k. Under the bot's clock (`keep_clock --min-stones 10`, one core busy,
+//! three alternating runs each) the order changes nothing beyond the noise: 4,617 / 4,618 /
+//! 4,619 with it, 4,617 / 4,618 / 4,616 without.
 //!
 //! `cargo run --release -p kibitz-connect4 --features research --example learn_fit --
 //!  --data FILE[,FILE…] [--iters 400] [--lr 0.03] [--l2 1e-5] [--table PATH]

@@ -111,9 +111,13 @@ fn the_learned_root_order_still_plays_proven_moves() {
     // the proof).
     use kibitz_connect4::params::EngineParams;
     use kibitz_connect4::{Engine, Solver, SolverConfig, TimeControl};
-    let mut params = EngineParams::default();
-    params.learned_order = true;
-    params.weights.learned = true;
+    let mut weights = EngineParams::default().weights;
+    weights.learned = true;
+    let params = EngineParams {
+        learned_order: true,
+        weights,
+        ..Default::default()
+    };
     let inf = TimeControl::infinite();
     let mut oracle = Solver::new(
         Geometry::new(7, 6, 4).unwrap(),
