@@ -69,6 +69,9 @@
 //!   search 18 kept (search 22); evaluation weights (`--param`) trade one loss for another
 //!   (best `segment=5`: 23).
 //!
+//! - a learned 7 × 6 evaluation (`learn_fit`, session 10): in the fallback search 4,621;
+//!   ordering the root solve (`learned_order=1`) 4,625 (4,614 vs 4,611 at 400k).
+//!
 //! With the best possible order (the winning / drawing move first, by hand: not a fix),
 //! four of the five keep their value at 800k; `6621166225` does not.
 mod common;

@@ -33,7 +33,7 @@
 use crate::bitboard::Bits;
 use crate::board::Board;
 use crate::book::{self, Book};
-use crate::eval::SearchPos;
+use crate::eval::{learned, SearchPos};
 use crate::geometry::Geometry;
 use crate::root::{self, MoveBounds};
 use crate::solver::prover::{EngineSolver, Prover};
@@ -335,6 +335,17 @@ impl<B: Bits + Into<u128> + Send + 'static> Core<B> {
         known
     }
 
+    /// The order the root solve tries the moves of `board` in: the solver's, or with
+    /// `learned_order` the learned evaluation's ([`learned_order`]).
+    fn root_order(&self, board: &Board<B>) -> Vec<usize> {
+        let order = self.solver.ordered_moves(board);
+        if self.params.learned_order {
+            learned_order(board, order)
+        } else {
+            order
+        }
+    }
+
     fn choose(&mut self, history: &[usize], tc: &TimeControl, max_depth: Option<u32>) -> Choice {
         let mut board = Board::<B>::empty(self.geo);
         for &c in history {
@@ -398,8 +409,16 @@ impl<B: Bits + Into<u128> + Send + 'static> Core<B> {
             self.solver.reset_nodes();
             let stc = phase(tc, self.params.solver_share);
             known = self.known_value(history, &board);
-            let mut found =
-                root::solve_root(&mut self.solver, &board, &mut bounds, known, &stc, &stc);
+            let order = self.root_order(&board);
+            let mut found = root::solve_root_in_order(
+                &mut self.solver,
+                &board,
+                &mut bounds,
+                known,
+                &order,
+                &stc,
+                &stc,
+            );
             // 5a. Out of the solver's share: go on proving with part of the rest (the
             //     table and the bounds keep every finished test, so this resumes the solve
             //     where it stopped) rather than leave it all to the heuristic.
@@ -420,7 +439,16 @@ impl<B: Bits + Into<u128> + Send + 'static> Core<B> {
                     (Some(a), Some(b)) => Some(a.max(b)),
                     (a, b) => a.or(b),
                 };
-                found = root::solve_root(&mut self.solver, &board, &mut bounds, k, &rtc, &rtc);
+                let order = self.root_order(&board);
+                found = root::solve_root_in_order(
+                    &mut self.solver,
+                    &board,
+                    &mut bounds,
+                    k,
+                    &order,
+                    &rtc,
+                    &rtc,
+                );
                 self.solver.set_node_limit(global);
             }
             if let Some(m) = found {
@@ -514,6 +542,34 @@ impl<B: Bits + Into<u128> + Send + 'static> Core<B> {
         }
         choice
     }
+}
+
+/// `order` (the solver's order of the root moves) re-ranked by the learned evaluation of the
+/// position after each move, best for the mover first (ties keep `order`); unchanged on any
+/// board but 7 × 6, connect 4.
+fn learned_order<B: Bits>(board: &Board<B>, order: Vec<usize>) -> Vec<usize> {
+    let Some(b) = (board as &dyn std::any::Any).downcast_ref::<Board<u64>>() else {
+        return order;
+    };
+    let g = b.geometry();
+    if (g.columns(), g.rows(), g.connect()) != (learned::COLUMNS, learned::ROWS, 4) {
+        return order;
+    }
+    let model = learned::Model::embedded();
+    let value = |c: usize| {
+        let mut child = *b;
+        if b.is_winning_move(c) {
+            2.0
+        } else if child.play(c).is_err() {
+            -2.0
+        } else {
+            let (cur, mask) = child.bitboards();
+            -model.value(g, cur, mask, child.moves_played() as u32)
+        }
+    };
+    let mut scored: Vec<(f32, usize)> = order.into_iter().map(|c| (value(c), c)).collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored.into_iter().map(|(_, c)| c).collect()
 }
 
 /// The lower bound a book entry proves for the side to move: its exact score, or the sign of

@@ -31,6 +31,11 @@ kibitz_search::tunables! {
         // (40 lines of each test set); a node-limited move may use 1.5 × the limit with it.
         /// share of the rest for cheap null-window proofs among the fallback's candidates
         pub cheap_share: f64 = 0.0, 0.0..=0.9, step 0.05, valid 0.0..=1.0;
+        // Keep-the-value audit from 10 stones (issue 39; `examples/learn_fit.rs`): 4,625
+        // at 800k nodes and 4,614 at 400k with it, 4,624 / 4,611 without.
+        /// on 7 × 6, connect 4: the root solve tries its moves in the order of the learned
+        /// evaluation ([`crate::eval::learned`]) of the position after each (0/1)
+        pub learned_order: bool = false, 0..=1, step 1;
     }
 }
 

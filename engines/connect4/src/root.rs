@@ -374,6 +374,21 @@ pub fn solve_root<B: Bits, P: Prover<B> + ?Sized>(
     exact_tc: &TimeControl,
 ) -> Option<BestMove> {
     let order = solver.ordered_moves(board);
+    solve_root_in_order(solver, board, bounds, known, &order, weak_tc, exact_tc)
+}
+
+/// [`solve_root`] whose weak solve tries the root moves in `order` (every legal move, e.g.
+/// ranked by an evaluation) instead of the solver's static order: the move tested first
+/// in each widening round is the one most likely proven within the budget.
+pub fn solve_root_in_order<B: Bits, P: Prover<B> + ?Sized>(
+    solver: &mut P,
+    board: &Board<B>,
+    bounds: &mut MoveBounds,
+    known: Option<i32>,
+    order: &[usize],
+    weak_tc: &TimeControl,
+    exact_tc: &TimeControl,
+) -> Option<BestMove> {
     let first = *order.first()?;
     // Weak value: secure the known value, then improve one step at a time (draw, win).
     let start = known.map_or(0, |k| k.signum()).max(0);
@@ -383,7 +398,7 @@ pub fn solve_root<B: Bits, P: Prover<B> + ?Sized>(
         match find_at_least(
             solver,
             board,
-            &order,
+            order,
             bounds,
             t,
             known.is_some_and(|k| k >= t),
