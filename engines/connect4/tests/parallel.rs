@@ -343,7 +343,8 @@ fn the_table_grows_between_rounds() {
         2,
     );
     let inf = TimeControl::infinite();
-    for (moves, expected) in hard_lines().take(12) {
+    // The first lines of Test_L1_R3 take millions of nodes (the table grows at 2 M).
+    for (moves, expected) in sample("Test_L1_R3", 0, 1).into_iter().take(4) {
         let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
         s.clear();
         s.reset_stats();
