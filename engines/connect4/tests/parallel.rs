@@ -299,3 +299,106 @@ fn the_research_counters_add_up() {
     let st = s.stats();
     assert_eq!((st.tests, st.busy_nodes, st.defers), (0, 0, 0));
 }
+
+/// Lines of 12+ stones of Test_L1_R3 (millions of nodes each: their solves go parallel).
+fn hard_lines() -> impl Iterator<Item = (String, i32)> {
+    sample("Test_L1_R3", 0, 1)
+        .into_iter()
+        .filter(|(m, _)| m.len() >= 12)
+}
+
+/// Once a root test goes parallel, the helpers stay on the tests left (one round) instead
+/// of being woken and joined for each.
+#[test]
+fn a_solve_wakes_the_helpers_once() {
+    let mut s = parallel(2);
+    let inf = TimeControl::infinite();
+    let mut seen = 0;
+    for (moves, expected) in hard_lines().take(6) {
+        let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+        s.clear();
+        s.reset_stats();
+        assert_eq!(s.solve(&b, &inf), Some(expected), "{moves}");
+        let st = s.stats();
+        // 16 MiB: the table is whole from the first parallel test on, so no round ends
+        // for it to grow.
+        if st.parallel_tests >= 2 {
+            assert_eq!(s.rounds(), 1, "{moves}: {st:?}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "no solve had two parallel tests");
+}
+
+/// A solve whose nodes outgrow the table ends its round between two tests, grows the table
+/// and goes on in a new round; the score is the same.
+#[test]
+fn the_table_grows_between_rounds() {
+    let mut s = ParallelSolver::new(
+        Geometry::new(7, 6, 4).unwrap(),
+        SolverConfig {
+            hash_mb: 256,
+            ..Default::default()
+        },
+        2,
+    );
+    let inf = TimeControl::infinite();
+    // The first lines of Test_L1_R3 take millions of nodes (the table grows at 2 M).
+    for (moves, expected) in sample("Test_L1_R3", 0, 1).into_iter().take(4) {
+        let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+        s.clear();
+        s.reset_stats();
+        assert_eq!(s.solve(&b, &inf), Some(expected), "{moves}");
+        if s.rounds() >= 2 {
+            assert!(s.table_bytes_in_use() > 16 << 20, "{moves}: grew");
+            return;
+        }
+    }
+    panic!("no solve outgrew its table");
+}
+
+/// A node limit on the main thread ends a round (the helpers stop too) and the caller's
+/// stop flag does as well; the next solve, helpers taken back, is exact.
+#[test]
+fn a_node_limit_or_the_stop_flag_ends_a_round() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let mut s = parallel(2);
+    let inf = TimeControl::infinite();
+    let (moves, expected) = hard_lines().next().unwrap();
+    let b = Board::<u64>::from_digits(7, 6, 4, &moves).unwrap();
+    s.reset_nodes();
+    s.reset_stats();
+    s.set_node_limit(Some(100_000));
+    assert_eq!(s.solve(&b, &inf), None, "{moves}: limited");
+    assert_eq!(s.rounds(), 1, "the limit came in a round");
+    let main = s.main_nodes();
+    assert!(
+        (100_000..100_000 + 4096).contains(&main),
+        "main thread: {main}"
+    );
+    s.set_node_limit(None);
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let flag = Arc::clone(&flag);
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    s.clear();
+    // 9 × 7, two stones in: no root test ends before the flag.
+    let mut big = ParallelSolver::new(
+        Geometry::<u128>::new(9, 7, 4).unwrap(),
+        SolverConfig {
+            hash_mb: 16,
+            ..Default::default()
+        },
+        2,
+    );
+    let wide = Board::<u128>::from_digits(9, 7, 4, "55").unwrap();
+    let stopped = big.solve(&wide, &TimeControl::infinite().with_stop_flag(flag));
+    setter.join().unwrap();
+    assert_eq!(stopped, None);
+    assert_eq!(s.solve(&b, &inf), Some(expected), "{moves} after the limit");
+}

@@ -17,20 +17,22 @@
 //! no longer holds both threads: every finished answer of either narrows the score range.
 //!
 //! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
-//! (default [`SERIAL_NODES`]); only a test still open then gets the helpers. Threads come
-//! only from the count given ([`ParallelSolver::new`]): each helper has a thread of its own,
-//! started at the first parallel test and parked between tests (waking a parked thread
-//! takes far less than starting one on a busy machine); each parallel test moves the
-//! helper's solver into its thread and back. When the main thread answers first it does not
-//! wait for the helpers to stop but goes on with the next test; they come back before the
-//! next parallel test, a table change, or the end of the solve (on a busy machine a stopped
-//! thread may wait a millisecond for a core before it notices). With one thread the search is the
-//! serial one on a full-size table (deterministic); with more, which thread answers first
-//! varies, so node counts do too, but scores never.
+//! (default [`SERIAL_NODES`]); the first test still open then starts a round
+//! ([`round`]): every thread on the tests left until the score is known, the first answer to
+//! a test picking the next one and stopping the threads still on the old one, which go
+//! straight on to the new one (no join and no wake-up per test). Threads come only from the
+//! count given ([`ParallelSolver::new`]): each helper has a thread of its own, started at
+//! the first round and parked between rounds (waking a parked thread takes far less than
+//! starting one on a busy machine); each round moves the helper's solver into its thread and
+//! back. The main thread does not wait for the helpers to stop at the end of a round; they
+//! come back before the next round, a table change, or the end of the solve (on a busy
+//! machine a stopped thread may wait a millisecond for a core before it notices). With one
+//! thread the search is the serial one on a full-size table (deterministic); with more,
+//! which thread answers first varies, so node counts do too, but scores never.
 //!
 //! The shared table cannot grow during a search (no store may move entries under another
 //! thread), so with [`SolverConfig::grow_table`] it grows between root tests, when no helper
-//! runs: to [`TABLE_BYTES_PER_NODE`] per node the solve has searched, and to at least
+//! runs (a round ends for it): to [`TABLE_BYTES_PER_NODE`] per node the solve has searched, and to at least
 //! [`PARALLEL_START_BYTES`] once a test goes parallel. A short solve so stays in the caches.
 
 use super::crew::Hand;
@@ -42,13 +44,14 @@ use crate::book::Book;
 use crate::geometry::Geometry;
 use crate::tt::Tt;
 use kibitz_search::time::TimeControl;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 mod busy;
 mod limits;
+mod round;
 pub use busy::Busy;
+use round::{Range, Root, Round, RoundEnd, Tally};
 
 /// Default of [`SolverConfig::serial_nodes`]: nodes the main thread searches a root test
 /// alone before the helpers join (the finished part stays in the table). Issue 39, Test_L1_R2
@@ -101,37 +104,25 @@ impl<T> std::ops::DerefMut for Padded<T> {
     }
 }
 
-/// A finished null-window test of a parallel solve: the window, the fail-soft score and
-/// whether it was the first answer.
-type Answer = (i32, i32, bool);
+/// A finished null-window test of a parallel solve: the window and the fail-soft score.
+type Answer = (i32, i32);
 
 /// A helper's solver, on cache lines of its own.
 type Worker<B> = Box<Padded<Solver<B>>>;
 
-/// What a helper thread hands back after a root test: its solver, its answer (if it
-/// finished) and how long after the main thread's call it began searching.
-type Report<B> = (Worker<B>, Option<Answer>, Duration);
-
-/// A helper thread still winding down a root test the main thread answered first: the
-/// main thread goes on with the next test instead of waiting for it.
-struct Away {
-    /// Index of the helper in [`ParallelSolver::helpers`] (and of its thread in
-    /// [`ParallelSolver::hands`]); the thread hands the helper back (with its answer, not
-    /// needed any more).
-    index: usize,
-    /// The helper's node count when the test started.
-    nodes0: u64,
-}
+/// What a helper thread hands back after a round: its solver and what it did.
+type Report<B> = (Worker<B>, Tally);
 
 /// An exact solver searching with several threads over one shared table.
 pub struct ParallelSolver<B: Bits> {
     /// The main thread's solver (the calling thread's).
     main: Padded<Solver<B>>,
-    /// The helpers' solvers; `None` while a helper is away ([`Away`]) or after its thread
+    /// The helpers' solvers; `None` while a helper is away (in a round, [`Self::away`]) or after its thread
     /// panicked.
     helpers: Vec<Option<Worker<B>>>,
-    /// Helpers still winding down a test the main thread answered.
-    away: Vec<Away>,
+    /// Helpers still in a round or winding it down (indices into [`Self::helpers`] and
+    /// [`Self::hands`]): the main thread does not wait for them at the end of a solve.
+    away: Vec<usize>,
     /// One thread per helper, parked between root tests.
     hands: Vec<Hand<Report<B>>>,
     /// The shared table (every worker holds a clone).
@@ -145,6 +136,8 @@ pub struct ParallelSolver<B: Bits> {
     stats: ParStats,
     /// Node limit on the main thread's count ([`Self::set_node_limit`]; `u64::MAX`: none).
     node_limit: u64,
+    /// Rounds started since the last [`Self::reset_stats`] ([`Self::rounds`]).
+    rounds: u64,
 }
 
 impl<B: Bits + Send + 'static> ParallelSolver<B> {
@@ -164,9 +157,13 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             Tt::new_full(config.hash_mb, key_bits)
         });
         let spare = Arc::new(Tt::with_bytes(0, key_bits));
-        let busy =
-            (threads > 1 && config.abdada_min_empty != u32::MAX).then(|| Arc::new(Busy::new()));
-        let worker = |k: usize| {
+        let mut busy = if threads > 1 && config.abdada_min_empty != u32::MAX {
+            Busy::crew(threads)
+        } else {
+            Vec::new()
+        }
+        .into_iter();
+        let mut worker = |k: usize| {
             let mut s = Solver::new(
                 geo,
                 SolverConfig {
@@ -178,7 +175,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             );
             s.config.hash_mb = config.hash_mb;
             s.tt = Table::Shared(Arc::clone(&tt));
-            s.busy = busy.clone();
+            s.busy = busy.next().map(Arc::new);
             if k % 2 == 1 && config.helper_mirror {
                 // Ties between equally threatening moves go right of centre first.
                 let w = geo.columns() as i64;
@@ -202,6 +199,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             grows,
             stats: ParStats::default(),
             node_limit: u64::MAX,
+            rounds: 0,
         }
     }
 
@@ -222,11 +220,12 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
             return;
         }
         let t0 = Instant::now();
-        for a in std::mem::take(&mut self.away) {
-            if let Some((h, _, d)) = self.hands[a.index].wait() {
-                self.stats.start_delay += d;
-                self.stats.other_nodes += h.nodes - a.nodes0;
-                self.helpers[a.index] = Some(h);
+        for k in std::mem::take(&mut self.away) {
+            if let Some((h, tally)) = self.hands[k].wait() {
+                self.stats.start_delay += tally.start_delay;
+                self.stats.answer_nodes += tally.answer_nodes;
+                self.stats.other_nodes += tally.other_nodes;
+                self.helpers[k] = Some(h);
             }
         }
         self.stats.stop_wait += t0.elapsed();
@@ -297,9 +296,17 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         s
     }
 
+    /// Rounds (every thread on the root tests left, [`round`]) started since the last
+    /// [`Self::reset_stats`]: one per solve that goes parallel, unless the table grows in
+    /// the middle of it.
+    pub fn rounds(&self) -> u64 {
+        self.rounds
+    }
+
     /// Sets the research counters to zero.
     pub fn reset_stats(&mut self) {
         self.stats = ParStats::default();
+        self.rounds = 0;
         for w in self.all_mut() {
             w.counters = super::research::Counters::new();
         }
@@ -346,6 +353,11 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
 
     /// [`Self::solve_window`], possibly leaving helpers away. A test the main thread
     /// abandons (deadline, stop flag, node limit) stops the helpers without waiting for them.
+    ///
+    /// Each root test runs on the main thread alone first ([`SolverConfig::serial_nodes`]);
+    /// the first one still open then starts a [`Round`]: every thread on the tests left
+    /// until the range is closed (or the table must grow, which ends the round and starts
+    /// another on the same test once it has grown).
     fn narrow_window(
         &mut self,
         board: &Board<B>,
@@ -360,17 +372,35 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         let rule = self.main.config.probe_rule;
         let split = self.main.config.split_windows && !self.helpers.is_empty();
         let start_nodes = self.nodes();
-        // The table this solve's work so far asks for.
-        let per_node = |s: &Self| {
-            (s.nodes() - start_nodes).saturating_mul(TABLE_BYTES_PER_NODE as u64) as usize
+        let root = Root { cur, mask, moves };
+        let mut range = Range {
+            min,
+            max,
+            pass: 0,
+            last_high: false,
+            med: 0,
         };
-        let (mut min, mut max) = (min, max);
-        let (mut pass, mut last_high) = (0u32, false);
         let limit = self.node_limit;
-        while min < max {
-            let med = choose_probe(min, max, rule, pass, last_high);
-            pass += 1;
-            self.grow_table(per_node(self));
+        let mut parallel = false;
+        while range.min < range.max {
+            if parallel {
+                // Helpers still stopping count their nodes when back.
+                self.settle();
+                let solved = self.nodes() - start_nodes;
+                // The rest of the solve in rounds (one unless the table grows meanwhile).
+                self.grow_table(solved.saturating_mul(TABLE_BYTES_PER_NODE as u64) as usize);
+                let round = Arc::new(Round::new(range, rule, split));
+                let ended = self.run_round(&round, root, tc, solved);
+                range = round.range();
+                match ended {
+                    RoundEnd::Closed | RoundEnd::Grow => continue,
+                    RoundEnd::Abandoned => return None,
+                }
+            }
+            let solved = self.nodes() - start_nodes;
+            range.med = choose_probe(range.min, range.max, rule, range.pass, range.last_high);
+            range.pass += 1;
+            self.grow_table(solved.saturating_mul(TABLE_BYTES_PER_NODE as u64) as usize);
             // Most tests are small: the main thread alone first, so that they cost no
             // thread start (which on a busy machine waits for a core).
             let main = &mut self.main;
@@ -381,160 +411,30 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
                 .saturating_add(main.config.serial_nodes)
                 .min(limit);
             let (t0, n0) = (Instant::now(), main.nodes);
-            let r = main.negamax(cur, mask, moves, med, med + 1);
+            let r = main.negamax(cur, mask, moves, range.med, range.med + 1);
             let nodes = main.nodes;
             main.counters.close_dup(nodes);
             main.node_limit = u64::MAX;
-            self.stats.tests += 1;
             self.stats.serial_time += t0.elapsed();
-            self.stats.serial_nodes += main.nodes - n0;
-            if !main.aborted {
-                last_high = r > med;
-                narrow(&mut min, &mut max, med, r);
+            self.stats.serial_nodes += nodes - n0;
+            if !self.main.aborted {
+                self.stats.tests += 1;
+                range.last_high = r > range.med;
+                narrow(&mut range.min, &mut range.max, range.med, r);
                 continue;
             }
             if tc.hard_expired() || self.main.nodes >= limit {
+                self.stats.tests += 1;
                 return None;
             }
-            self.grow_table(per_node(self).max(PARALLEL_START_BYTES));
-            // Helpers still stopping from the last test come back first.
-            self.settle();
-            // The second thread tests another window when asked to (see
-            // `SolverConfig::split_windows`), the others the main one.
-            let alt = if split {
-                other_window(min, max, med)
-            } else {
-                med
-            };
-            let t0 = Instant::now();
-            let stop = Arc::new(AtomicBool::new(false));
-            let ptc = tc.clone().with_stop_flag(Arc::clone(&stop));
-            let mut running = Vec::new();
-            for (k, (slot, hand)) in self.helpers.iter_mut().zip(&mut self.hands).enumerate() {
-                let Some(mut h) = slot.take() else { continue };
-                h.split_root = if h.config.split_root && k % 2 == 0 {
-                    moves
-                } else {
-                    u32::MAX
-                };
-                let probe = if k == 0 { alt } else { med };
-                let (ptc, stop) = (ptc.clone(), Arc::clone(&stop));
-                let nodes0 = h.nodes;
-                let ts = Instant::now();
-                let started = hand.start(move || {
-                    let d = ts.elapsed();
-                    let a = root_test(&mut h, cur, mask, moves, probe, &ptc, &stop);
-                    (h, a, d)
-                });
-                self.stats.spawn_time += ts.elapsed();
-                if started {
-                    running.push((k, nodes0));
-                }
-            }
-            let n0 = self.main.nodes;
-            // The main thread also stops at the node limit and on the caller's stop flag
-            // (the helpers' clock watches only the test's own flag).
-            self.main.node_limit = limit;
-            self.main.outer_stop = Some(tc.stop_flag());
-            let mine = root_test(&mut self.main, cur, mask, moves, med, &ptc, &stop);
-            self.main.node_limit = u64::MAX;
-            self.main.outer_stop = None;
-            if mine.is_none() && (tc.hard_expired() || self.main.nodes >= limit) {
-                // The main thread gave up: the helpers stop too, and are not waited for
-                // (they come back before the next parallel test or the end of the solve).
-                stop.store(true, Ordering::Relaxed);
-                self.stats.other_nodes += self.main.nodes - n0;
-                self.stats.parallel_time += t0.elapsed();
-                self.away.extend(
-                    running
-                        .into_iter()
-                        .map(|(index, nodes0)| Away { index, nodes0 }),
-                );
-                return None;
-            }
-            self.stats.parallel_tests += 1;
-            let main_first = mine.is_some_and(|a| a.2);
-            self.stats.main_answered += u64::from(main_first);
-            let main_nodes = self.main.nodes - n0;
-            if main_first {
-                self.stats.answer_nodes += main_nodes;
-            } else {
-                self.stats.other_nodes += main_nodes;
-            }
-            if let (Some((_, r, true)), false) = (mine, split) {
-                // The answer is in: the helpers stop by themselves while the main thread
-                // goes on (they come back before the next parallel test or the end).
-                self.stats.parallel_time += t0.elapsed();
-                self.away.extend(
-                    running
-                        .into_iter()
-                        .map(|(index, nodes0)| Away { index, nodes0 }),
-                );
-                last_high = r > med;
-                narrow(&mut min, &mut max, med, r);
-                continue;
-            }
-            let mut answers: Vec<Answer> = mine.into_iter().collect();
-            let tj = Instant::now();
-            for (k, nodes0) in running {
-                // A helper that panicked answers nothing; the main thread's answer or
-                // another helper's stands.
-                if let Some((h, a, d)) = self.hands[k].wait() {
-                    self.stats.start_delay += d;
-                    let dn = h.nodes - nodes0;
-                    if a.is_some_and(|a| a.2) {
-                        self.stats.answer_nodes += dn;
-                    } else {
-                        self.stats.other_nodes += dn;
-                    }
-                    answers.extend(a);
-                    self.helpers[k] = Some(h);
-                }
-            }
-            self.stats.stop_wait += tj.elapsed();
-            self.stats.parallel_time += t0.elapsed();
-            if answers.is_empty() {
-                return None;
-            }
-            // Every finished test is a true bound: each narrows the range.
-            for (probe, r, _) in answers {
-                if probe == med {
-                    last_high = r > med;
-                }
-                narrow(&mut min, &mut max, probe, r);
-            }
+            // This test goes on in a round, with every thread.
+            self.grow_table(
+                (solved.saturating_mul(TABLE_BYTES_PER_NODE as u64) as usize)
+                    .max(PARALLEL_START_BYTES),
+            );
+            parallel = true;
         }
-        Some(min)
-    }
-}
-
-/// One thread's part in a parallel root test: the null-window test at `probe`, looking at
-/// `stop` every [`SolverConfig::parallel_check_every`] nodes. `Some((probe, score, first))`
-/// when it finished (`first`: before any other thread), `None` when it was stopped.
-fn root_test<B: Bits>(
-    w: &mut Solver<B>,
-    cur: B,
-    mask: B,
-    moves: u32,
-    probe: i32,
-    ptc: &TimeControl,
-    stop: &AtomicBool,
-) -> Option<Answer> {
-    if stop.load(Ordering::Relaxed) {
-        // Answered before this thread got going.
-        return None;
-    }
-    w.tc = ptc.clone();
-    w.aborted = false;
-    let every = w.config.check_every;
-    w.config.check_every = w.config.parallel_check_every.max(1).next_power_of_two();
-    let r = w.negamax(cur, mask, moves, probe, probe + 1);
-    w.config.check_every = every;
-    w.counters.close_dup(w.nodes);
-    if w.aborted {
-        None
-    } else {
-        Some((probe, r, !stop.swap(true, Ordering::Relaxed)))
+        Some(range.min)
     }
 }
 

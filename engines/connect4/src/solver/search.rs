@@ -55,15 +55,33 @@ impl<B: Bits> Solver<B> {
     /// Runs the copy of the search compiled with the `popcnt` instruction when the CPU has
     /// it: the workspace builds for baseline x86-64, where counting the bits of a word (the
     /// threat counts of the move ordering, twice per move) is a dozen instructions.
+    ///
+    /// A parallel solve's nodes near the root (ABDADA, [`SolverConfig::abdada_min_empty`])
+    /// run a copy of their own (`SHARED`), so the copy every other node runs, the serial
+    /// solver's included, is compiled as if there were no busy set: issue 39, the ABDADA
+    /// code in the one copy cost the serial search 7-13 % wall time for no extra node.
+    ///
+    /// [`SolverConfig::abdada_min_empty`]: super::SolverConfig::abdada_min_empty
     pub(super) fn negamax(&mut self, cur: B, mask: B, moves: u32, alpha: i32, beta: i32) -> i32 {
         let opp_win = self.wins(cur ^ mask, mask);
-        self.recurse::<true>(cur, mask, moves, alpha, beta, opp_win)
+        if self.shared_at(moves) {
+            self.recurse::<true, true>(cur, mask, moves, alpha, beta, opp_win)
+        } else {
+            self.recurse::<true, false>(cur, mask, moves, alpha, beta, opp_win)
+        }
+    }
+
+    /// Whether a node with `moves` stones runs the ABDADA copy of the search (a parallel
+    /// solve, near the root).
+    #[inline(always)]
+    fn shared_at(&self, moves: u32) -> bool {
+        self.busy.is_some() && self.geo.cells() - moves >= self.config.abdada_min_empty
     }
 
     /// Calls the search of a child: the `popcnt` copy if `FAST` and the CPU has it, else the
     /// portable one. A copy only ever calls itself, so the check is made once per search.
     #[inline(always)]
-    fn recurse<const FAST: bool>(
+    fn recurse<const FAST: bool, const SHARED: bool>(
         &mut self,
         cur: B,
         mask: B,
@@ -75,15 +93,17 @@ impl<B: Bits> Solver<B> {
         #[cfg(target_arch = "x86_64")]
         if FAST && self.popcnt {
             // SAFETY: `self.popcnt` is set only when the CPU has the instruction.
-            return unsafe { self.negamax_popcnt(cur, mask, moves, alpha, beta, opp_win) };
+            return unsafe {
+                self.negamax_popcnt::<SHARED>(cur, mask, moves, alpha, beta, opp_win)
+            };
         }
-        self.negamax_portable(cur, mask, moves, alpha, beta, opp_win)
+        self.negamax_portable::<SHARED>(cur, mask, moves, alpha, beta, opp_win)
     }
 
     /// [`Self::negamax_body`] compiled with `popcnt`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    fn negamax_popcnt(
+    fn negamax_popcnt<const SHARED: bool>(
         &mut self,
         cur: B,
         mask: B,
@@ -92,11 +112,11 @@ impl<B: Bits> Solver<B> {
         beta: i32,
         opp_win: B,
     ) -> i32 {
-        self.negamax_body::<true>(cur, mask, moves, alpha, beta, opp_win)
+        self.negamax_body::<true, SHARED>(cur, mask, moves, alpha, beta, opp_win)
     }
 
     /// [`Self::negamax_body`] for any CPU.
-    fn negamax_portable(
+    fn negamax_portable<const SHARED: bool>(
         &mut self,
         cur: B,
         mask: B,
@@ -105,14 +125,15 @@ impl<B: Bits> Solver<B> {
         beta: i32,
         opp_win: B,
     ) -> i32 {
-        self.negamax_body::<false>(cur, mask, moves, alpha, beta, opp_win)
+        self.negamax_body::<false, SHARED>(cur, mask, moves, alpha, beta, opp_win)
     }
 
-    /// The search of one node (see [`Self::negamax`]); `FAST` tells which copy recurses.
+    /// The search of one node (see [`Self::negamax`]); `FAST` tells which copy recurses,
+    /// `SHARED` whether this is the ABDADA copy (only for [`Self::shared_at`] nodes).
     /// `opp_win` is the opponent's [`Self::wins`]: the parent computed it for the move that
     /// led here (the line test is most of the work of a node; no need to make it twice).
     #[inline(always)]
-    fn negamax_body<const FAST: bool>(
+    fn negamax_body<const FAST: bool, const SHARED: bool>(
         &mut self,
         cur: B,
         mask: B,
@@ -314,7 +335,11 @@ impl<B: Bits> Solver<B> {
                 let (c, m) = ($c, $m);
                 // SAFETY: step 2b wrote the entry of every column in `list`.
                 let w = unsafe { child_wins[c].assume_init() };
-                let s = -self.recurse::<FAST>(cur ^ mask, mask | m, moves + 1, -beta, -alpha, w);
+                let s = if SHARED && self.shared_at(moves + 1) {
+                    -self.recurse::<FAST, true>(cur ^ mask, mask | m, moves + 1, -beta, -alpha, w)
+                } else {
+                    -self.recurse::<FAST, false>(cur ^ mask, mask | m, moves + 1, -beta, -alpha, w)
+                };
                 if self.aborted {
                     return 0;
                 }
@@ -334,12 +359,12 @@ impl<B: Bits> Solver<B> {
             }};
         }
         match &self.busy {
-            Some(b) if cells - moves >= self.config.abdada_min_empty => {
+            Some(b) if SHARED => {
                 // A parallel solve near the root (big subtrees): a child another thread is
                 // searching right now waits until the other moves are done (ABDADA); by
                 // then its result is likely in the table.
                 // SAFETY: `self.busy` is set only when the solver is made (never during a
-                // search), and the `Arc` it holds keeps the table alive meanwhile. Borrowing
+                // search), and the `Arc` it holds keeps the paths alive meanwhile. Borrowing
                 // through the pointer instead of cloning the `Arc` spares two atomic updates
                 // of a count both threads write at every node here.
                 let b: &super::parallel::Busy = unsafe { &*std::sync::Arc::as_ptr(b) };
@@ -369,7 +394,7 @@ impl<B: Bits> Solver<B> {
                     let c = list.column(i);
                     let m = next & self.column_masks[c];
                     let ck = child_key(self, i, m);
-                    if b.is_busy(ck) {
+                    if b.is_busy(ck, moves + 1) {
                         self.counters.busy_child(j == 0, j >= first);
                         if j >= first {
                             deferred.push(i as u8);
@@ -377,8 +402,8 @@ impl<B: Bits> Solver<B> {
                         }
                         self.counters.open_dup(moves + 1, ck, self.nodes);
                     }
-                    b.enter(ck);
-                    let guard = LeaveOnDrop(b, ck);
+                    b.enter(ck, moves + 1);
+                    let guard = LeaveOnDrop(b, moves + 1);
                     search_child!(c, m);
                     drop(guard);
                     self.counters.left_child(moves + 1, ck, self.nodes);
@@ -387,7 +412,7 @@ impl<B: Bits> Solver<B> {
                     let c = list.column(i as usize);
                     let m = next & self.column_masks[c];
                     let ck = child_key(self, i as usize, m);
-                    if cfg!(feature = "research") && b.is_busy(ck) {
+                    if cfg!(feature = "research") && b.is_busy(ck, moves + 1) {
                         self.counters.open_dup(moves + 1, ck, self.nodes);
                     }
                     search_child!(c, m);
@@ -431,8 +456,9 @@ impl<B: Bits> Solver<B> {
     }
 }
 
-/// Unmarks a child in the busy table however its search ends (cutoff, abort).
-struct LeaveOnDrop<'a>(&'a super::parallel::Busy, u64);
+/// Unmarks the child this thread entered (by its stone count) however its search ends
+/// (cutoff, abort).
+struct LeaveOnDrop<'a>(&'a super::parallel::Busy, u32);
 
 impl Drop for LeaveOnDrop<'_> {
     fn drop(&mut self) {

@@ -45,7 +45,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
 
     /// The score of `board` clamped to `[lo, hi]` like [`Self::solve_window`], but returning
     /// as soon as the answer is in: helpers still stopping are taken back later (before the
-    /// next parallel test, a table change or [`Self::take_back_helpers`]). Watches `tc`'s
+    /// next round, a table change or [`Self::take_back_helpers`]). Watches `tc`'s
     /// deadline, its stop flag and the node limit.
     pub fn solve_window_now(
         &mut self,
