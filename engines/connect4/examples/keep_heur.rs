@@ -12,6 +12,7 @@
 //! "search" losses of the audit; e.g. `6621166225`, where only column 5 draws, scores
 //! column 5 -87 (depth 15) and the losing column 2 +19: the losses there come 25 stones
 //! later, far beyond the search's horizon.
+use kibitz_connect4::engine::fallback_search_config;
 use kibitz_connect4::eval::SearchPos;
 use kibitz_connect4::{Board, Geometry, TimeControl};
 use kibitz_search::alphabeta::{SearchConfig, Searcher};
@@ -25,12 +26,8 @@ fn main() -> Result<(), String> {
     let geo = Geometry::<u64>::new(7, 6, 4).map_err(|e| e.to_string())?;
     // The engine's fallback search (see `Engine`), limited by nodes.
     let config = SearchConfig {
-        hash_mb: 16,
-        quiescence: false,
-        null_move: false,
-        check_every: 512,
         max_nodes: nodes,
-        ..Default::default()
+        ..fallback_search_config(16)
     };
     let inf = TimeControl::infinite();
     for moves in positions {

@@ -12,6 +12,7 @@
 //!  SOLVER RESUME H,H,... MOVES...` (`KEEP_PHASE_MS=5,10` adds wall-clock budgets,
 //!  `KEEP_PHASE_VERBOSE=1` prints every move's bounds; book positions are skipped)
 use kibitz_connect4::book::Book;
+use kibitz_connect4::engine::fallback_search_config;
 use kibitz_connect4::eval::SearchPos;
 use kibitz_connect4::params::EngineParams;
 use kibitz_connect4::root::{solve_root, MoveBounds};
@@ -130,13 +131,9 @@ fn main() -> Result<(), String> {
             .with_root_filter(&cands)
             .with_weights(p.weights);
         let config = SearchConfig {
-            hash_mb: 16,
-            quiescence: false,
-            null_move: false,
-            check_every: 512,
             lmr: p.lmr,
             knobs: p.search,
-            ..Default::default()
+            ..fallback_search_config(16)
         };
         let mut line = format!(
             "  static order: {}{}; heuristic:",

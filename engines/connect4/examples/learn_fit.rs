@@ -40,6 +40,7 @@
 //! `cargo run --release -p kibitz-connect4 --features research --example learn_fit --
 //!  --data FILE[,FILE…] [--iters 400] [--lr 0.03] [--l2 1e-5] [--table PATH]
 //!  [--search-nodes N --search-parents K]`
+use kibitz_connect4::engine::fallback_search_config;
 use kibitz_connect4::eval::learned::{for_each_feature, Model, FEATURES};
 use kibitz_connect4::eval::{SearchPos, Weights};
 use kibitz_connect4::{Board, Geometry, TimeControl};
@@ -344,12 +345,8 @@ fn main() -> Result<(), String> {
 /// table: judge a fresh fit after writing it and rebuilding, with `--iters 0`).
 fn search_compare(geo: &Geometry<u64>, test: &[&Parent], nodes: u64, limit: usize) {
     let config = SearchConfig {
-        hash_mb: 16,
-        quiescence: false,
-        null_move: false,
-        check_every: 512,
         max_nodes: nodes,
-        ..Default::default()
+        ..fallback_search_config(16)
     };
     let inf = TimeControl::infinite();
     let mixed: Vec<&&Parent> = test

@@ -245,17 +245,23 @@ fn phase(tc: &TimeControl, share: f64) -> TimeControl {
     }
 }
 
+/// The heuristic fallback search's settings with a `hash_mb` table: no quiescence and no
+/// null move (zugzwang is common in Connect Four), the clock read every 512 nodes. Research
+/// tools that replay the fallback start from this, so they search as the engine does.
+pub fn fallback_search_config(hash_mb: usize) -> SearchConfig {
+    SearchConfig {
+        hash_mb,
+        quiescence: false,
+        null_move: false,
+        check_every: 512,
+        ..Default::default()
+    }
+}
+
 impl<B: Bits + Into<u128> + Send + 'static> Core<B> {
     fn new(geo: Geometry<B>, hash_mb: usize, threads: usize) -> Self {
-        let search_mb = (hash_mb / 4).max(1);
         let is_standard = geo.columns() == 7 && geo.rows() == 6 && geo.connect() == 4;
-        let search_config = SearchConfig {
-            hash_mb: search_mb,
-            quiescence: false,
-            null_move: false,
-            check_every: 512,
-            ..Default::default()
-        };
+        let search_config = fallback_search_config((hash_mb / 4).max(1));
         Self {
             geo,
             solver: EngineSolver::new(geo, SolverConfig::for_engine(hash_mb), threads),
