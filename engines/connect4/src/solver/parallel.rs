@@ -18,7 +18,7 @@
 //!
 //! Each test first runs on the main thread alone for [`SolverConfig::serial_nodes`] nodes
 //! (default [`SERIAL_NODES`]); the first test still open then starts a round
-//! ([`round`]): every thread on the tests left until the score is known, the first answer to
+//! (module `round`): every thread on the tests left until the score is known, the first answer to
 //! a test picking the next one and stopping the threads still on the old one, which go
 //! straight on to the new one (no join and no wake-up per test). Threads come only from the
 //! count given ([`ParallelSolver::new`]): each helper has a thread of its own, started at
@@ -296,7 +296,7 @@ impl<B: Bits + Send + 'static> ParallelSolver<B> {
         s
     }
 
-    /// Rounds (every thread on the root tests left, [`round`]) started since the last
+    /// Rounds (every thread on the root tests left, module `round`) started since the last
     /// [`Self::reset_stats`]: one per solve that goes parallel, unless the table grows in
     /// the middle of it.
     pub fn rounds(&self) -> u64 {
