@@ -10,22 +10,12 @@
 //! Run: `cargo run --release -p kibitz-piranhas --example end_choices -- DEPTH STRIDE FROM TO
 //! PARAMS_A PARAMS_B`, e.g. `5 4 50 58 end_plies=1 end_plies=2`.
 
-use flate2::read::GzDecoder;
 use kibitz_piranhas::{Choice, Engine, EngineConfig, State};
 use kibitz_search::params::Tunable;
 use kibitz_search::time::TimeControl;
-use std::io::BufRead;
 
-/// The playouts file, relative to this crate.
-const PLAYOUTS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../data/piranhas/playouts_small.jsonl.gz"
-);
-
-/// CPU time of the calling thread, in seconds (the workspace's one CPU clock).
-fn thread_cpu() -> f64 {
-    kibitz_search::time::thread_cpu().as_secs_f64()
-}
+mod common;
+use common::{playout_states, thread_cpu};
 
 /// The engine settings of one side: the defaults, fixed depth, then `params`.
 fn config(depth: u32, params: &str) -> Result<EngineConfig, Box<dyn std::error::Error>> {
@@ -52,19 +42,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("STRIDE must be at least 1".into());
     }
     let configs = [config(depth, a)?, config(depth, b)?];
-    let file = std::io::BufReader::new(GzDecoder::new(std::fs::File::open(PLAYOUTS)?));
-    let mut positions = Vec::new();
-    for line in file.lines() {
-        let v: serde_json::Value = serde_json::from_str(&line?)?;
-        let turn = v["turn"].as_u64().ok_or("no turn")? as u32;
-        if !(from..=to).contains(&turn) || !v["win"].is_null() {
-            continue;
-        }
-        let s = State::from_letters(v["board"].as_str().ok_or("no board")?, turn)?;
-        if s.outcome().is_none() {
-            positions.push(s);
-        }
-    }
+    let positions: Vec<State> = playout_states(from..=to)?
+        .into_iter()
+        .filter(|s| s.outcome().is_none())
+        .collect();
     let positions: Vec<State> = positions.into_iter().step_by(stride).collect();
     let (mut moves, mut scores) = (0, 0);
     let (mut nodes, mut cpu) = ([0u64; 2], [0f64; 2]);

@@ -12,24 +12,14 @@
 //! Run: `cargo run --release -p kibitz-piranhas --example end_solve [-- REPEAT]` (default
 //! 20 passes over the positions).
 
-use flate2::read::GzDecoder;
 use kibitz_piranhas::endgame::limit_value;
 use kibitz_piranhas::eval::evaluate;
 use kibitz_piranhas::{EvalParams, State};
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
-use std::io::BufRead;
 
-/// The playouts file, relative to this crate.
-const PLAYOUTS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../data/piranhas/playouts_small.jsonl.gz"
-);
-
-/// CPU time of the calling thread, in seconds (the workspace's one CPU clock).
-fn thread_cpu() -> f64 {
-    kibitz_search::time::thread_cpu().as_secs_f64()
-}
+mod common;
+use common::{playout_states, thread_cpu};
 
 /// Runs `f` on every position `repeat` times; returns (CPU µs per call, Σ values of one pass).
 fn time(positions: &[State], repeat: usize, f: impl Fn(&State) -> i32) -> (f64, i64) {
@@ -49,16 +39,9 @@ fn time(positions: &[State], repeat: usize, f: impl Fn(&State) -> i32) -> (f64, 
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let repeat: usize = std::env::args().nth(1).map_or(Ok(20), |a| a.parse())?;
-    let file = std::io::BufReader::new(GzDecoder::new(std::fs::File::open(PLAYOUTS)?));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(58);
     let (mut two, mut one) = (Vec::new(), Vec::new());
-    for line in file.lines() {
-        let v: serde_json::Value = serde_json::from_str(&line?)?;
-        let turn = v["turn"].as_u64().ok_or("no turn")? as u32;
-        if !(40..=58).contains(&turn) || !v["win"].is_null() {
-            continue;
-        }
-        let mut s = State::from_letters(v["board"].as_str().ok_or("no board")?, turn)?;
+    for mut s in playout_states(40..=58)? {
         while s.turn() < 58 && s.outcome().is_none() {
             let moves = s.legal_moves();
             s = s.apply(moves[rng.random_range(0..moves.len())])?;

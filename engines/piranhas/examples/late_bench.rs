@@ -14,21 +14,11 @@
 //! larger table mostly measures the allocation of a fresh one per position, which is also
 //! why `bench` is noisy: page clearing of its 3 × 16 MB tables is a tenth of its CPU time).
 
-use flate2::read::GzDecoder;
 use kibitz_piranhas::{Engine, EngineConfig, State};
 use kibitz_search::time::TimeControl;
-use std::io::BufRead;
 
-/// The playouts file, relative to this crate.
-const PLAYOUTS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../data/piranhas/playouts_small.jsonl.gz"
-);
-
-/// CPU time of the calling thread, in seconds (the workspace's one CPU clock).
-fn thread_cpu() -> f64 {
-    kibitz_search::time::thread_cpu().as_secs_f64()
-}
+mod common;
+use common::{playout_states, thread_cpu};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,20 +41,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if stride == 0 {
         return Err("STRIDE must be at least 1".into());
     }
-    let file = std::io::BufReader::new(GzDecoder::new(std::fs::File::open(PLAYOUTS)?));
-    let mut positions = Vec::new();
-    for line in file.lines() {
-        let v: serde_json::Value = serde_json::from_str(&line?)?;
-        let turn = v["turn"].as_u64().ok_or("no turn")? as u32;
-        if !(from..=to).contains(&turn) || !v["win"].is_null() {
-            continue;
-        }
-        let board = v["board"].as_str().ok_or("no board")?;
-        let s = State::from_letters(board, turn)?;
-        if s.outcome().is_none() {
-            positions.push(s);
-        }
-    }
+    let positions: Vec<State> = playout_states(from..=to)?
+        .into_iter()
+        .filter(|s| s.outcome().is_none())
+        .collect();
     let positions: Vec<State> = positions.into_iter().step_by(stride).collect();
     let (mut nodes, start) = (0u64, thread_cpu());
     for s in &positions {
