@@ -11,17 +11,15 @@
 //! NODES B_SHARE B_FROM FROM PAIRS SEED` (params as `name=value,...`, empty for defaults),
 //! e.g. `end_qs=0 end_plies=2,end_qs=0 40000 0.5 50 44 100 1`.
 
+mod common;
+
+use common::{thread_cpu, Tally};
 use kibitz_piranhas::kraken::random_pair;
 use kibitz_piranhas::{Color, Engine, EngineConfig, State};
 use kibitz_search::params::Tunable;
 use kibitz_search::seed::mix;
 use kibitz_search::time::TimeControl;
 use rand::{Rng, SeedableRng};
-
-/// CPU time of the calling thread, in seconds (the workspace's one CPU clock).
-fn thread_cpu() -> f64 {
-    kibitz_search::time::thread_cpu().as_secs_f64()
-}
 
 /// The defaults with `params` (`name=value,...`) and `nodes` per move.
 fn config(params: &str, nodes: u64) -> Result<EngineConfig, Box<dyn std::error::Error>> {
@@ -59,8 +57,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a_cfg = config(a, nodes)?;
     let b_early = config(b, nodes)?;
     let b_late = config(b, (nodes as f64 * share) as u64)?;
-    // [B's colour][win, draw, loss] from B's view; CPU seconds from B_FROM on: [A, B].
-    let (mut tally, mut cpu) = ([[0u32; 3]; 2], [0f64; 2]);
+    // B's results; CPU seconds from B_FROM on: [A, B].
+    let (mut tally, mut cpu) = (Tally::default(), [0f64; 2]);
     let mut played_pairs = 0;
     for i in 0..pairs {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(mix(seed, i));
@@ -97,29 +95,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
                 g = g.apply(m)?;
             };
-            let r = match winner {
-                Some(w) if w == b_colour => 0,
-                None => 1,
-                Some(_) => 2,
-            };
-            tally[b_colour as usize][r] += 1;
-            println!("pair {i} B {b_colour}: {}", ["win", "draw", "loss"][r]);
+            println!("pair {i} B {b_colour}: {}", tally.record(b_colour, winner));
         }
     }
-    let score =
-        |t: [u32; 3]| (t[0] as f64 + t[1] as f64 / 2.0) / (t.iter().sum::<u32>().max(1) as f64);
-    let all = [0, 1, 2].map(|k| tally[0][k] + tally[1][k]);
     println!(
-        "{played_pairs} pairs: B W-D-L {}-{}-{} score {:.3} | B as RED {:?} {:.3} | B as BLUE \
-         {:?} {:.3} | CPU from turn {b_from}: A {:.1} s, B {:.1} s",
-        all[0],
-        all[1],
-        all[2],
-        score(all),
-        tally[0],
-        score(tally[0]),
-        tally[1],
-        score(tally[1]),
+        "{played_pairs} pairs: B {} | CPU from turn {b_from}: A {:.1} s, B {:.1} s",
+        tally.summary(),
         cpu[0],
         cpu[1]
     );
