@@ -15,7 +15,9 @@ use crate::movegen::{captures_into, for_each_move, legal_moves_into};
 use crate::result::GameResult;
 use crate::state::State;
 use crate::state::MAX_TURN;
-use kibitz_search::alphabeta::{Game, Outcome, Score, SearchConfig, SearchResult, Searcher};
+use kibitz_search::alphabeta::{
+    Game, Outcome, Score, SearchConfig, SearchKnobs, SearchResult, Searcher,
+};
 use kibitz_search::time::TimeControl;
 use kibitz_search::tt::{PackedMove, SharedTable, SharedTt};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -360,6 +362,17 @@ impl Default for EngineConfig {
                 // Aspiration windows of ± 30 at the root: SPRT [-10, 10] at 5,000 nodes/move
                 // against full windows, 792 games, Elo +21.5 ± 23.4, LLR 3.04 (H1).
                 aspiration: 30,
+                // Issue 38: no prediction of the next iteration's time. With it the bot
+                // stopped at a median of about 0.7 s of its 2 s, because the next depth
+                // costs 3–6×; without it every move searches on to the soft budget and keeps
+                // a better root move found by the unfinished iteration. Self-play through
+                // our server at 1/5 of the contest clock, 2 threads each: see the knobs'
+                // line in `tuning/README.md` ("Piranhas: time use").
+                knobs: SearchKnobs {
+                    growth_min: 0.0,
+                    growth_max: 0.0,
+                    ..SearchKnobs::default()
+                },
                 ..SearchConfig::default()
             },
             eval: EvalParams::default(),

@@ -37,10 +37,11 @@ crate::tunables! {
         pub stretch_big_drop_add: f64 = 0.6, 0.0..=2.0, step 0.1;
         /// smart time: the soft budget is stretched at most this many times
         pub stretch_max: f64 = 2.0, 1.0..=4.0, step 0.25;
-        /// smart time: smallest assumed growth of the next iteration's time
-        pub growth_min: f64 = 1.5, 1.0..=4.0, step 0.25;
+        /// smart time: smallest assumed growth of the next iteration's time (0 with
+        /// growth_max 0: no prediction, iterations start until the soft budget)
+        pub growth_min: f64 = 1.5, 0.0..=4.0, step 0.25;
         /// smart time: largest assumed growth of the next iteration's time
-        pub growth_max: f64 = 8.0, 2.0..=20.0, step 1.0;
+        pub growth_max: f64 = 8.0, 0.0..=20.0, step 1.0;
         /// smart time: assumed growth when the last iterations were too short to time
         pub growth_guess: f64 = 4.0, 1.0..=10.0, step 0.5;
     }

@@ -382,9 +382,18 @@ pub fn set_value<T: ParamValue>(
     Ok(())
 }
 
-/// The specs of a nested tunable field (the type taken from the value).
-pub fn specs_of<T: super::Tunable>(_: &T) -> Vec<ParamSpec> {
+/// The specs of a nested tunable field (the type taken from the value), with the defaults the
+/// enclosing struct gives it: an engine that overrides a shared knob lists its own default.
+pub fn specs_of<T: super::Tunable>(value: &T) -> Vec<ParamSpec> {
     T::specs()
+        .into_iter()
+        .map(|mut s| {
+            if let Some(v) = value.get_param(s.name) {
+                s.default = v;
+            }
+            s
+        })
+        .collect()
 }
 
 /// The registry name of a [`tunables!`](crate::tunables) field: its `as "name"` or the field's own.
