@@ -362,25 +362,45 @@ impl Tt {
         for (j, &e) in b.iter().enumerate() {
             hits |= u32::from((e ^ tag) & CHECK_MASK == 0) << j;
         }
-        (hits != 0).then(|| unpack(b[hits.trailing_zeros() as usize]))
+        // Not `bool::then`: its closure was left out of line (callgrind, issue 39).
+        if hits == 0 {
+            None
+        } else {
+            Some(unpack(b[hits.trailing_zeros() as usize]))
+        }
+    }
+
+    /// The atomic view of bucket `i` (`i` in range).
+    #[inline(always)]
+    fn bucket(&self, i: usize) -> &[AtomicU64; WAYS] {
+        assert!(i < self.slots.len());
+        // SAFETY: in bounds (checked above); a bucket is `WAYS` u64 on 32 aligned bytes,
+        // the layout of `[AtomicU64; WAYS]`, and the pointer carries the allocation's write
+        // permission. Every access that can race (shared tables) is atomic; plain accesses
+        // happen only through `&mut self`, when no other reference exists.
+        unsafe { &*(self.slots.raw().add(i) as *const [AtomicU64; WAYS]) }
     }
 
     /// The atomic view of slot `j` of bucket `i` (`i` in range).
     #[inline(always)]
     fn slot(&self, i: usize, j: usize) -> &AtomicU64 {
-        assert!(i < self.slots.len() && j < WAYS);
-        // SAFETY: in bounds (checked above), 8-byte aligned (buckets are 32-byte aligned
-        // arrays of u64), and the pointer carries the allocation's write permission. Every
-        // access that can race (shared tables) is atomic; plain accesses happen only
-        // through `&mut self`, when no other reference exists.
-        unsafe { AtomicU64::from_ptr((self.slots.raw().add(i) as *mut u64).add(j)) }
+        &self.bucket(i)[j]
     }
 
     /// The entries of bucket `i`, each read atomically (relaxed: an entry is self-checking,
     /// so a slot changed by another thread in between is only a miss or another hit).
+    /// A plain loop over one bounds-checked bucket: `std::array::from_fn` here was not
+    /// inlined (issue 39, callgrind: a call and four closure calls per probe and per shared
+    /// store).
     #[inline(always)]
     fn load_bucket(&self, i: usize) -> [u64; WAYS] {
-        std::array::from_fn(|j| self.slot(i, j).load(Ordering::Relaxed))
+        let b = self.bucket(i);
+        let mut out = [0; WAYS];
+        // An index loop: `zip` here left `Zip::new` out of line (callgrind, issue 39).
+        for j in 0..WAYS {
+            out[j] = b[j].load(Ordering::Relaxed);
+        }
+        out
     }
 
     /// [`Self::store`] for a table shared by the threads of a parallel solve: atomic slot

@@ -7,6 +7,9 @@ use crate::geometry::lines4;
 use crate::tt::Tt;
 use std::mem::MaybeUninit;
 
+mod moves;
+use moves::MoveList;
+
 /// Table size (in use) from which children's buckets are prefetched: beyond the L2 cache.
 const PREFETCH_MIN_BYTES: usize = 2 << 20;
 
@@ -466,79 +469,6 @@ impl Drop for LeaveOnDrop<'_> {
     }
 }
 
-/// The moves of one node as sortable keys (score in the high bits, column in the low six),
-/// best first; a fixed array, since a geometry has at most 64 columns (each column takes at
-/// least two of at most 128 bits).
-struct MoveList {
-    /// The first `len` are initialised.
-    keys: [MaybeUninit<u64>; 64],
-    len: usize,
-}
-
-impl MoveList {
-    #[inline(always)]
-    fn new() -> Self {
-        Self {
-            keys: [MaybeUninit::uninit(); 64],
-            len: 0,
-        }
-    }
-
-    /// The initialised keys.
-    #[inline(always)]
-    fn as_slice(&self) -> &[u64] {
-        // SAFETY: the first `len` entries are initialised (`insert` writes before counting).
-        unsafe { std::slice::from_raw_parts(self.keys.as_ptr().cast::<u64>(), self.len) }
-    }
-
-    #[inline(always)]
-    fn as_mut_slice(&mut self) -> &mut [u64] {
-        // SAFETY: as in `as_slice`.
-        unsafe { std::slice::from_raw_parts_mut(self.keys.as_mut_ptr().cast::<u64>(), self.len) }
-    }
-
-    /// Inserts `key` keeping the list sorted, highest first (stable for equal keys).
-    #[inline(always)]
-    fn insert(&mut self, key: u64) {
-        let n = self.len.min(63);
-        self.keys[n].write(key);
-        self.len = n + 1;
-        let s = self.as_mut_slice();
-        let mut j = n;
-        while j > 0 && s[j - 1] < key {
-            s[j] = s[j - 1];
-            j -= 1;
-        }
-        s[j] = key;
-    }
-
-    /// Moves column `c` to the front if it is in the list.
-    #[inline(always)]
-    fn move_to_front(&mut self, c: usize) {
-        if let Some(i) = self.as_slice().iter().position(|&k| (k & 63) as usize == c) {
-            self.as_mut_slice()[..=i].rotate_right(1);
-        }
-    }
-
-    /// Number of moves.
-    #[inline(always)]
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The column of the `i`-th best move (`i < len`).
-    #[inline(always)]
-    fn column(&self, i: usize) -> usize {
-        (self.as_slice()[i] & 63) as usize
-    }
-
-    /// The columns, best first.
-    #[inline(always)]
-    fn columns(&self) -> impl Iterator<Item = usize> + '_ {
-        self.as_slice().iter().map(|&k| (k & 63) as usize)
-    }
-}
-
 /// Narrows the window `(alpha, beta)` to proven bounds `[l, u]` (from the table or the book);
 /// returns the score to cut off with when the window closes.
 #[inline(always)]
@@ -559,87 +489,4 @@ fn narrow(alpha: &mut i32, beta: &mut i32, l: i32, u: i32) -> Option<i32> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::geometry::Geometry;
-    use crate::solver::SolverConfig;
-
-    /// The constant-stride line test agrees with the geometry's on random stone sets.
-    fn same_wins<B: Bits>(columns: usize, rows: usize, stride: u32, word: impl Fn(u64, u64) -> B) {
-        let geo = Geometry::<B>::new(columns, rows, 4).unwrap();
-        let config = SolverConfig {
-            hash_mb: 1,
-            ..SolverConfig::default()
-        };
-        let solver = Solver::new(geo, config);
-        assert_eq!(solver.stride4, stride);
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            word(x, x.rotate_left(29).wrapping_mul(0xD1B5_4A32_D192_ED03))
-        };
-        for _ in 0..20_000 {
-            let mask = next() & next() & geo.full();
-            let stones = next() & mask;
-            assert_eq!(
-                solver.wins(stones, mask),
-                geo.winning_cells(stones, mask),
-                "{columns}×{rows}: stones {stones:?} mask {mask:?}"
-            );
-        }
-    }
-
-    /// The copy of the search built with `popcnt` and the portable one are the same search:
-    /// same scores, node for node (the ordering counts bits, so a slip would show here).
-    #[test]
-    fn both_copies_of_the_search_agree() {
-        use crate::board::Board;
-        use kibitz_search::time::TimeControl;
-        // Every 100th line of a test set (middle, medium) with its score.
-        let path = format!(
-            "{}/../../data/connect4/Test_L2_R2",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).expect("test set present");
-        let lines: Vec<(&str, i32)> = text
-            .lines()
-            .step_by(100)
-            .map(|l| {
-                let (m, s) = l.split_once(' ').expect("two fields");
-                (m, s.parse().expect("a score"))
-            })
-            .collect();
-        assert_eq!(lines.len(), 10);
-        let geo = Geometry::<u64>::new(7, 6, 4).unwrap();
-        let config = SolverConfig {
-            hash_mb: 4,
-            ..SolverConfig::default()
-        };
-        let tc = TimeControl::infinite();
-        for (moves, score) in lines {
-            let board = Board::<u64>::from_digits(7, 6, 4, moves).unwrap();
-            let mut portable = Solver::new(geo, config.clone());
-            portable.popcnt = false;
-            assert_eq!(portable.solve(&board, &tc), Some(score), "{moves}");
-            assert!(portable.nodes() > 1, "{moves}: a search took place");
-            let mut fast = Solver::new(geo, config.clone());
-            if !fast.popcnt {
-                continue; // this CPU has only the portable copy
-            }
-            assert_eq!(fast.solve(&board, &tc), Some(score), "{moves}");
-            assert_eq!(fast.nodes(), portable.nodes(), "{moves}");
-        }
-    }
-
-    #[test]
-    fn constant_stride_line_test_matches_the_geometry() {
-        let wide = |a: u64, b: u64| u128::from(a) | (u128::from(b) << 64);
-        same_wins::<u64>(7, 6, 7, |a, _| a);
-        same_wins::<u64>(8, 7, 8, |a, _| a);
-        same_wins::<u128>(10, 6, 7, wide);
-        same_wins::<u128>(9, 7, 8, wide);
-        same_wins::<u128>(8, 8, 9, wide);
-    }
-}
+mod tests;
