@@ -389,14 +389,12 @@ impl Tt {
 
     /// The entries of bucket `i`, each read atomically (relaxed: an entry is self-checking,
     /// so a slot changed by another thread in between is only a miss or another hit).
-    /// A plain loop over one bounds-checked bucket: `std::array::from_fn` here was not
-    /// inlined (issue 39, callgrind: a call and four closure calls per probe and per shared
-    /// store).
+    /// An index loop over one bounds-checked bucket: `std::array::from_fn` and `zip` here
+    /// were left out of line (issue 39, callgrind: a call per probe and per shared store).
     #[inline(always)]
     fn load_bucket(&self, i: usize) -> [u64; WAYS] {
         let b = self.bucket(i);
         let mut out = [0; WAYS];
-        // An index loop: `zip` here left `Zip::new` out of line (callgrind, issue 39).
         for j in 0..WAYS {
             out[j] = b[j].load(Ordering::Relaxed);
         }
