@@ -71,6 +71,13 @@
 //!
 //! - a learned 7 × 6 evaluation (`learn_fit`, session 10): in the fallback search 4,621;
 //!   ordering the root solve (`learned_order=1`) 4,625 (4,614 vs 4,611 at 400k).
+//! - (session 13) a weak solve of the whole position first, its value then the known one
+//!   for the rounds (which then find the move on a warm table): 4,622 with the whole
+//!   budget, 4,622 with 400k of it. It keeps `427761773521` (the weak solve ends at 668k
+//!   nodes, the move follows in 3 tests) but not `7321565577` (the weak solve does not end
+//!   in 800k), and the positions it cannot finish lose the rounds' bounds, so the fallback
+//!   picks among all seven moves (24 "search" choices at 10 stones against 18). First round
+//!   cap 4k: 4,623 (64k again 4,625).
 //!
 //! With the best possible order (the winning / drawing move first, by hand: not a fix),
 //! four of the five keep their value at 800k; `6621166225` does not.

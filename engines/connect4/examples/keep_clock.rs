@@ -14,7 +14,7 @@
 //!
 //! `cargo run --release -p kibitz-connect4 --features research --example keep_clock --
 //!  [--lines L] [--sets FILE,FILE…] [--min-stones S] [--oracle-hash MB] [--no-oracle-book]
-//!  [--threads T] [--param NAME=V]…`
+//!  [--threads T] [--soft-permille P] [--param NAME=V]…`
 //!
 //! `--threads T` proves on T threads ([`Engine::with_threads`]; the CPU column is then the
 //! main thread's alone). Issue 39 item 3, no hog, one run each (machine busier than for the
@@ -63,11 +63,24 @@
 //!   think time max up to 146 ms;
 //! - the fallback finishing its last iteration until the hard deadline alone: 4,622 (one
 //!   run; the think time hardly grows, the iteration under way is short).
+//! - the whole hard deadline as the soft budget (`--soft-permille 600`: soft = hard = 150
+//!   ms), two runs each alternated with today's 500: kept 4,620 / 4,619 against 4,618 /
+//!   4,615, fallbacks 86 / 78 against 99 / 98, think time max 150.3 against 125.3 ms. About
+//!   two positions more for 25 ms of the reply's margin, so the share stays. Lost in all
+//!   four runs: `7321565577`, `44561362221`, `36651613517`, `5236371113`, `2773543365`,
+//!   `6621166225`, `2773315563`. Each value-keeping move's weak solve alone, fresh process
+//!   (`kibitz connect4 solve --weak`, about 20 ms of it start-up): the four drawn ones
+//!   0.4–2.4 s (`2773543365` 1.1 s, `2773315563` 2.4 s; one drawing move each but
+//!   `5236371113`), `36651613517`'s only win 0.42 s: out of reach of a 150 ms move but by
+//!   the heuristic's pick. `7321565577`'s wins (columns 2, 3) take 70–80 ms alone and
+//!   `44561362221`'s (column 6) 125 ms, but the widening rounds spend the budget on all
+//!   seven moves first (`7321565577` at 800k nodes: no test of any move ends at the 16k or
+//!   64k cap, 573k nodes for the two rounds).
 mod common;
 
 use common::{Judge, Table};
 use kibitz_connect4::{Engine, TimeControl};
-use kibitz_search::clock::CONNECT4;
+use kibitz_search::clock::{ContestClock, CONNECT4};
 use kibitz_search::time::thread_cpu;
 use std::time::Duration;
 
@@ -105,7 +118,11 @@ fn main() -> Result<(), String> {
     let mut engine = Engine::with_threads(7, 6, 4, 64, a.threads).map_err(|e| e.to_string())?;
     engine.set_params(a.params);
     engine.set_node_limit(None);
-    let budget = CONNECT4.move_budget();
+    let clock = ContestClock {
+        soft_permille: a.soft_permille.unwrap_or(CONNECT4.soft_permille),
+        ..CONNECT4
+    };
+    let budget = clock.move_budget();
     let mut table = Table::default();
     let (mut wall, mut cpu) = (Vec::new(), Vec::new());
     let (mut wall_open, mut cpu_open) = (Vec::new(), Vec::new());

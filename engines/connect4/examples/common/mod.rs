@@ -28,6 +28,9 @@ pub struct Args {
     pub params: EngineParams,
     /// Threads of the engine's solver proofs (`--threads`, default 1).
     pub threads: usize,
+    /// Soft share of the contest clock in permille (`--soft-permille`; only the clock audit
+    /// takes it): `None` keeps [`kibitz_search::clock::CONNECT4`]'s.
+    pub soft_permille: Option<u32>,
 }
 
 /// Parses the shared flags; `--nodes` only when `with_nodes` (the node audit).
@@ -44,6 +47,7 @@ pub fn parse_args(with_nodes: bool) -> Result<Args, String> {
         oracle_book: true,
         params: Default::default(),
         threads: 1,
+        soft_permille: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -67,6 +71,13 @@ pub fn parse_args(with_nodes: bool) -> Result<Args, String> {
                 a.oracle_hash = v.parse().map_err(|e| format!("--oracle-hash {v:?}: {e}"))?;
             }
             "--no-oracle-book" => a.oracle_book = false,
+            "--soft-permille" if !with_nodes => {
+                let v = value()?;
+                a.soft_permille = match v.parse::<u32>() {
+                    Ok(n @ 1..=1000) => Some(n),
+                    _ => return Err(format!("--soft-permille {v:?}: give 1 to 1000")),
+                };
+            }
             "--threads" => {
                 let v = value()?;
                 a.threads = match v.parse::<usize>() {
@@ -83,7 +94,11 @@ pub fn parse_args(with_nodes: bool) -> Result<Args, String> {
                 return Err(format!(
                     "unknown flag {other:?}; flags: {}--lines L --sets FILE,FILE… \
                      --min-stones S --oracle-hash MB --no-oracle-book --threads T --param NAME=V",
-                    if with_nodes { "--nodes N " } else { "" }
+                    if with_nodes {
+                        "--nodes N "
+                    } else {
+                        "--soft-permille P "
+                    }
                 ))
             }
         }
