@@ -36,6 +36,14 @@ pub struct SolverConfig {
     /// table, [`Self::near_kb`]) that stays in the CPU caches: they are most of the nodes
     /// and their subtrees are cheap, so a cache miss costs more than the work it saves.
     /// 0: one table for all.
+    ///
+    /// Default 16 (issue 39, session 13): since a node costs 14 % fewer instructions, a
+    /// probe that misses the L2 cache weighs more than the nodes the small table costs.
+    /// `kibitz connect4 bench` on Test_L1_R2 (first 200; settings alternated, 5–6 runs, ms
+    /// per position): 1 thread 102.1 at 0, 86.7 at 16 (0.85×, 637 k nodes against 562 k);
+    /// 2 threads 65.5 against 54.0 (0.82×). 12, 14, 18 and 20 were between; 18 with a
+    /// 512 KiB near table was slower. The first 25 of Test_L1_R3, at 14: 1 thread 4.34 →
+    /// 3.72 s, 2 threads 2.73 → 2.38 s (one run).
     pub near_empty: u32,
     /// Size of the near table in KiB.
     pub near_kb: usize,
@@ -91,15 +99,21 @@ impl SolverConfig {
     /// in the middle of one would cost it. Research tools that want "what the engine's
     /// solver phase does" build their solver from this, so they follow the engine.
     ///
+    /// No near table yet ([`Self::near_empty`] 0): it makes a proof faster but costs about
+    /// 13 % more nodes, and the engine's keep-the-value audits and regression tests
+    /// (`examples/keep_audit.rs`, `tests/keep.rs`) run at node budgets calibrated without
+    /// it; the engine takes it once they are re-based on the clock (issue 39).
+    ///
     /// ```
     /// use kibitz_connect4::SolverConfig;
     /// let c = SolverConfig::for_engine(64);
-    /// assert_eq!((c.hash_mb, c.grow_table), (48, false));
+    /// assert_eq!((c.hash_mb, c.grow_table, c.near_empty), (48, false, 0));
     /// ```
     pub fn for_engine(engine_mb: usize) -> Self {
         Self {
             hash_mb: (engine_mb * 3 / 4).max(1),
             grow_table: false,
+            near_empty: 0,
             ..Default::default()
         }
     }
@@ -118,7 +132,7 @@ impl Default for SolverConfig {
             prefetch: true,
             next_win_bound: true,
             grow_table: true,
-            near_empty: 0,
+            near_empty: 16,
             forcing_weight: 0,
             keep_threat_weight: 1,
             stack_weight: 2,
