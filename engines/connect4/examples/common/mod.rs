@@ -36,7 +36,7 @@ pub struct Args {
 /// Parses the shared flags; `--nodes` only when `with_nodes` (the node audit).
 pub fn parse_args(with_nodes: bool) -> Result<Args, String> {
     let mut a = Args {
-        nodes: 800_000,
+        nodes: 1_280_000,
         lines: 1000,
         sets: ["L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3"]
             .iter()
