@@ -34,7 +34,9 @@ pub const MAX_SERVER_MESSAGE: usize = 1 << 20;
 /// up on the game as undecodable.
 pub const MAX_DECODE_ERRORS: u32 = 20;
 
+mod ponder;
 mod session;
+pub use ponder::{PONDER_CAP, STOP_WAIT};
 pub use session::{Action, Session, SessionError};
 
 /// How the client connects and how much time it may think.
@@ -66,7 +68,13 @@ pub struct ClientConfig {
     /// The seed the agent is given with [`Agent::new_game`] when the game starts (random
     /// agents draw from it).
     pub seed: u64,
+    /// Think on the opponent's time ([`Agent::ponder`], on one thread): after each of our
+    /// moves the agent searches on until the next request arrives.
+    pub ponder: bool,
 }
+
+/// Default of [`ClientConfig::ponder`] (and of `piranhas-bot --ponder`).
+pub const DEFAULT_PONDER: bool = true;
 
 /// Silence after which the client warns that the server has said nothing (again and again).
 pub const WARN_EVERY: Duration = Duration::from_secs(60);
@@ -104,6 +112,7 @@ impl Default for ClientConfig {
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
             resync_timeout: DEFAULT_RESYNC_TIMEOUT,
             seed: 1,
+            ponder: DEFAULT_PONDER,
         }
     }
 }
@@ -226,6 +235,7 @@ pub async fn run(
     // Why reading stopped early (silence, a lost connection, a stream beyond repair).
     let mut stopped: Option<String> = None;
     let mut session = Session::new();
+    let mut ponder = ponder::Ponder::default();
     let mut buf = vec![0u8; 16 * 1024];
     let mut out = ClientOutcome {
         color: None,
@@ -359,6 +369,7 @@ pub async fn run(
                 Action::Wait => {}
                 Action::Move { room, state } => {
                     let tc = TimeControl::new(config.soft, config.hard);
+                    ponder.stop().await;
                     let view = session.view(&state);
                     let decision = think(&agent, view, &pending, tc.clone(), config.send_by).await;
                     let Some(mv) = decision
@@ -386,8 +397,14 @@ pub async fn run(
                     log_decision(&state, mv, decision.as_ref(), took);
                     // Thinking is not the server's silence.
                     silent_since = tokio::time::Instant::now();
+                    if let (true, Some(c), Ok(next)) =
+                        (config.ponder, session.color, state.apply(mv))
+                    {
+                        ponder.start(&agent, next, c as usize);
+                    }
                 }
                 Action::Finish => {
+                    ponder.stop().await;
                     if !sent_close {
                         sent_close = true;
                         // The peer may already be gone; closing is best effort.
@@ -400,6 +417,7 @@ pub async fn run(
             }
         }
     }
+    ponder.stop().await;
     if !sent_close {
         let _ = stream.write_all(CLIENT_CLOSE.as_bytes()).await;
     }
@@ -524,9 +542,10 @@ fn log_decision(state: &State, mv: Move, d: Option<&Decision<Move>>, took: Durat
     };
     let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     let pv: Vec<String> = d.pv.iter().map(|m| m.to_string()).collect();
+    let stats: String = d.stats.iter().map(|(k, v)| format!(" {k} {v}")).collect();
     tracing::info!(
         turn = state.turn(),
-        "move {mv} depth {} score {} nodes {} time {} ms pv [{}]",
+        "move {mv} depth {} score {} nodes {} time {} ms pv [{}]{stats}",
         opt(d.depth.map(|v| v.to_string())),
         opt(d.score.map(|v| format!("{v:.0}"))),
         d.nodes,

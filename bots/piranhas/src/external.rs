@@ -136,6 +136,8 @@ impl ExternalGame {
                     send_by: game_deadline,
                     idle_timeout: Some(game_deadline),
                     seed,
+                    // Games run side by side here: the cores are not free for pondering.
+                    ponder: false,
                     ..ClientConfig::default()
                 };
                 tasks.push(tokio::spawn(

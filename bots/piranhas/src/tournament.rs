@@ -169,6 +169,8 @@ async fn play_one(
                     send_by: *hard + PIRANHAS.overhead,
                     idle_timeout: Some(timeout),
                     seed: seed.wrapping_add(i as u64),
+                    // Games run side by side here: the cores are not free for pondering.
+                    ponder: false,
                     ..ClientConfig::default()
                 };
                 let player = make();

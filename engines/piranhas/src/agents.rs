@@ -43,6 +43,7 @@
 use crate::eval::EvalParams;
 use crate::game_impl::Piranhas;
 use crate::search::{greedy_move, Choice, Engine, EngineConfig};
+use crate::State;
 use kibitz_search::agent::{Agent, Decision, RandomAgent, View};
 use kibitz_search::clock::MoveBudget;
 use kibitz_search::params::{ParamError, Tunable};
@@ -302,15 +303,34 @@ pub type Progress = Box<dyn FnMut(&Choice, Duration) + Send>;
 
 /// The alpha-beta [`Engine`] as an [`Agent`]: its [`Choice`] becomes a [`Decision`] (score in
 /// the engine's centi-units from the mover's view, depth of the last completed iteration,
-/// nodes, principal variation). The engine keeps its tables from move to move.
+/// nodes, principal variation). The engine keeps its tables from move to move, and it
+/// ponders (see [`Agent::ponder`] below) the reply its last search expected.
 pub struct SearchAgent {
     engine: Engine,
     time: Option<Duration>,
     hard: Option<Duration>,
     progress: Option<Progress>,
+    /// The position after our last move and the reply our search expected there (its
+    /// principal variation's second move), for pondering.
+    expected: Option<(State, crate::Move)>,
+    /// The position the last ponder searched, and its nodes (reported by the next choice).
+    pondered: Option<(State, u64)>,
 }
 
 impl SearchAgent {
+    /// What the last ponder did for a choice in `state`, for the decision's stats:
+    /// `ponder_hit` (1 when it searched `state` itself, 0 when another position) and
+    /// `ponder_nodes`; nothing when there was no ponder since the last choice.
+    fn ponder_stats(&mut self, state: &State) -> Vec<(&'static str, f64)> {
+        match self.pondered.take() {
+            Some((pondered, nodes)) => vec![
+                ("ponder_hit", f64::from(u8::from(pondered == *state))),
+                ("ponder_nodes", nodes as f64),
+            ],
+            None => Vec::new(),
+        }
+    }
+
     /// An agent searching with `config` on the caller's clock alone.
     pub fn new(config: EngineConfig) -> SearchAgent {
         SearchAgent::with_budget(config, None, None)
@@ -328,6 +348,8 @@ impl SearchAgent {
             time,
             hard,
             progress: None,
+            expected: None,
+            pondered: None,
         }
     }
 
@@ -357,14 +379,38 @@ impl Agent<Piranhas> for SearchAgent {
         let action =
             c.mv.or_else(|| view.legal_actions().first().copied())
                 .unwrap_or_default();
+        self.expected = match (c.pv.first(), c.pv.get(1), state.apply(action)) {
+            (Some(&first), Some(&reply), Ok(next)) if first == action => Some((next, reply)),
+            _ => None,
+        };
         Decision {
             action,
             score: Some(c.score as f64),
             depth: Some(c.depth),
             nodes: c.nodes,
             pv: c.pv,
-            stats: Vec::new(),
+            stats: self.ponder_stats(&state),
             elapsed: tc.elapsed(),
         }
+    }
+
+    /// Searches on one thread until `clock` stops ([`Engine::ponder`]): the position after the
+    /// reply our last search expected, where the next search starts on a hit ("ponder hit");
+    /// without an expected reply (or another position than the one our move left), the
+    /// opponent's position itself, which warms the tables for every reply a little.
+    fn ponder(&mut self, view: &View<'_, Piranhas>, clock: &TimeControl) {
+        let state = view.observation().0;
+        if state.result().is_some() {
+            return;
+        }
+        let target = match self.expected.take() {
+            Some((after, reply)) if after == state => state.apply(reply).ok(),
+            _ => None,
+        };
+        let target = target
+            .filter(|next| next.result().is_none())
+            .unwrap_or(state);
+        let nodes = self.engine.ponder(&target, clock);
+        self.pondered = Some((target, nodes));
     }
 }

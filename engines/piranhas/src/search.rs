@@ -465,6 +465,23 @@ impl Engine {
         }
     }
 
+    /// Thinks about `state` (the opponent to move) on one thread until `tc` stops it or its
+    /// search ends, only to fill the tables the next [`Engine::choose`] reuses (pondering).
+    /// One thread, whatever [`EngineConfig::threads`] says: the opponent thinks meanwhile and
+    /// should keep a core. Returns the nodes searched.
+    pub fn ponder(&mut self, state: &State, tc: &TimeControl) -> u64 {
+        let root = Node::with_options(*state, self.params, self.config.node)
+            .with_end_plies(self.config.end_plies)
+            .with_end_qs(self.config.end_qs);
+        match &mut self.searchers {
+            Searchers::Single(s) => s.search(&root, tc, |_| {}).nodes,
+            Searchers::Smp { table, threads } => {
+                table.new_search();
+                threads[0].search(&root, tc, |_| {}).nodes
+            }
+        }
+    }
+
     /// Searches `state` within `tc` and returns the best move found.
     pub fn choose(&mut self, state: &State, tc: &TimeControl) -> Choice {
         self.choose_with(state, tc, |_| {})

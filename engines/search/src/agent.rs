@@ -224,6 +224,13 @@ pub trait Agent<G: Game> {
 
     /// The action for `view`'s seat, with what the search knows.
     fn choose(&mut self, view: &View<'_, G>, clock: &TimeControl) -> Decision<G::Action>;
+
+    /// Thinks on the opponent's time (pondering): `view` is the position after this agent's
+    /// own move, another seat to move. Only warms what the next [`Agent::choose`] reuses (a
+    /// search's tables); it decides nothing and changes nothing the agent was told. Returns
+    /// once `clock` is stopped or spent, promptly after [`TimeControl::stop`] (a client stops
+    /// it when the next request arrives). The default does nothing.
+    fn ponder(&mut self, _view: &View<'_, G>, _clock: &TimeControl) {}
 }
 
 /// Uniformly random legal actions: the baseline every game has.

@@ -68,9 +68,16 @@ struct Args {
     /// switch `kibitz piranhas params` lists, e.g. `end_plies=0` for the `v4` search.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-    /// Search this many nodes per move (reproducible moves; the time limits then only guard).
+    /// Search this many nodes per move (reproducible moves; the time limits then only guard,
+    /// and there is no pondering).
     #[arg(long)]
     nodes: Option<u64>,
+    /// Think on the opponent's time: `true` or `false`. One thread searches the position after
+    /// the reply the last search expected until the opponent's move arrives; when that reply
+    /// comes (`ponder_hit 1` in the move's log line) the search starts on warm tables. Give
+    /// `false` where other programs share the cores (e.g. matches played side by side).
+    #[arg(long, default_value_t = client::DEFAULT_PONDER, action = clap::ArgAction::Set)]
+    ponder: bool,
     /// Give up when the server sends nothing for this many seconds (0 = wait forever); a
     /// warning is logged every minute of silence (every half of this, if shorter) before
     /// that. Long on purpose: before the game starts the server may wait for the other
@@ -161,6 +168,7 @@ async fn main() -> anyhow::Result<()> {
         reservation: a.reservation.clone(),
         idle_timeout: (a.idle_timeout_s > 0).then(|| Duration::from_secs(a.idle_timeout_s)),
         seed: a.player.seed.unwrap_or(1),
+        ponder: a.ponder && a.nodes.is_none(),
         ..ClientConfig::default()
     }
     .with_clock(clock(&a)?);
