@@ -28,6 +28,14 @@ fn engine(depth: u32, threads: usize) -> Engine {
     Engine::new(cfg)
 }
 
+/// Asserts that the warm search took at most `1 / factor` of the cold one's nodes.
+fn assert_cheaper(warm: u64, cold: u64, factor: f64) {
+    assert!(
+        warm as f64 * factor < cold as f64,
+        "after pondering {warm} nodes, against {cold} cold"
+    );
+}
+
 #[test]
 fn pondering_a_position_makes_its_search_cheap() {
     let next = middle_game();
@@ -37,12 +45,7 @@ fn pondering_a_position_makes_its_search_cheap() {
     assert!(warm_engine.ponder(&next, &inf) > 0);
     let warm = warm_engine.choose(&next, &inf);
     assert!(legal_moves(&next).contains(&warm.mv.expect("a move")));
-    assert!(
-        warm.nodes * 3 < cold.nodes,
-        "after pondering {} nodes, against {} cold",
-        warm.nodes,
-        cold.nodes
-    );
+    assert_cheaper(warm.nodes, cold.nodes, 3.0);
 }
 
 #[test]
@@ -55,12 +58,7 @@ fn pondering_on_an_smp_engine_fills_the_shared_table() {
     let warm = warm_engine.choose(&next, &inf);
     // Lazy SMP's helpers search until the main thread ends, so their node counts vary from
     // run to run; the margin is smaller than on one thread.
-    assert!(
-        warm.nodes * 3 < cold.nodes * 2,
-        "after pondering {} nodes, against {} cold",
-        warm.nodes,
-        cold.nodes
-    );
+    assert_cheaper(warm.nodes, cold.nodes, 1.5);
 }
 
 /// The search agent ponders the position after the reply its last search expected: when the
@@ -85,12 +83,7 @@ fn the_search_agent_ponders_the_reply_it_expected() {
     a.ponder(&View::new(&Piranhas(after), seat), &inf);
     let warm = a.choose(&View::new(&Piranhas(next), seat), &inf);
     let cold = agent().choose(&View::new(&Piranhas(next), seat), &inf);
-    assert!(
-        warm.nodes * 3 < cold.nodes,
-        "after pondering {} nodes, against {} cold",
-        warm.nodes,
-        cold.nodes
-    );
+    assert_cheaper(warm.nodes, cold.nodes, 3.0);
 }
 
 #[test]
