@@ -465,14 +465,19 @@ impl Engine {
         }
     }
 
+    /// The search's root node for `state`, with this engine's weights and switches.
+    fn root(&self, state: &State) -> Node {
+        Node::with_options(*state, self.params, self.config.node)
+            .with_end_plies(self.config.end_plies)
+            .with_end_qs(self.config.end_qs)
+    }
+
     /// Thinks about `state` (the opponent to move) on one thread until `tc` stops it or its
     /// search ends, only to fill the tables the next [`Engine::choose`] reuses (pondering).
     /// One thread, whatever [`EngineConfig::threads`] says: the opponent thinks meanwhile and
     /// should keep a core. Returns the nodes searched.
     pub fn ponder(&mut self, state: &State, tc: &TimeControl) -> u64 {
-        let root = Node::with_options(*state, self.params, self.config.node)
-            .with_end_plies(self.config.end_plies)
-            .with_end_qs(self.config.end_qs);
+        let root = self.root(state);
         match &mut self.searchers {
             Searchers::Single(s) => s.search(&root, tc, |_| {}).nodes,
             Searchers::Smp { table, threads } => {
@@ -495,9 +500,7 @@ impl Engine {
         tc: &TimeControl,
         mut on_iteration: impl FnMut(&Choice),
     ) -> Choice {
-        let root = Node::with_options(*state, self.params, self.config.node)
-            .with_end_plies(self.config.end_plies)
-            .with_end_qs(self.config.end_qs);
+        let root = self.root(state);
         let mut report = |it: &SearchResult<Move>| {
             on_iteration(&Choice {
                 mv: it.best,
