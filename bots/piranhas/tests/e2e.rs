@@ -82,6 +82,35 @@ fn assert_regular_end(rec: &GameRecord) {
     );
 }
 
+/// A player of [`play_prepared`]: its slot name and its agent.
+type Seat = (&'static str, Box<dyn Agent<Piranhas> + Send>);
+
+/// One prepared game on a fresh server with `config`: RED and BLUE each a client of ours with
+/// its own agent and [`client_config`], changed per colour by `tune`. Waits for the record
+/// (a hang guard, [`GUARD`]) and both clients; returns the record and RED's and BLUE's
+/// outcomes.
+async fn play_prepared(
+    config: ServerConfig,
+    krakens: [(u8, u8); 2],
+    [red, blue]: [Seat; 2],
+    tune: impl Fn(Color, &mut ClientConfig),
+) -> (GameRecord, ClientOutcome, ClientOutcome) {
+    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
+    let port = server.local_addr().port();
+    let g = server.prepare([slot(red.0), slot(blue.0)], Some(krakens));
+    let [red, blue] = [(Color::Red, red.1), (Color::Blue, blue.1)].map(|(colour, agent)| {
+        let mut c = client_config(port, Some(g.codes[colour as usize].clone()));
+        tune(colour, &mut c);
+        tokio::spawn(async move { client::run(&c, agent).await })
+    });
+    let rec = tokio::time::timeout(GUARD, g.result)
+        .await
+        .unwrap()
+        .unwrap();
+    let (r, b) = (red.await.unwrap().unwrap(), blue.await.unwrap().unwrap());
+    (rec, r, b)
+}
+
 fn check_client(out: &ClientOutcome, rec: &GameRecord, color: Color) {
     assert_eq!(out.color, Some(color));
     assert_eq!(
@@ -99,28 +128,13 @@ async fn search_bot_plays_a_full_game_against_random() {
         record_dir: Some(record.clone()),
         ..ServerConfig::default()
     };
-    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
-    let port = server.local_addr().port();
-    let g = server.prepare([slot("search"), slot("random")], Some([(3, 3), (6, 7)]));
-    let red = tokio::spawn({
-        let c = client_config(port, Some(g.codes[0].clone()));
-        async move { client::run(&c, search_player()).await }
-    });
-    let blue = tokio::spawn({
-        let c = client_config(port, Some(g.codes[1].clone()));
-        async move { client::run(&c, Box::new(RandomAgent::new(3))).await }
-    });
-    let rec = tokio::time::timeout(GUARD, g.result)
-        .await
-        .unwrap()
-        .unwrap();
+    let players: [Seat; 2] = [
+        ("search", search_player()),
+        ("random", Box::new(RandomAgent::new(3))),
+    ];
+    let (rec, r, b) = play_prepared(config, [(3, 3), (6, 7)], players, |_, _| {}).await;
     check_record(&rec);
-    assert!(rec
-        .result
-        .scores
-        .iter()
-        .all(|s| s.cause == ScoreCause::Regular));
-    let (r, b) = (red.await.unwrap().unwrap(), blue.await.unwrap().unwrap());
+    assert_regular_end(&rec);
     check_client(&r, &rec, Color::Red);
     check_client(&b, &rec, Color::Blue);
     assert_eq!((r.moves + b.moves) as usize, rec.moves.len());
@@ -455,25 +469,18 @@ async fn client_answers_in_time_even_when_its_player_hangs() {
         close_grace: Duration::from_millis(100),
         ..ServerConfig::default()
     };
-    let server = Server::bind("127.0.0.1:0", config).await.unwrap();
-    let port = server.local_addr().port();
-    let g = server.prepare([slot("stubborn"), slot("greedy")], Some([(2, 2), (7, 3)]));
-    let mut c = client_config(port, Some(g.codes[0].clone()));
-    c.send_by = Duration::from_millis(200);
-    let red = tokio::spawn(async move { client::run(&c, Box::new(Stubborn)).await });
-    let c2 = client_config(port, Some(g.codes[1].clone()));
-    let blue = tokio::spawn(async move { client::run(&c2, greedy()).await });
-    let rec = tokio::time::timeout(GUARD, g.result)
-        .await
-        .unwrap()
-        .unwrap();
+    let players: [Seat; 2] = [("stubborn", Box::new(Stubborn)), ("greedy", greedy())];
+    let (rec, r, _) = play_prepared(config, [(2, 2), (7, 3)], players, |colour, c| {
+        if colour == Color::Red {
+            c.send_by = Duration::from_millis(200);
+        }
+    })
+    .await;
     // The hanging player's side still answered every request inside the 2 s soft limit.
     assert_regular_end(&rec);
     check_record(&rec);
-    let r = red.await.unwrap().unwrap();
     check_client(&r, &rec, Color::Red);
     assert!(r.moves > 0);
-    blue.await.unwrap().unwrap();
 }
 
 // Thinking on the opponent's time: after each of its moves the agent is asked to ponder the
@@ -522,26 +529,19 @@ impl Agent<Piranhas> for Ponderer {
 
 /// One game of the pondering agent (RED) against greedy; returns its log and moves sent.
 async fn game(ponder: bool) -> (Log, u32) {
-    let server = Server::bind("127.0.0.1:0", ServerConfig::default())
-        .await
-        .unwrap();
-    let port = server.local_addr().port();
-    let g = server.prepare([slot("ponderer"), slot("greedy")], Some([(2, 2), (7, 3)]));
     let log = Arc::new(Mutex::new(Log::default()));
-    let agent = Box::new(Ponderer(Arc::clone(&log)));
-    let mut c = client_config(port, Some(g.codes[0].clone()));
-    c.ponder = ponder;
-    let red = tokio::spawn(async move { client::run(&c, agent).await });
-    let mut c2 = client_config(port, Some(g.codes[1].clone()));
-    c2.ponder = ponder;
-    let blue = tokio::spawn(async move { client::run(&c2, greedy()).await });
-    let rec = tokio::time::timeout(GUARD, g.result)
-        .await
-        .unwrap()
-        .unwrap();
+    let players: [Seat; 2] = [
+        ("ponderer", Box::new(Ponderer(Arc::clone(&log)))),
+        ("greedy", greedy()),
+    ];
+    let (rec, out, _) = play_prepared(
+        ServerConfig::default(),
+        [(2, 2), (7, 3)],
+        players,
+        |_, c| c.ponder = ponder,
+    )
+    .await;
     assert_regular_end(&rec);
-    let out = red.await.unwrap().unwrap();
-    blue.await.unwrap().unwrap();
     let log = std::mem::take(&mut *log.lock().unwrap());
     (log, out.moves)
 }

@@ -8,35 +8,11 @@ use kibitz_connect4::{Board, Engine, Geometry, Position, Solver, SolverConfig, T
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 
+mod common;
+use common::oracle;
+
 /// The three sizes of the contest server beyond 7 × 6.
 const SIZES: [(usize, usize); 3] = [(9, 7), (8, 8), (10, 6)];
-
-/// §11 score by exhaustive memoised minimax.
-fn oracle(b: &Position, memo: &mut HashMap<u128, i32>) -> i32 {
-    if let Some(&s) = memo.get(&b.key()) {
-        return s;
-    }
-    let cells = (b.columns() * b.rows()) as i32;
-    let n = b.moves_played() as i32;
-    let legal = b.legal_moves();
-    let s = if legal.iter().any(|&c| b.is_winning_move(c)) {
-        (cells + 1 - n) / 2
-    } else if legal.is_empty() {
-        0
-    } else {
-        legal
-            .iter()
-            .map(|&c| {
-                let mut child = *b;
-                child.play(c).unwrap();
-                -oracle(&child, memo)
-            })
-            .max()
-            .unwrap()
-    };
-    memo.insert(b.key(), s);
-    s
-}
 
 /// Random positions of `columns × rows` (connect 4) with exactly `empty` empty cells, the
 /// game not over, and the moves leading there (0-based columns).

@@ -6,32 +6,8 @@ use kibitz_connect4::{Board, Engine, Geometry, Solver, SolverConfig, TimeControl
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 
-/// §11 score by exhaustive minimax.
-fn oracle<B: Bits>(b: &Board<B>, memo: &mut HashMap<B, i32>) -> i32 {
-    if let Some(&s) = memo.get(&b.key()) {
-        return s;
-    }
-    let cells = (b.columns() * b.rows()) as i32;
-    let n = b.moves_played() as i32;
-    let legal = b.legal_moves();
-    let s = if legal.iter().any(|&c| b.is_winning_move(c)) {
-        (cells + 1 - n) / 2
-    } else if legal.is_empty() {
-        0
-    } else {
-        legal
-            .iter()
-            .map(|&c| {
-                let mut child = *b;
-                child.play(c).unwrap();
-                -oracle(&child, memo)
-            })
-            .max()
-            .unwrap()
-    };
-    memo.insert(b.key(), s);
-    s
-}
+mod common;
+use common::oracle;
 
 fn check_size<B: Bits>(w: usize, h: usize, n: usize, samples: usize) {
     let mut memo = HashMap::new();
