@@ -4,19 +4,16 @@
 //! element, a move out of turn, unknown or reused reservation codes), and our own refusals
 //! (admin requests without authentication, a nested `<protocol>`).
 
-use kibitz_bots_piranhas::client::{Action, Session};
-use kibitz_bots_piranhas::protocol::{
-    ClientMessage, Frame, Framer, MoveMsg, ScoreCause, ServerMessage,
-};
+use kibitz_bots_piranhas::client::Session;
+use kibitz_bots_piranhas::protocol::{Frame, Framer, ScoreCause, ServerMessage};
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
-use kibitz_piranhas::game_impl::Piranhas;
 use kibitz_piranhas::Color;
-use kibitz_search::agent::{Agent, RandomAgent, View};
-use kibitz_search::time::TimeControl;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
+
+mod common;
 
 const GUARD: Duration = Duration::from_secs(60);
 
@@ -28,51 +25,18 @@ async fn server() -> Server {
     Server::bind("127.0.0.1:0", config).await.unwrap()
 }
 
-/// A player that sends `first`, reports `joined`, and plays random moves via [`Session`].
+/// A player that sends `first`, reports `joined` once seated, and plays random moves.
 async fn probe(port: u16, first: String, joined: oneshot::Sender<()>, seed: u64) -> Session {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    s.write_all(format!("<protocol>{first}").as_bytes())
-        .await
-        .unwrap();
     let mut joined = Some(joined);
-    let mut session = Session::new();
-    let mut rng = RandomAgent::new(seed);
-    let mut framer = Framer::new(1 << 20);
-    let mut buf = [0u8; 8192];
-    loop {
-        let n = s.read(&mut buf).await.unwrap_or(0);
-        if n == 0 {
-            return session;
-        }
-        framer.push(&buf[..n]);
-        while let Some(f) = framer.next_frame().unwrap() {
-            let action = session.on_frame(f).unwrap();
-            if session.room.is_some() {
-                if let Some(tx) = joined.take() {
-                    let _ = tx.send(());
-                }
-            }
-            match action {
-                Action::Move { room, state } => {
-                    let mv = Agent::<Piranhas>::choose(
-                        &mut rng,
-                        &View::new(&Piranhas(state), state.current() as usize),
-                        &TimeControl::infinite(),
-                    )
-                    .action;
-                    let msg = ClientMessage::Move {
-                        room,
-                        mv: MoveMsg { mv, hints: vec![] },
-                    };
-                    s.write_all(msg.to_xml().as_bytes()).await.unwrap();
-                }
-                Action::Finish => {
-                    let _ = s.write_all(b"</protocol>").await;
-                }
-                Action::Wait => {}
+    common::random_player(port, &first, seed, |session, _| {
+        if session.room.is_some() {
+            if let Some(tx) = joined.take() {
+                let _ = tx.send(());
             }
         }
-    }
+        None
+    })
+    .await
 }
 
 /// Reads admin messages until one matches.

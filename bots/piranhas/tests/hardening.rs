@@ -4,16 +4,14 @@
 //! limit is not, and connection caps per peer.
 
 use kibitz_bots_piranhas::client::{Action, Session};
-use kibitz_bots_piranhas::protocol::{
-    ClientMessage, Frame, Framer, MoveMsg, ScoreCause, ServerMessage, Slot,
-};
+use kibitz_bots_piranhas::protocol::{Frame, Framer, ScoreCause, ServerMessage, Slot};
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
-use kibitz_piranhas::game_impl::Piranhas;
-use kibitz_search::agent::{Agent, RandomAgent, View};
-use kibitz_search::time::TimeControl;
+use kibitz_search::agent::RandomAgent;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+mod common;
 
 /// A hang guard, not a speed assertion.
 const GUARD: Duration = Duration::from_secs(60);
@@ -28,45 +26,16 @@ fn slot(name: &str) -> Slot {
 
 /// A random player joining with `code`; waits `first_delay` before its first move.
 async fn player(port: u16, code: String, seed: u64, first_delay: Duration) -> Session {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    let hello = format!("<protocol><joinPrepared reservationCode=\"{code}\" />");
-    s.write_all(hello.as_bytes()).await.unwrap();
-    let mut session = Session::new();
-    let mut rng = RandomAgent::new(seed);
-    let mut framer = Framer::new(1 << 20);
-    let mut buf = [0u8; 8192];
+    let hello = format!("<joinPrepared reservationCode=\"{code}\" />");
     let mut delay = Some(first_delay);
-    loop {
-        let n = s.read(&mut buf).await.unwrap_or(0);
-        if n == 0 {
-            return session;
+    common::random_player(port, &hello, seed, |_, action| {
+        if matches!(action, Action::Move { .. }) {
+            delay.take()
+        } else {
+            None
         }
-        framer.push(&buf[..n]);
-        while let Some(f) = framer.next_frame().unwrap() {
-            match session.on_frame(f).unwrap() {
-                Action::Move { room, state } => {
-                    if let Some(d) = delay.take() {
-                        tokio::time::sleep(d).await;
-                    }
-                    let mv = Agent::<Piranhas>::choose(
-                        &mut rng,
-                        &View::new(&Piranhas(state), state.current() as usize),
-                        &TimeControl::infinite(),
-                    )
-                    .action;
-                    let msg = ClientMessage::Move {
-                        room,
-                        mv: MoveMsg { mv, hints: vec![] },
-                    };
-                    s.write_all(msg.to_xml().as_bytes()).await.unwrap();
-                }
-                Action::Finish => {
-                    let _ = s.write_all(b"</protocol>").await;
-                }
-                Action::Wait => {}
-            }
-        }
-    }
+    })
+    .await
 }
 
 /// Reads server messages until `stop` matches; returns them all. Panics on EOF.
