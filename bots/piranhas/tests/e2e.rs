@@ -16,6 +16,8 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+mod common;
+
 /// A hang guard, not a speed assertion.
 const GUARD: Duration = Duration::from_secs(60);
 
@@ -173,52 +175,18 @@ async fn join_game_first_joiner_is_red() {
     let server = Server::bind("127.0.0.1:0", config).await.unwrap();
     let port = server.local_addr().port();
     let c = client_config(port, None);
-    // The first joiner (the probe) must be seated before the second client connects.
-    let mut probe = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    probe
-        .write_all(b"<protocol><join gameType=\"swc_2019_piranhas\" />")
-        .await
-        .unwrap();
+    // The first joiner (the probe, random moves through the same session logic as our
+    // client) must be seated before the second client connects.
     let mut second = None;
-    // The probe answers with random moves through the same session logic as our client.
-    let mut session = client::Session::new();
-    let mut rng = RandomAgent::new(5);
-    let mut framer = Framer::new(1 << 20);
-    let mut buf = [0u8; 8192];
-    loop {
-        let n = probe.read(&mut buf).await.unwrap();
-        if n == 0 {
-            break;
+    let join = "<join gameType=\"swc_2019_piranhas\" />";
+    let session = common::random_player(port, join, 5, |session, _| {
+        if session.room.is_some() && second.is_none() {
+            let c = c.clone();
+            second = Some(tokio::spawn(async move { client::run(&c, greedy()).await }));
         }
-        framer.push(&buf[..n]);
-        while let Some(f) = framer.next_frame().unwrap() {
-            let action = session.on_frame(f).unwrap();
-            if session.room.is_some() && second.is_none() {
-                let c = c.clone();
-                second = Some(tokio::spawn(async move { client::run(&c, greedy()).await }));
-            }
-            match action {
-                client::Action::Move { room, state } => {
-                    let game = Piranhas(state);
-                    let view = View::new(&game, state.current() as usize);
-                    let tc = kibitz_search::time::TimeControl::infinite();
-                    let mv = Agent::<Piranhas>::choose(&mut rng, &view, &tc).action;
-                    let msg = kibitz_bots_piranhas::protocol::ClientMessage::Move {
-                        room,
-                        mv: kibitz_bots_piranhas::protocol::MoveMsg {
-                            mv,
-                            hints: vec!["probe".into()],
-                        },
-                    };
-                    probe.write_all(msg.to_xml().as_bytes()).await.unwrap();
-                }
-                client::Action::Finish => {
-                    let _ = probe.write_all(b"</protocol>").await;
-                }
-                client::Action::Wait => {}
-            }
-        }
-    }
+        None
+    })
+    .await;
     assert_eq!(session.color, Some(Color::Red));
     let rec = tokio::time::timeout(GUARD, server.next_finished())
         .await
