@@ -5,7 +5,7 @@
 //! (admin requests without authentication, a nested `<protocol>`).
 
 use kibitz_bots_piranhas::client::Session;
-use kibitz_bots_piranhas::protocol::{Frame, Framer, ScoreCause, ServerMessage};
+use kibitz_bots_piranhas::protocol::{Framer, ScoreCause, ServerMessage};
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
 use kibitz_piranhas::Color;
 use std::time::Duration;
@@ -14,8 +14,7 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
 mod common;
-
-const GUARD: Duration = Duration::from_secs(60);
+use common::GUARD;
 
 async fn server() -> Server {
     let config = ServerConfig {
@@ -45,20 +44,8 @@ async fn next_msg(
     framer: &mut Framer,
     want: impl Fn(&ServerMessage) -> bool,
 ) -> ServerMessage {
-    let mut buf = [0u8; 8192];
-    loop {
-        while let Some(f) = framer.next_frame().unwrap() {
-            if let Frame::Message(m) = f {
-                let msg = ServerMessage::parse(&m).unwrap();
-                if want(&msg) {
-                    return msg;
-                }
-            }
-        }
-        let n = s.read(&mut buf).await.unwrap();
-        assert!(n > 0, "admin connection closed");
-        framer.push(&buf[..n]);
-    }
+    let seen = common::read_until(s, framer, want).await;
+    seen.into_iter().last().expect("the match comes last")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,7 +4,7 @@
 //! time.
 
 use kibitz_bots_piranhas::client::{self, ClientConfig, ClientOutcome};
-use kibitz_bots_piranhas::protocol::{Frame, Framer, ScoreCause, ServerMessage, Slot};
+use kibitz_bots_piranhas::protocol::{Framer, ScoreCause, ServerMessage, Slot};
 use kibitz_bots_piranhas::server::{GameRecord, Server, ServerConfig};
 use kibitz_piranhas::agents::{GreedyAgent, SearchAgent};
 use kibitz_piranhas::game_impl::Piranhas;
@@ -13,13 +13,11 @@ use kibitz_search::agent::{Agent, Decision, RandomAgent, View};
 use kibitz_search::time::TimeControl;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 mod common;
-
-/// A hang guard, not a speed assertion.
-const GUARD: Duration = Duration::from_secs(60);
+use common::{drain, read_until, GUARD};
 
 fn slot(name: &str) -> Slot {
     Slot {
@@ -58,12 +56,7 @@ fn check_record(rec: &GameRecord) {
     for c in Color::BOTH {
         assert_eq!(rec.result.scores[c as usize].swarm, st.biggest_swarm(c));
     }
-    if rec
-        .result
-        .scores
-        .iter()
-        .all(|s| s.cause == ScoreCause::Regular)
-    {
+    if ended_regularly(rec) {
         let r = st.result().expect("regular end without an engine result");
         assert_eq!(r.winner, rec.result.winner.as_ref().map(|w| w.1));
         for c in Color::BOTH {
@@ -72,16 +65,17 @@ fn check_record(rec: &GameRecord) {
     }
 }
 
-/// Both sides' games ended regularly: no timeout, no rule violation, nobody left.
+/// Whether both sides' games ended regularly: no timeout, no rule violation, nobody left.
+fn ended_regularly(rec: &GameRecord) -> bool {
+    rec.result
+        .scores
+        .iter()
+        .all(|s| s.cause == ScoreCause::Regular)
+}
+
+/// Asserts [`ended_regularly`], showing the result when not.
 fn assert_regular_end(rec: &GameRecord) {
-    assert!(
-        rec.result
-            .scores
-            .iter()
-            .all(|s| s.cause == ScoreCause::Regular),
-        "{:?}",
-        rec.result
-    );
+    assert!(ended_regularly(rec), "{:?}", rec.result);
 }
 
 /// A player of [`play_prepared`]: its slot name and its agent.
@@ -199,47 +193,17 @@ async fn join_game_first_joiner_is_red() {
     assert_eq!(rec.names, ["Unknown".to_string(), "Unknown".to_string()]);
 }
 
-/// Reads server messages until `stop` matches one; returns all messages seen. Panics on EOF.
-async fn read_until(
-    s: &mut TcpStream,
-    stop: impl Fn(&ServerMessage) -> bool,
-) -> Vec<ServerMessage> {
-    let mut framer = Framer::new(1 << 20);
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        let n = s.read(&mut buf).await.unwrap();
-        assert!(n > 0, "connection closed early");
-        framer.push(&buf[..n]);
-        while let Some(f) = framer.next_frame().unwrap() {
-            if let Frame::Message(m) = f {
-                let msg = ServerMessage::parse(&m).unwrap();
-                let done = stop(&msg);
-                seen.push(msg);
-                if done {
-                    return seen;
-                }
-            }
-        }
-    }
-}
-
-/// Reads until the server closes the connection; returns everything received.
-async fn drain(s: &mut TcpStream) -> String {
-    let mut all = Vec::new();
-    let _ = tokio::time::timeout(GUARD, s.read_to_end(&mut all))
-        .await
-        .expect("server never closed");
-    String::from_utf8_lossy(&all).into_owned()
-}
-
 /// A raw client: joins with `code`, waits for its first MoveRequest, then does `act`.
 async fn misbehave(port: u16, code: String, act: &'static str) -> String {
     let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
     s.write_all(format!("<protocol><joinPrepared reservationCode=\"{code}\" />").as_bytes())
         .await
         .unwrap();
-    read_until(&mut s, |m| matches!(m, ServerMessage::MoveRequest { .. })).await;
+    let mut framer = Framer::new(1 << 20);
+    read_until(&mut s, &mut framer, |m| {
+        matches!(m, ServerMessage::MoveRequest { .. })
+    })
+    .await;
     match act {
         "garbage" => s
             .write_all(b"this is not XML \xff\xfe <<<>>>")
@@ -332,11 +296,7 @@ async fn misbehaving_clients_lose_while_a_parallel_game_finishes() {
         .unwrap()
         .unwrap();
     check_record(&rec);
-    assert!(rec
-        .result
-        .scores
-        .iter()
-        .all(|s| s.cause == ScoreCause::Regular));
+    assert_regular_end(&rec);
     check_client(&n1.await.unwrap().unwrap(), &rec, Color::Red);
     check_client(&n2.await.unwrap().unwrap(), &rec, Color::Blue);
 }

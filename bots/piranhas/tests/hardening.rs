@@ -4,7 +4,7 @@
 //! limit is not, and connection caps per peer.
 
 use kibitz_bots_piranhas::client::{Action, Session};
-use kibitz_bots_piranhas::protocol::{Frame, Framer, ScoreCause, ServerMessage, Slot};
+use kibitz_bots_piranhas::protocol::{Framer, ScoreCause, ServerMessage, Slot};
 use kibitz_bots_piranhas::server::{Server, ServerConfig};
 use kibitz_search::agent::RandomAgent;
 use std::time::Duration;
@@ -12,9 +12,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 mod common;
-
-/// A hang guard, not a speed assertion.
-const GUARD: Duration = Duration::from_secs(60);
+use common::{drain, read_until, GUARD};
 
 fn slot(name: &str) -> Slot {
     Slot {
@@ -36,40 +34,6 @@ async fn player(port: u16, code: String, seed: u64, first_delay: Duration) -> Se
         }
     })
     .await
-}
-
-/// Reads server messages until `stop` matches; returns them all. Panics on EOF.
-async fn read_until(
-    s: &mut TcpStream,
-    framer: &mut Framer,
-    stop: impl Fn(&ServerMessage) -> bool,
-) -> Vec<ServerMessage> {
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        while let Some(f) = framer.next_frame().unwrap() {
-            if let Frame::Message(m) = f {
-                let msg = ServerMessage::parse(&m).unwrap();
-                let done = stop(&msg);
-                seen.push(msg);
-                if done {
-                    return seen;
-                }
-            }
-        }
-        let n = s.read(&mut buf).await.unwrap();
-        assert!(n > 0, "connection closed early");
-        framer.push(&buf[..n]);
-    }
-}
-
-/// Everything until the server closes the connection (bounded by [`GUARD`]).
-async fn drain(s: &mut TcpStream) -> String {
-    let mut all = Vec::new();
-    let _ = tokio::time::timeout(GUARD, s.read_to_end(&mut all))
-        .await
-        .expect("server never closed");
-    String::from_utf8_lossy(&all).into_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
