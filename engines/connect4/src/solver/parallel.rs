@@ -36,12 +36,21 @@
 //! [`PARALLEL_START_BYTES`] once a test goes parallel. A short solve so stays in the caches.
 //!
 //! Where two threads stand (issue 39, `kibitz connect4 bench`, one and two threads
-//! alternated, two runs each, idle machine): all 1,000 positions of Test_L1_R2 in 0.629× and
-//! 0.617× of one thread's wall time (92.5 / 89.7 → 58.2 / 55.3 ms per position), the first 50
-//! of Test_L1_R3 in 0.646× and 0.606× (2.63 / 2.69 → 1.70 / 1.63 s). Two threads search
-//! 12 % (Test_L1_R2) to 15–19 % (Test_L1_R3) more nodes than one, at 4–10 % fewer nodes per
-//! CPU second each. Ten single changes to the parallel settings around the defaults (first
-//! 200 of Test_L1_R2, three runs each) measured none clearly faster.
+//! alternated, idle machine): all 1,000 positions of Test_L1_R2 in 0.617×–0.651× of one
+//! thread's wall time over four runs (84–92 → 53–58 ms per position); the first 400 of
+//! Test_L1_R3 in 0.574× (3.15 → 1.81 s per position; runs of 50 or 100 positions in
+//! 0.53–0.62×). Two threads search 12 % more nodes than one on both sets. On Test_L1_R2's
+//! solves of about 85 ms they keep 1.93 cores busy and run 7 % fewer nodes per CPU second
+//! than one thread (whose table is smaller); on Test_L1_R3's of about 3 s 1.98 cores and
+//! 1 % fewer (positions 101–400). Ten single changes to the parallel settings around the
+//! defaults (first 200 of Test_L1_R2, three runs each) measured none clearly faster.
+//!
+//! Young brothers wait in its simplest form (a prototype, not kept: the main thread hands
+//! one child at a time to the idle helper, at the node it is at, once the first child
+//! failed to cut off) took 1.15–1.24× the wall time of this scheme on the first 200 of
+//! Test_L1_R2 (1.19–1.49× when handing from 16, 24 or 28 empty cells instead of 20), with
+//! 4–6 % more nodes when the main thread waits for the helper's child and 15–18 % more
+//! when it races it: most of the loss is time a thread waits, not nodes.
 
 use super::crew::Hand;
 pub use super::research::ParStats;
